@@ -1,0 +1,8 @@
+"""Benchmark task families. Importing this package registers every built-in task."""
+
+from foldbench.tasks.base import Item, Task
+from foldbench.tasks.registry import make, register, resolve, task_ids
+
+__all__ = ["Item", "Task", "make", "register", "resolve", "task_ids"]
+
+from foldbench.tasks import mentalblackboard as _mentalblackboard  # noqa: E402,F401  (registers its tasks)
