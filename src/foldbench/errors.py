@@ -17,6 +17,7 @@ __all__ = [
     "InvalidHoleError",
     "RecordError",
     "UnknownNameError",
+    "MissingDependencyError",
     "did_you_mean",
 ]
 
@@ -62,6 +63,15 @@ class UnknownNameError(FoldbenchError, KeyError):
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0])
+
+
+class MissingDependencyError(FoldbenchError, ImportError):
+    """An optional dependency is not installed; the message names the extra that provides it."""
+
+    def __init__(self, package: str, extra: str, purpose: str) -> None:
+        self.package = package
+        self.extra = extra
+        super().__init__(f"{purpose} needs the '{package}' package: pip install 'foldbench[{extra}]'")
 
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:

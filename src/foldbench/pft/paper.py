@@ -42,6 +42,8 @@ _THEN: tuple[tuple[int, ...], ...] = tuple(
     tuple(direction_code(_MAPS[a].then(_MAPS[b])) for b in range(8)) for a in range(8)
 )
 _REFLECTION_CODE = {axis: direction_code(m) for axis, m in REFLECTION_BY_AXIS.items()}
+#: ``_THEN_BY_CODE[b][a]`` is the code of "a, then b".
+_THEN_BY_CODE: tuple[tuple[int, ...], ...] = tuple(tuple(_THEN[a][b] for a in range(8)) for b in range(8))
 
 
 def _rotate_point(degrees: int) -> Callable[[Point], Point]:
@@ -123,6 +125,24 @@ def _on_moving_side(fold_type: FoldType, axis: str, value: int, position: int) -
     return (cy3 - cx3 < 3 * value) if fold_type is FoldType.D2 else (cy3 - cx3 > 3 * value)
 
 
+@cache
+def _moving_side(fold_type: FoldType, axis: str, value: int) -> frozenset[int]:
+    """The grid positions on the side of the crease that ``fold_type`` moves."""
+    return frozenset(p for p in range(NUM_POSITIONS) if _on_moving_side(fold_type, axis, value, p))
+
+
+@cache
+def _bounds_of(occupancy: int) -> tuple[int, int, int, int]:
+    """The bounding box of the positions whose bits are set in ``occupancy``."""
+    boxes = [BOUNDS[p] for p in range(NUM_POSITIONS) if occupancy >> p & 1]
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Paper:
     """The paper as it lies: layer stacks per grid position, a pose per triangle, and the turn so far.
@@ -146,15 +166,17 @@ class Paper:
         """The grid positions that have paper."""
         return [p for p, stack in enumerate(self.stacks) if stack]
 
+    def occupancy(self) -> int:
+        """A bit mask of the positions that have paper (bit ``p`` for position ``p``)."""
+        mask = 0
+        for position, stack in enumerate(self.stacks):
+            if stack:
+                mask |= 1 << position
+        return mask
+
     def bounds(self) -> tuple[int, int, int, int]:
         """The bounding box ``(xmin, ymin, xmax, ymax)`` of the paper."""
-        boxes = [BOUNDS[p] for p, stack in enumerate(self.stacks) if stack]
-        return (
-            min(b[0] for b in boxes),
-            min(b[1] for b in boxes),
-            max(b[2] for b in boxes),
-            max(b[3] for b in boxes),
-        )
+        return _bounds_of(self.occupancy())
 
     def positions(self) -> list[int]:
         """For each triangle of the flat sheet, the grid position where it lies now."""
@@ -195,7 +217,8 @@ class Paper:
         """
         axis, value = crease_of(fold.type, self.bounds())
         mirror = _reflection_table(axis, value)
-        moving = [p for p, stack in enumerate(self.stacks) if stack and _on_moving_side(fold.type, axis, value, p)]
+        side = _moving_side(fold.type, axis, value)
+        moving = [p for p in side if self.stacks[p]]
         if not moving:
             raise InvalidFoldError(f"{fold.code}: there is no paper on the side this fold moves")
         stacks = list(self.stacks)
@@ -210,7 +233,9 @@ class Paper:
             stacks[position] = ()
         for target, layers in landing.items():
             stacks[target] = stacks[target] + layers if fold.front else layers + stacks[target]
-        code = _REFLECTION_CODE[axis]
-        poses = tuple(_THEN[pose][code] if t in flap else pose for t, pose in enumerate(self.poses))
-        return Paper(tuple(stacks), poses, self.rotation), frozenset(flap)
+        reflect = _THEN_BY_CODE[_REFLECTION_CODE[axis]]
+        poses = list(self.poses)
+        for triangle in flap:
+            poses[triangle] = reflect[poses[triangle]]
+        return Paper(tuple(stacks), tuple(poses), self.rotation), frozenset(flap)
 

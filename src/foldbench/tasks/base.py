@@ -1,13 +1,25 @@
-"""The task protocol every benchmark family implements, and the item record they all produce."""
+"""The task protocol every benchmark family implements, and the records it works on.
+
+A task turns engine states into questions and scores answers to them:
+
+* ``generate(n, seed, ...)`` -> items (plain data with their ground truth), ``assets(item)`` -> their files;
+* ``render(item, modality)`` -> a :class:`Prompt` (text and images, in our own words);
+* ``parse(text)`` -> an answer (a pydantic model), or a :class:`ParseFailure` that scores as wrong;
+* ``score(item, answer)`` -> per-item scores (the benchmark's own metrics);
+* ``oracle(item)`` -> the engine's answer (it must score 100%); ``random_answer(item, rng)`` -> a well-formed
+  random answer (the chance baseline).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any, Protocol, runtime_checkable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["Item", "Task"]
+__all__ = ["Item", "Task", "Prompt", "TextPart", "ImagePart", "VideoPart", "ParseFailure", "Scores"]
 
 
 class Item(BaseModel):
@@ -34,9 +46,66 @@ class Item(BaseModel):
     """Facts for grouping results (configuration group, fold families, ...), never shown to a model."""
 
 
+@dataclass(frozen=True, slots=True)
+class TextPart:
+    """A piece of prompt text."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ImagePart:
+    """An image file of the dataset, by its path relative to the dataset directory."""
+
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class VideoPart:
+    """A video file of the dataset (for adapters that take video), with its key frames for those that do not."""
+
+    path: str
+    frames: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """What a model is shown: an ordered list of parts, and the template version that produced it."""
+
+    parts: tuple[TextPart | ImagePart | VideoPart, ...]
+    template_version: str
+    system: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The text parts joined (images shown as placeholders), for logs and text-only views."""
+        return "\n".join(
+            p.text if isinstance(p, TextPart) else f"<{type(p).__name__[:-4].lower()} {p.path}>" for p in self.parts
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ParseFailure:
+    """A reply that could not be read as an answer; it scores as wrong and is reported by kind."""
+
+    kind: Literal["no_json", "invalid_json", "schema", "empty"]
+    message: str
+    raw_excerpt: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    """Per-item scores: named values in [0, 1] (None where a metric does not apply) and count-based details
+    (numerators and denominators) that aggregate exactly across items."""
+
+    values: Mapping[str, float | None]
+    counts: Mapping[str, int] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+
 @runtime_checkable
 class Task(Protocol):
-    """A benchmark task: generates items and the files (images, ...) they refer to."""
+    """A benchmark task (see the module docstring for the contract of each method)."""
 
     id: str
     """Versioned id, ``family/name-vN``."""
@@ -51,4 +120,24 @@ class Task(Protocol):
 
     def assets(self, item: Item) -> Iterator[tuple[str, bytes]]:
         """The files an item refers to, as ``(relative path, bytes)``."""
+        ...
+
+    def render(self, item: Item, modality: str) -> Prompt:
+        """The prompt for ``item`` in ``modality``."""
+        ...
+
+    def parse(self, item: Item, text: str) -> BaseModel | ParseFailure:
+        """A model's reply read strictly as an answer, or the reason it cannot be."""
+        ...
+
+    def score(self, item: Item, answer: BaseModel | ParseFailure) -> Scores:
+        """The item's scores for an answer (a parse failure scores as wrong)."""
+        ...
+
+    def oracle(self, item: Item) -> BaseModel:
+        """The engine's own answer; scores 100%."""
+        ...
+
+    def random_answer(self, item: Item, rng: np.random.Generator) -> BaseModel:
+        """A well-formed answer of the right type, drawn at random."""
         ...

@@ -10,6 +10,7 @@ itself is not named), then the punching grid.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from foldbench.pft.grid import SIZE
 from foldbench.pft.holes import Hole, Shape, Size
@@ -37,6 +38,20 @@ def _hole_letter(hole: Hole) -> str:
     return letter if hole.size is Size.LARGE else letter.lower()
 
 
+def _format_marks(marks: Sequence[str]) -> str:
+    lines = []
+    for row in range(SIZE):
+        base = 2 * SIZE * row
+        lines.append(", ".join(marks[base + 2 * c] + marks[base + 2 * c + 1] for c in range(SIZE)) + ",")
+    return "\n".join(lines)
+
+
+@cache
+def _plain_grid(occupancy: int) -> str:
+    """The grid of a paper without holes, by its occupancy mask."""
+    return _format_marks(["1" if occupancy >> p & 1 else "0" for p in range(2 * SIZE * SIZE)])
+
+
 def grid_text(paper: Paper, holes: Sequence[Hole] = ()) -> str:
     """The grid of one step.
 
@@ -46,15 +61,12 @@ def grid_text(paper: Paper, holes: Sequence[Hole] = ()) -> str:
     11, 11, 11, 11,
     11, 11, 11, 11,
     """
+    if not holes:
+        return _plain_grid(paper.occupancy())
     marks = ["1" if stack else "0" for stack in paper.stacks]
     for hole in holes:
         marks[hole.location - 1] = _hole_letter(hole)
-    lines = []
-    for row in range(SIZE):
-        base = 2 * SIZE * row
-        cells = [marks[base + 2 * c] + marks[base + 2 * c + 1] for c in range(SIZE)]
-        lines.append(", ".join(cells) + ",")
-    return "\n".join(lines)
+    return _format_marks(marks)
 
 
 def encode_steps(solution: Solution) -> list[str]:

@@ -1,0 +1,64 @@
+"""The command line as a user runs it: real subprocesses, exit codes, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "foldbench", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_enumerate_prints_one_line_per_group() -> None:
+    result = run("pft", "enumerate", "--group", "1,2,5")
+    assert result.returncode == 0
+    assert result.stdout.splitlines() == ["group 1: 16", "group 2: 160", "group 5: 48"]
+
+
+def test_generate_writes_a_dataset(tmp_path: Path) -> None:
+    out = tmp_path / "suite"
+    result = run("generate", "mentalblackboard", "--task", "prediction", "--modality", "text,image",
+                 "-n", "3", "--seed", "4", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["complete"] and manifest["items_written"] == 3
+    assert (out / "images" / "reference_sheet.png").is_file()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("generate", "mentalblackboard", "--task", "predicton", "--out", "{tmp}/x"), "Did you mean"),
+        (("generate", "mentalblackboard", "--task", "prediction", "--groups", "12", "--out", "{tmp}/x"), "groups"),
+        (("generate", "mentalblackboard", "--task", "prediction", "--modality", "smell", "--out", "{tmp}/x"), "modality"),
+        (("pft", "show", "H1-F V9-F", "--hole", "star,small,0,26"), "unknown action code 'V9-F'"),
+        (("pft", "show", "H1-F", "--hole", "star,small,0,1"), "no paper at location 1"),
+        (("pft", "show", "H1-F", "--hole", "star,small,45,26"), "direction"),
+        (("pft", "show", "H1-F D1-F", "--hole", "star,small,0,26"), "F4"),
+        (("pft", "solve", "{tmp}/missing.json", "--out", "{tmp}/o.json"), "no such file"),
+    ],
+)
+def test_bad_input_gets_one_clear_line(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    result = run(*(a.replace("{tmp}", str(tmp_path)) for a in args))
+    assert result.returncode != 0
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_show_and_plan_agree() -> None:
+    shown = run("pft", "show", "V2-F H1-F", "--hole", "triangle,large,90,26")
+    assert shown.returncode == 0
+    assert "unfolding: H2-F V1-F" in shown.stdout
+    holes = [line.split() for line in shown.stdout.splitlines() if line.startswith("  triangle")]
+    assert len(holes) == 4
+    args = ["pft", "plan", "--folds", "2"]
+    for parts in holes:  # "triangle large direction D at L"
+        args += ["--hole", f"triangle,large,{parts[3]},{parts[5]}"]
+    planned = run(*args)
+    assert planned.returncode == 0, planned.stderr
+    assert planned.stdout.startswith("folds: ")
