@@ -21,7 +21,11 @@ from foldbench.pft.enumeration import GROUPS, pattern_of
 from foldbench.pft.holes import ROTATION_FREE_SHAPES, Hole, Size, direction_period
 from foldbench.pft.paper import Paper
 from foldbench.pft.simulate import Solution, solve
-from foldbench.tasks.base import Item
+from foldbench.tasks.base import Item, ParseFailure, Prompt, Scores
+from foldbench.tasks.mentalblackboard import baselines
+from foldbench.tasks.mentalblackboard.answers import PlanningAnswer, PredictionAnswer, parse_planning, parse_prediction
+from foldbench.tasks.mentalblackboard.render import render_prompt
+from foldbench.tasks.mentalblackboard.scoring import score_planning, score_prediction
 from foldbench.tasks.mentalblackboard.sampling import (
     SHAPES,
     Sides,
@@ -61,6 +65,9 @@ def _describe(actions: tuple[Any, ...]) -> dict[str, Any]:
     }
 
 
+Draw = tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
+
+
 def _answer(solution: Solution) -> dict[str, Any]:
     return {
         "unfolding": [f.code for f in solution.unfolding],
@@ -97,7 +104,7 @@ class _Base:
             )
             yield self._encode(item, modalities)
 
-    def _draw(self, rng: np.random.Generator, knobs: dict[str, Any]) -> tuple[dict, dict, dict]:  # type: ignore[type-arg]
+    def _draw(self, rng: np.random.Generator, knobs: dict[str, Any]) -> Draw:
         raise NotImplementedError
 
     def _encode(self, item: Item, modalities: tuple[str, ...]) -> Item:
@@ -117,6 +124,27 @@ class _Base:
     def _image_assets(self, item: Item, images: dict[str, Any], size: int) -> Iterator[tuple[str, bytes]]:
         raise NotImplementedError
 
+    def _check_modality(self, item: Item, modality: str) -> None:
+        key = "images" if modality == "image" else modality
+        if key not in item.inputs:
+            raise KnobError(f"item {item.id} was generated without the {modality!r} modality")
+
+    def parse(self, item: Item, text: str) -> PredictionAnswer | ParseFailure:
+        """Read a reply strictly (see :mod:`foldbench.tasks.mentalblackboard.answers`)."""
+        return parse_prediction(text)
+
+    def score(self, item: Item, answer: Any) -> Scores:
+        """MentalBlackboard's metrics for one answer (see :mod:`foldbench.tasks.mentalblackboard.scoring`)."""
+        return score_prediction(item.target, answer)
+
+    def oracle(self, item: Item) -> PredictionAnswer:
+        """The engine's answer."""
+        return baselines.oracle_prediction(item)
+
+    def random_answer(self, item: Item, rng: np.random.Generator) -> PredictionAnswer:
+        """A random, well-formed answer."""
+        return baselines.random_prediction(item, rng)
+
 
 def _solution_of(inputs: Mapping[str, Any], holes_key: str = "initial_holes") -> Solution:
     return solve(parse_actions(inputs["actions"]), [hole_from_dict(h) for h in inputs[holes_key]])
@@ -130,7 +158,7 @@ class PredictionTask(_Base):
     sides: Sides = "front"
     default_groups: tuple[int, ...] = tuple(GROUPS)
 
-    def _draw(self, rng: np.random.Generator, knobs: dict[str, Any]) -> tuple[dict, dict, dict]:  # type: ignore[type-arg]
+    def _draw(self, rng: np.random.Generator, knobs: dict[str, Any]) -> Draw:
         groups = _groups_knob(knobs, self.default_groups)
         sides: Sides = knobs.get("sides", self.sides)
         group = groups[int(rng.integers(len(groups)))]
@@ -157,6 +185,22 @@ class PredictionTask(_Base):
             target["image"] = f"images/{item.id}/result.png"
         return item.model_copy(update={"inputs": inputs, "target": target})
 
+    def render(self, item: Item, modality: str) -> Prompt:
+        """The prediction prompt in ``modality`` (``text`` or ``image``)."""
+        self._check_modality(item, modality)
+        images = item.inputs.get("images", {})
+        return render_prompt(
+            "prediction",
+            modality=modality,
+            backward=item.metadata.get("sides") == "back",
+            num_folds=item.metadata["num_folds"],
+            num_rotations=item.metadata["num_rotations"],
+            grids=item.inputs.get("text", ""),
+            reference=images.get("reference", ""),
+            steps=images.get("steps", []),
+            holes=item.inputs["initial_holes"],
+        )
+
     def _image_assets(self, item: Item, images: dict[str, Any], size: int) -> Iterator[tuple[str, bytes]]:
         from foldbench.pft.encoders import image
 
@@ -180,7 +224,7 @@ class PlanningTask(_Base):
     id = "mentalblackboard/planning-v1"
     name = "planning"
 
-    def _draw(self, rng: np.random.Generator, knobs: dict[str, Any]) -> tuple[dict, dict, dict]:  # type: ignore[type-arg]
+    def _draw(self, rng: np.random.Generator, knobs: dict[str, Any]) -> Draw:
         fold_counts = tuple(int(f) for f in knobs.get("folds") or _PLANNING_GROUPS)
         if not fold_counts or any(f not in _PLANNING_GROUPS for f in fold_counts):
             raise KnobError(f"planning folds must be chosen from 1..4, got {list(fold_counts)}")
@@ -212,6 +256,37 @@ class PlanningTask(_Base):
         if "image" in modalities:
             inputs["images"] = {"size": 512, "reference": REFERENCE_SHEET, "result": f"images/{item.id}/result.png"}
         return item.model_copy(update={"inputs": inputs})
+
+    def render(self, item: Item, modality: str) -> Prompt:
+        """The planning prompt in ``modality`` (``text`` or ``image``)."""
+        self._check_modality(item, modality)
+        images = item.inputs.get("images", {})
+        return render_prompt(
+            "planning",
+            modality=modality,
+            num_folds=item.inputs["num_folds"],
+            max_holes=item.inputs["max_holes"],
+            grid=item.inputs.get("text", ""),
+            result=images.get("result", ""),
+            reference=images.get("reference", ""),
+            holes=item.inputs["result_holes"],
+        )
+
+    def parse(self, item: Item, text: str) -> PlanningAnswer | ParseFailure:  # type: ignore[override]
+        """Read a reply strictly as folds and punches."""
+        return parse_planning(text)
+
+    def score(self, item: Item, answer: Any) -> Scores:
+        """Replay the plan in the engine and score the holes it makes."""
+        return score_planning(item.inputs, item.target, answer)
+
+    def oracle(self, item: Item) -> PlanningAnswer:  # type: ignore[override]
+        """The plan the item was made from."""
+        return baselines.oracle_planning(item)
+
+    def random_answer(self, item: Item, rng: np.random.Generator) -> PlanningAnswer:  # type: ignore[override]
+        """Random folds and punches of the right number."""
+        return baselines.random_planning(item, rng)
 
     def _image_assets(self, item: Item, images: dict[str, Any], size: int) -> Iterator[tuple[str, bytes]]:
         from foldbench.pft.encoders import image
@@ -260,7 +335,7 @@ class GeneralizationTask(_Base):
     name = "generalization"
     default_groups: tuple[int, ...] = (1, 2, 3, 4)
 
-    def _draw(self, rng: np.random.Generator, knobs: dict[str, Any]) -> tuple[dict, dict, dict]:  # type: ignore[type-arg]
+    def _draw(self, rng: np.random.Generator, knobs: dict[str, Any]) -> Draw:
         groups = _groups_knob(knobs, self.default_groups)
         group = groups[int(rng.integers(len(groups)))]
         actions = sample_actions(rng, group, knobs.get("sides", "front"))
@@ -300,6 +375,29 @@ class GeneralizationTask(_Base):
                 "steps": [f"images/{item.id}/step_{i:02d}.png" for i in range(count)],
             }
         return item.model_copy(update={"inputs": inputs})
+
+    def render(self, item: Item, modality: str) -> Prompt:
+        """The generalization prompt in ``modality`` (``text`` or ``image``)."""
+        self._check_modality(item, modality)
+        images = item.inputs.get("images", {})
+        texts = item.inputs.get("text", {})
+        reference = item.inputs["reference"]
+        return render_prompt(
+            "generalization",
+            modality=modality,
+            num_folds=item.metadata["num_folds"],
+            num_rotations=item.metadata["num_rotations"],
+            reference_text=texts.get("reference", ""),
+            target_text=texts.get("target", ""),
+            reference_sheet=images.get("reference", ""),
+            reference_steps=images.get("reference_steps", []),
+            reference_result=images.get("reference_result", ""),
+            steps=images.get("steps", []),
+            reference_holes=reference["initial_holes"],
+            reference_results=reference["result_holes"],
+            reference_unfolding=reference["unfolding"],
+            holes=item.inputs["initial_holes"],
+        )
 
     def _image_assets(self, item: Item, images: dict[str, Any], size: int) -> Iterator[tuple[str, bytes]]:
         from foldbench.pft.encoders import image

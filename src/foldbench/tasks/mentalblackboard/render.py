@@ -1,0 +1,49 @@
+"""Prompts for MentalBlackboard items, rendered from the templates in ``prompts/``.
+
+Templates emit plain text with ``@@image PATH`` lines where a picture goes; :func:`render_prompt` turns that into
+a :class:`~foldbench.tasks.base.Prompt` of text and image parts. Bump :data:`TEMPLATE_VERSION` whenever a
+template's wording changes; it is stored with every run.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from foldbench.tasks.base import ImagePart, Prompt, TextPart
+
+__all__ = ["TEMPLATE_VERSION", "render_prompt"]
+
+TEMPLATE_VERSION = "mentalblackboard-prompts-v1"
+_IMAGE_MARK = "@@image "
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(Path(__file__).with_name("prompts")),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=False,
+        autoescape=False,
+    )
+
+
+def render_prompt(template: str, **context: Any) -> Prompt:
+    """Render ``prompts/<template>.j2`` into a prompt of text and image parts."""
+    text = _environment().get_template(f"{template}.j2").render(**context)
+    parts: list[TextPart | ImagePart] = []
+    buffer: list[str] = []
+    for line in text.splitlines():
+        if line.startswith(_IMAGE_MARK):
+            if buffer:
+                parts.append(TextPart("\n".join(buffer).strip("\n")))
+                buffer = []
+            parts.append(ImagePart(line[len(_IMAGE_MARK) :].strip()))
+        else:
+            buffer.append(line)
+    if buffer:
+        parts.append(TextPart("\n".join(buffer).strip("\n")))
+    return Prompt(tuple(p for p in parts if not (isinstance(p, TextPart) and not p.text)), TEMPLATE_VERSION)
