@@ -11,8 +11,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 __all__ = ["console", "err_console", "split_list", "int_list", "progress_bar"]
 
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+console = Console(highlight=False, soft_wrap=True, emoji=False)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 def split_list(value: str | None) -> list[str]:
@@ -41,6 +41,7 @@ def progress_bar(description: str, total: int) -> Iterator[Progress]:
         TimeRemainingColumn(),
         console=err_console,
         transient=True,
+        disable=not err_console.is_terminal,
     ) as progress:
         progress.add_task(description, total=total)
         yield progress

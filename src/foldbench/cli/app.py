@@ -5,9 +5,11 @@ from __future__ import annotations
 import sys
 
 import typer
+from rich.text import Text
 
 from foldbench import __version__
 from foldbench.cli._common import err_console
+from foldbench.cli.evaluate import compare_command, eval_command, report_command, suite_command
 from foldbench.cli.generate import generate
 from foldbench.cli.pft import pft_app
 from foldbench.errors import FoldbenchError
@@ -21,7 +23,11 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+app.command("suite")(suite_command)
 app.command("generate")(generate)
+app.command("eval")(eval_command)
+app.command("report")(report_command)
+app.command("compare")(compare_command)
 app.add_typer(pft_app, name="pft")
 
 
@@ -45,7 +51,7 @@ def main() -> None:
     try:
         app()
     except FoldbenchError as error:
-        err_console.print(f"[bold red]error:[/] {error}", markup=True, highlight=False)
+        err_console.print(Text("error: ", style="bold red") + Text(str(error)))
         sys.exit(2)
     except KeyboardInterrupt:
         err_console.print("interrupted")

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from foldbench.errors import FoldbenchError, RecordError
+from foldbench.errors import FoldbenchError, InvalidHoleError, RecordError
 from foldbench.pft.actions import Action, Fold, FoldType, Rotation
 from foldbench.pft.grid import NUM_POSITIONS, position_of_row_col_tri
 from foldbench.pft.holes import Hole, Shape, direction_period
@@ -195,9 +195,10 @@ def solve_record(record: Any, index: int = 0, *, check_rules: bool = True) -> tu
             raise RecordError(rid, "foldingTypes", f"invalid sequence: {error}") from None
     try:
         solution = solve(actions, holes)
+    except InvalidHoleError as error:
+        raise RecordError(rid, "initialHoles", str(error)) from None
     except FoldbenchError as error:
-        field = "initialHoles" if "hole" in str(error) else "foldingTypes"
-        raise RecordError(rid, field, str(error)) from None
+        raise RecordError(rid, "foldingTypes", str(error)) from None
     out = dict(record)
     out["unfoldingTypes"] = [fold.code for fold in solution.unfolding]
     out["resultHoles"] = [hole_to_record(h) for h in solution.result_holes]
