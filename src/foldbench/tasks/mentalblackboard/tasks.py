@@ -80,6 +80,7 @@ class _Base:
     id = ""
     modalities: tuple[str, ...] = ("text", "image")
     name = ""
+    engine_version = ENGINE_VERSION
 
     def generate(
         self, n: int, seed: int, *, modalities: tuple[str, ...] = ("text",), knobs: Mapping[str, Any] | None = None
@@ -144,6 +145,23 @@ class _Base:
     def random_answer(self, item: Item, rng: np.random.Generator) -> PredictionAnswer:
         """A random, well-formed answer."""
         return baselines.random_prediction(item, rng)
+
+    def answer_holes(self, item: Item, answer: dict[str, Any]) -> list[Hole] | None:
+        """The holes on the unfolded sheet that a stored answer claims (None if it makes none)."""
+        return PredictionAnswer.model_validate(answer).holes()
+
+    def gallery(self, item: Item, answer: dict[str, Any] | None) -> list[tuple[str, bytes]]:
+        """Pictures for a report: the model's answer drawn on the sheet, beside the ground truth."""
+        from foldbench.pft.encoders import image
+
+        pictures = []
+        if answer is not None:
+            holes = self.answer_holes(item, answer)
+            if holes is not None:
+                pictures.append(("model's answer", image.png_bytes(image.render_result(holes, size=256))))
+        truth = [hole_from_dict(h) for h in item.target["result_holes"]]
+        pictures.append(("ground truth", image.png_bytes(image.render_result(truth, size=256))))
+        return pictures
 
 
 def _solution_of(inputs: Mapping[str, Any], holes_key: str = "initial_holes") -> Solution:
@@ -287,6 +305,14 @@ class PlanningTask(_Base):
     def random_answer(self, item: Item, rng: np.random.Generator) -> PlanningAnswer:  # type: ignore[override]
         """Random folds and punches of the right number."""
         return baselines.random_planning(item, rng)
+
+    def answer_holes(self, item: Item, answer: dict[str, Any]) -> list[Hole] | None:
+        """The holes the stored plan makes when the engine replays it (None if it cannot be replayed)."""
+        plan = PlanningAnswer.model_validate(answer)
+        try:
+            return list(solve(parse_actions(plan.folds), plan.holes()).result_holes)
+        except FoldbenchError:
+            return None
 
     def _image_assets(self, item: Item, images: dict[str, Any], size: int) -> Iterator[tuple[str, bytes]]:
         from foldbench.pft.encoders import image

@@ -1,0 +1,281 @@
+"""The run store: one SQLite file with runs, items, requests, responses and scores.
+
+Every response is committed the moment it arrives, together with its score, so a run killed at any point loses
+at most the requests that were in flight. Requests are keyed by a fingerprint of the model, its parameters and
+the exact prompt (images by content): a request whose successful response is already stored is served from the
+store, never sent again, so re-running a command resumes it without re-billing anything.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from foldbench.errors import FoldbenchError
+from foldbench.models.base import ModelReply
+from foldbench.tasks.base import Scores
+
+__all__ = ["Store", "StoreError", "RunInfo", "ScoreRow"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    name TEXT PRIMARY KEY,
+    task TEXT NOT NULL,
+    dataset TEXT NOT NULL,
+    engine_version TEXT NOT NULL,
+    model TEXT NOT NULL,
+    params TEXT NOT NULL,
+    modality TEXT NOT NULL,
+    template_version TEXT NOT NULL,
+    foldbench_version TEXT NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS requests (
+    key TEXT PRIMARY KEY,
+    model TEXT NOT NULL,
+    params TEXT NOT NULL,
+    prompt TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS responses (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    key TEXT NOT NULL REFERENCES requests(key),
+    text TEXT NOT NULL,
+    error TEXT,
+    error_kind TEXT,
+    latency_s REAL NOT NULL,
+    attempts INTEGER NOT NULL,
+    prompt_tokens INTEGER,
+    completion_tokens INTEGER,
+    finish_reason TEXT,
+    created TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS responses_by_key ON responses(key);
+CREATE TABLE IF NOT EXISTS scores (
+    run TEXT NOT NULL REFERENCES runs(name),
+    item_id TEXT NOT NULL,
+    request_key TEXT NOT NULL,
+    response_id INTEGER NOT NULL REFERENCES responses(id),
+    cached INTEGER NOT NULL,
+    answer TEXT,
+    parse_failure TEXT,
+    score_values TEXT NOT NULL,
+    score_counts TEXT NOT NULL,
+    notes TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    PRIMARY KEY (run, item_id)
+);
+CREATE TABLE IF NOT EXISTS failures (
+    run TEXT NOT NULL REFERENCES runs(name),
+    item_id TEXT NOT NULL,
+    response_id INTEGER NOT NULL REFERENCES responses(id),
+    PRIMARY KEY (run, item_id)
+);
+"""
+
+
+class StoreError(FoldbenchError):
+    """A run store that cannot be opened, or a run whose settings clash with a stored one."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunInfo:
+    """A run's settings as stored."""
+
+    name: str
+    task: str
+    dataset: str
+    engine_version: str
+    model: str
+    params: dict[str, Any]
+    modality: str
+    template_version: str
+    foldbench_version: str
+    created: str
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreRow:
+    """One scored item of a run, with the reply it was scored on."""
+
+    item_id: str
+    values: dict[str, float | None]
+    counts: dict[str, int]
+    notes: list[str]
+    metadata: dict[str, Any]
+    answer: dict[str, Any] | None
+    parse_failure: dict[str, Any] | None
+    text: str
+    latency_s: float
+    attempts: int
+    prompt_tokens: int | None
+    completion_tokens: int | None
+    cached: bool
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _json(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+class Store:
+    """The SQLite run store (one connection; use from one thread)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"{self.path}: cannot open the run store: {error}") from None
+
+    def close(self) -> None:
+        """Close the database."""
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    # runs -------------------------------------------------------------------------------------------------------
+
+    def open_run(self, info: RunInfo) -> bool:
+        """Create the run, or check that a stored run of that name has the same settings.
+
+        Returns True when the run already existed (the caller resumes it).
+        """
+        existing = self.run(info.name)
+        if existing is None:
+            self._db.execute(
+                "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (info.name, info.task, info.dataset, info.engine_version, info.model, _json(info.params),
+                 info.modality, info.template_version, info.foldbench_version, info.created),
+            )
+            return False
+        for field in ("task", "dataset", "engine_version", "model", "params", "modality", "template_version"):
+            if getattr(existing, field) != getattr(info, field):
+                raise StoreError(
+                    f"run '{info.name}' already exists with {field} {getattr(existing, field)!r}, not "
+                    f"{getattr(info, field)!r}; choose another --run name"
+                )
+        return True
+
+    def run(self, name: str) -> RunInfo | None:
+        """The stored settings of a run, or None."""
+        row = self._db.execute("SELECT * FROM runs WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            return None
+        values = list(row)
+        values[5] = json.loads(values[5])
+        return RunInfo(*values)
+
+    def runs(self) -> list[RunInfo]:
+        """Every stored run, oldest first."""
+        names = [r[0] for r in self._db.execute("SELECT name FROM runs ORDER BY created, name")]
+        return [info for name in names if (info := self.run(name)) is not None]
+
+    # requests and responses --------------------------------------------------------------------------------------
+
+    def cached_response(self, key: str) -> tuple[int, ModelReply] | None:
+        """The latest successful response to a request, if one is stored."""
+        row = self._db.execute(
+            "SELECT id, text, latency_s, attempts, prompt_tokens, completion_tokens, finish_reason FROM responses "
+            "WHERE key = ? AND error IS NULL ORDER BY id DESC LIMIT 1",
+            (key,),
+        ).fetchone()
+        if row is None:
+            return None
+        response_id, text, latency, attempts, prompt_tokens, completion_tokens, finish = row
+        return response_id, ModelReply(text, None, None, latency, attempts, prompt_tokens, completion_tokens, finish)
+
+    def record(
+        self,
+        *,
+        run: str,
+        item_id: str,
+        key: str,
+        model: str,
+        params: Mapping[str, Any],
+        prompt: Any,
+        reply: ModelReply,
+        scores: Scores | None,
+        answer: Any,
+        parse_failure: Any,
+        metadata: Mapping[str, Any],
+        cached_id: int | None = None,
+    ) -> None:
+        """Store a reply (unless it came from the store) and, when it is not an error, the item's score.
+
+        Everything is written in one transaction, committed before returning.
+        """
+        with self._db:
+            self._db.execute("BEGIN")
+            self._db.execute(
+                "INSERT OR IGNORE INTO requests VALUES (?, ?, ?, ?)", (key, model, _json(dict(params)), _json(prompt))
+            )
+            if cached_id is None:
+                cursor = self._db.execute(
+                    "INSERT INTO responses (key, text, error, error_kind, latency_s, attempts, prompt_tokens, "
+                    "completion_tokens, finish_reason, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (key, reply.text, reply.error, reply.error_kind, reply.latency_s, reply.attempts,
+                     reply.prompt_tokens, reply.completion_tokens, reply.finish_reason, _now()),
+                )
+                response_id = int(cursor.lastrowid or 0)
+            else:
+                response_id = cached_id
+            if scores is None:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO failures VALUES (?, ?, ?)", (run, item_id, response_id)
+                )
+                return
+            self._db.execute("DELETE FROM failures WHERE run = ? AND item_id = ?", (run, item_id))
+            self._db.execute(
+                "INSERT OR REPLACE INTO scores VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (run, item_id, key, response_id, int(cached_id is not None), answer, parse_failure,
+                 _json(dict(scores.values)), _json(dict(scores.counts)), _json(list(scores.notes)),
+                 _json(dict(metadata))),
+            )
+
+    # reading --------------------------------------------------------------------------------------------------
+
+    def scored_items(self, run: str) -> set[str]:
+        """The ids of the items of a run that have a score."""
+        return {r[0] for r in self._db.execute("SELECT item_id FROM scores WHERE run = ?", (run,))}
+
+    def scores(self, run: str) -> Iterator[ScoreRow]:
+        """Every scored item of a run, by item id."""
+        query = (
+            "SELECT s.item_id, s.score_values, s.score_counts, s.notes, s.metadata, s.answer, s.parse_failure, "
+            "r.text, r.latency_s, r.attempts, r.prompt_tokens, r.completion_tokens, s.cached "
+            "FROM scores s JOIN responses r ON r.id = s.response_id WHERE s.run = ? ORDER BY s.item_id"
+        )
+        for row in self._db.execute(query, (run,)):
+            yield ScoreRow(
+                row[0], json.loads(row[1]), json.loads(row[2]), json.loads(row[3]), json.loads(row[4]),
+                json.loads(row[5]) if row[5] else None, json.loads(row[6]) if row[6] else None,
+                row[7], row[8], row[9], row[10], row[11], bool(row[12]),
+            )
+
+    def failures(self, run: str) -> list[tuple[str, str, str]]:
+        """Items whose last request failed: (item id, error kind, error)."""
+        query = (
+            "SELECT f.item_id, r.error_kind, r.error FROM failures f JOIN responses r ON r.id = f.response_id "
+            "WHERE f.run = ? ORDER BY f.item_id"
+        )
+        return [(r[0], r[1] or "", r[2] or "") for r in self._db.execute(query, (run,))]
+
+    def response_count(self) -> int:
+        """How many responses (successful or not) are stored in all."""
+        return int(self._db.execute("SELECT COUNT(*) FROM responses").fetchone()[0])

@@ -1,0 +1,394 @@
+"""An adapter for any server that speaks the OpenAI chat-completions protocol (OpenAI, vLLM, SGLang, ...).
+
+One ``POST {base_url}/chat/completions`` per attempt, with a system message and one user message whose content
+lists the prompt's text and images (as base64 data URLs; a video goes as its key frames). Rate limits, server
+errors, timeouts and dropped connections are retried with exponential backoff and jitter (or after the server's
+``Retry-After``, up to the longest backoff); other client errors are not. Every failure comes back as a :class:`ModelReply` with ``error``
+and ``error_kind`` set, never as an exception.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import ssl
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from foldbench.models._files import PromptFiles, dataset_file
+from foldbench.models._retry import backoff_delay, is_retryable_status, parse_retry_after
+from foldbench.models.base import ModelReply, ModelRequest
+from foldbench.models.errors import ModelConfigError, PromptInputError
+from foldbench.tasks.base import ImagePart, TextPart, VideoPart
+
+__all__ = ["OpenAICompatibleModel", "message_payload"]
+
+_RESERVED_BODY_KEYS = frozenset({"model", "messages"})
+_EXCERPT = 300
+#: At most this many HTTP clients per model, each taking a new request while it has fewer than
+#: ``_REQUESTS_PER_CLIENT`` in flight (see ``OpenAICompatibleModel._client``).
+_CLIENT_SHARDS = 8
+_REQUESTS_PER_CLIENT = 4
+
+
+def message_payload(request: ModelRequest, files: PromptFiles | None = None) -> list[dict[str, Any]]:
+    """The chat messages for a request: an optional system message, then one user message of content parts.
+
+    Text parts become ``{"type": "text", ...}``; images become ``{"type": "image_url", ...}`` with a base64 data
+    URL; a video becomes the image parts of its key frames.
+
+    Args:
+        request: the request to send.
+        files: a cache of encoded images to reuse across requests (optional).
+
+    Raises:
+        PromptInputError: a file is missing, outside the dataset directory, or a video has no key frames.
+    """
+    files = files if files is not None else PromptFiles()
+    prompt = request.prompt
+    content: list[dict[str, Any]] = []
+    for part in prompt.parts:
+        if isinstance(part, TextPart):
+            content.append({"type": "text", "text": part.text})
+        elif isinstance(part, ImagePart):
+            content.append(_image_part(files, request.dataset_dir, part.path))
+        elif isinstance(part, VideoPart):
+            if not part.frames:
+                raise PromptInputError(
+                    f"video {part.path} of item {request.item.id} has no key frames to send to an image-only model"
+                )
+            content.extend(_image_part(files, request.dataset_dir, frame) for frame in part.frames)
+        else:  # pragma: no cover - the Prompt type admits nothing else
+            raise TypeError(f"unknown prompt part {part!r}")
+    messages: list[dict[str, Any]] = []
+    if prompt.system:
+        messages.append({"role": "system", "content": prompt.system})
+    messages.append({"role": "user", "content": content})
+    return messages
+
+
+def _image_part(files: PromptFiles, dataset_dir: Path, relative: str) -> dict[str, Any]:
+    return {"type": "image_url", "image_url": {"url": files.data_url(dataset_file(dataset_dir, relative))}}
+
+
+@dataclass(slots=True)
+class _Client:
+    """An HTTP client and how many requests it is serving."""
+
+    http: httpx.AsyncClient
+    in_flight: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Failure:
+    """One failed attempt: its kind, a one-line message, and whether (and after how long) to try again."""
+
+    kind: str
+    message: str
+    retryable: bool
+    retry_after_s: float | None = None
+
+
+def _excerpt(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _EXCERPT else text[: _EXCERPT - 3] + "..."
+
+
+def _server_message(response: httpx.Response) -> str:
+    """The error message a server put in its body (OpenAI's ``{"error": {"message": ...}}`` or plain text)."""
+    try:
+        data = response.json()
+    except ValueError:
+        return _excerpt(response.text)
+    if isinstance(data, dict):
+        error = data.get("error", data.get("detail", data.get("message")))
+        if isinstance(error, dict) and isinstance(error.get("message"), str):
+            return _excerpt(error["message"])
+        if isinstance(error, str):
+            return _excerpt(error)
+    return _excerpt(response.text)
+
+
+def _content_text(content: Any) -> str | None:
+    """A message's content as text: a string, null (no text), or a list of text parts; None if it is none of these."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = [p.get("text") for p in content if isinstance(p, dict) and p.get("type") in ("text", "output_text")]
+        if all(isinstance(t, str) for t in texts):
+            return "".join(t for t in texts if isinstance(t, str))
+    return None
+
+
+def _token_count(usage: Any, key: str) -> int | None:
+    value = usage.get(key) if isinstance(usage, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _reply_from_body(body: bytes) -> ModelReply | _Failure:
+    """A successful reply read from a chat-completions response body, or a ``bad_response`` failure.
+
+    >>> _reply_from_body(b'{"choices": [{"message": {"content": "B"}, "finish_reason": "stop"}]}').text
+    'B'
+    >>> _reply_from_body(b'{"choices": []}').kind
+    'bad_response'
+    """
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return _Failure("bad_response", f"the response is not JSON: {_excerpt(body.decode('utf-8', 'replace'))!r}", False)
+    if not isinstance(data, dict):
+        return _Failure("bad_response", f"the response is JSON but not an object: {_excerpt(body.decode())!r}", False)
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices:
+        detail = f"; it says: {data['error']}" if "error" in data else ""
+        return _Failure("bad_response", f"the response has no choices{_excerpt(detail)}", False)
+    choice = choices[0]
+    message = choice.get("message") if isinstance(choice, dict) else None
+    if not isinstance(message, dict):
+        return _Failure("bad_response", "the first choice of the response has no message object", False)
+    text = _content_text(message.get("content"))
+    if text is None:
+        return _Failure("bad_response", f"the message content is not text: {_excerpt(repr(message.get('content')))}", False)
+    finish_reason = choice.get("finish_reason")
+    usage = data.get("usage")
+    extra: dict[str, Any] = {}
+    if isinstance(data.get("model"), str):
+        extra["response_model"] = data["model"]
+    reasoning = message.get("reasoning_content", message.get("reasoning"))
+    if isinstance(reasoning, str) and reasoning:
+        extra["reasoning"] = reasoning
+    return ModelReply(
+        text=text,
+        prompt_tokens=_token_count(usage, "prompt_tokens"),
+        completion_tokens=_token_count(usage, "completion_tokens"),
+        finish_reason=finish_reason if isinstance(finish_reason, str) else None,
+        extra=extra,
+    )
+
+
+class OpenAICompatibleModel:
+    """A model served over the OpenAI chat-completions protocol.
+
+    Args:
+        model: the model name the server knows (``"gpt-4o"``, ``"Qwen/Qwen2.5-VL-7B-Instruct"``, ...).
+        base_url: the API root, e.g. ``"http://127.0.0.1:8000/v1"`` (a trailing slash is ignored).
+        api_key: sent as a bearer token when given (local servers often need none).
+        temperature: sampling temperature (0 for greedy).
+        max_tokens: the reply length limit, or None for the server's default.
+        timeout_s: the limit on one attempt, in seconds.
+        max_retries: retries after the first attempt (so at most ``1 + max_retries`` attempts).
+        backoff_base_s: the first retry's backoff ceiling; it doubles with each retry.
+        backoff_max_s: the largest backoff ceiling, and the longest a server's ``Retry-After`` is waited.
+        extra_body: more fields merged into the request body (``top_p``, ``seed``, vendor options, ...).
+        api_key_env: the environment variable the key came from, named in authentication errors.
+        jitter_seed: seeds the backoff jitter, so runs (and tests) wait the same pauses.
+
+    Raises:
+        ModelConfigError: an argument out of range, or ``extra_body`` trying to set ``model`` or ``messages``.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str,
+        api_key: str | None,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+        timeout_s: float = 120,
+        max_retries: int = 5,
+        backoff_base_s: float = 1.0,
+        backoff_max_s: float = 60,
+        extra_body: dict[str, Any] | None = None,
+        api_key_env: str | None = None,
+        jitter_seed: int = 0,
+    ) -> None:
+        base_url = base_url.rstrip("/")
+        problems = []
+        if not model:
+            problems.append("the model name is empty")
+        if not base_url.startswith(("http://", "https://")):
+            problems.append(f"base_url {base_url!r} must start with http:// or https://")
+        if temperature < 0:
+            problems.append(f"temperature must be at least 0, got {temperature}")
+        if max_tokens is not None and max_tokens < 1:
+            problems.append(f"max_tokens must be at least 1, got {max_tokens}")
+        if timeout_s <= 0:
+            problems.append(f"timeout_s must be positive, got {timeout_s}")
+        if max_retries < 0:
+            problems.append(f"max_retries must be at least 0, got {max_retries}")
+        if backoff_base_s < 0 or backoff_max_s < 0:
+            problems.append("backoff_base_s and backoff_max_s must be at least 0")
+        reserved = sorted(_RESERVED_BODY_KEYS & set(extra_body or {}))
+        if reserved:
+            problems.append(f"extra_body may not set {', '.join(reserved)}")
+        if problems:
+            raise ModelConfigError(f"openai:{model}: " + "; ".join(problems))
+        self.model = model
+        self.base_url = base_url
+        self.url = f"{base_url}/chat/completions"
+        self.name = f"openai:{model}"
+        self.params: Mapping[str, Any] = {
+            "temperature": float(temperature),
+            "max_tokens": max_tokens,
+            "extra_body": dict(extra_body or {}),
+        }
+        self.timeout_s = float(timeout_s)
+        self.max_retries = max_retries
+        self.backoff_base_s = backoff_base_s
+        self.backoff_max_s = backoff_max_s
+        self.api_key_env = api_key_env
+        self._headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if api_key:
+            self._headers["Authorization"] = f"Bearer {api_key}"
+        self._rng = random.Random(jitter_seed)
+        self._files = PromptFiles()
+        self._clients: list[_Client] = []
+        self._clients_loop: asyncio.AbstractEventLoop | None = None
+        self._ssl_context: ssl.SSLContext | None = None
+
+    def __repr__(self) -> str:
+        return f"OpenAICompatibleModel({self.model!r}, base_url={self.base_url!r}, params={self.params!r})"
+
+    def request_body(self, request: ModelRequest) -> dict[str, Any]:
+        """The JSON body sent for ``request`` (see :func:`message_payload`)."""
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": message_payload(request, self._files),
+            "temperature": self.params["temperature"],
+        }
+        if self.params["max_tokens"] is not None:
+            body["max_tokens"] = self.params["max_tokens"]
+        body.update(self.params["extra_body"])
+        return body
+
+    def _client(self) -> _Client:
+        """The least busy of a few HTTP clients made for the running event loop (a new one while all are busy).
+
+        httpcore's pool does work proportional to (connections x waiting requests) per request, so one client
+        with 32 requests in flight spends milliseconds per request in bookkeeping; spreading the requests over
+        up to :data:`_CLIENT_SHARDS` clients cuts that about threefold.
+        """
+        loop = asyncio.get_running_loop()
+        if self._clients_loop is not loop or any(c.http.is_closed for c in self._clients):
+            self._clients, self._clients_loop = [], loop
+        least = min(self._clients, key=lambda c: c.in_flight, default=None)
+        if least is None or (least.in_flight >= _REQUESTS_PER_CLIENT and len(self._clients) < _CLIENT_SHARDS):
+            if self._ssl_context is None:
+                self._ssl_context = httpx.create_ssl_context()
+            least = _Client(
+                httpx.AsyncClient(
+                    headers=self._headers,
+                    timeout=httpx.Timeout(self.timeout_s),
+                    limits=httpx.Limits(max_connections=None, max_keepalive_connections=2 * _REQUESTS_PER_CLIENT),
+                    verify=self._ssl_context,
+                )
+            )
+            self._clients.append(least)
+        return least
+
+    async def complete(self, request: ModelRequest) -> ModelReply:
+        """Send the request, retrying transient failures; a final failure is returned as an error reply.
+
+        Raises:
+            PromptInputError: a file of the prompt cannot be read (a broken dataset, not a backend failure).
+        """
+        content = json.dumps(self.request_body(request), ensure_ascii=False).encode("utf-8")
+        client = self._client()
+        client.in_flight += 1
+        try:
+            return await self._complete(client.http, content)
+        finally:
+            client.in_flight -= 1
+
+    async def _complete(self, client: httpx.AsyncClient, content: bytes) -> ModelReply:
+        retries: list[dict[str, Any]] = []
+        attempt = 0
+        while True:
+            attempt += 1
+            started = time.perf_counter()
+            outcome = await self._attempt(client, content)
+            latency_s = time.perf_counter() - started
+            if isinstance(outcome, ModelReply):
+                extra = {**outcome.extra, "retries": retries} if retries else dict(outcome.extra)
+                return ModelReply(
+                    text=outcome.text,
+                    latency_s=latency_s,
+                    attempts=attempt,
+                    prompt_tokens=outcome.prompt_tokens,
+                    completion_tokens=outcome.completion_tokens,
+                    finish_reason=outcome.finish_reason,
+                    extra=extra,
+                )
+            if not outcome.retryable or attempt > self.max_retries:
+                suffix = f" (after {attempt} attempts)" if attempt > 1 else ""
+                return ModelReply(
+                    text="",
+                    error=f"{self.name}: {outcome.message}{suffix}",
+                    error_kind=outcome.kind,
+                    latency_s=latency_s,
+                    attempts=attempt,
+                    extra={"retries": retries} if retries else {},
+                )
+            if outcome.retry_after_s is not None:
+                delay = min(outcome.retry_after_s, self.backoff_max_s)
+            else:
+                delay = backoff_delay(
+                    attempt - 1, base_s=self.backoff_base_s, max_s=self.backoff_max_s, rng=self._rng
+                )
+            retries.append({"kind": outcome.kind, "delay_s": delay})
+            await asyncio.sleep(delay)
+
+    async def _attempt(self, client: httpx.AsyncClient, content: bytes) -> ModelReply | _Failure:
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                response = await client.post(self.url, content=content)
+        except (httpx.TimeoutException, TimeoutError):
+            return _Failure("timeout", f"no reply from {self.url} within {self.timeout_s:g} s", True)
+        except httpx.DecodingError as error:
+            return _Failure("bad_response", f"the response body cannot be decoded: {error}", False)
+        except httpx.TransportError as error:
+            return _Failure("connection", f"cannot reach {self.url}: {type(error).__name__}: {error}", True)
+        return self._outcome(response)
+
+    def _outcome(self, response: httpx.Response) -> ModelReply | _Failure:
+        status = response.status_code
+        if 200 <= status <= 299:
+            return _reply_from_body(response.content)
+        detail = _server_message(response)
+        if status in (401, 403):
+            where = f"the environment variable {self.api_key_env}" if self.api_key_env else "its environment variable"
+            return _Failure(
+                "auth",
+                f"HTTP {status} from {self.url}: the server refused the request ({detail}); "
+                f"check the API key in {where}",
+                False,
+            )
+        if status == 404:
+            return _Failure(
+                "not_found",
+                f"HTTP 404 from {self.url}: model {self.model!r} or the URL was not found ({detail}); "
+                "check the model name and base URL (it usually ends in /v1)",
+                False,
+            )
+        headers = response.headers
+        retry_after = parse_retry_after(headers.get("retry-after"))
+        retry_after_ms = parse_retry_after(headers.get("retry-after-ms"))
+        if retry_after_ms is not None:
+            retry_after = retry_after_ms / 1000
+        return _Failure(f"http_{status}", f"HTTP {status} from {self.url}: {detail}", is_retryable_status(status), retry_after)
+
+    async def aclose(self) -> None:
+        """Close the HTTP connections (the adapter opens new ones if used again)."""
+        clients, self._clients, self._clients_loop = self._clients, [], None
+        for client in clients:
+            await client.http.aclose()

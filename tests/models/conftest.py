@@ -1,0 +1,3 @@
+"""Fixtures of the model adapter tests."""
+
+from tests.support.fake_openai import fake_openai_server  # noqa: F401  (a fixture)

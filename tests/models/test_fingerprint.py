@@ -1,0 +1,97 @@
+"""The request key: stable across runs and processes, sensitive to everything that can change a reply."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from foldbench.models import ModelConfigError, PromptInputError, request_fingerprint
+from foldbench.models._files import PromptFiles
+from foldbench.tasks.base import ImagePart, Prompt, TextPart, VideoPart
+from tests.models.helpers import write_png
+
+PARAMS: dict[str, Any] = {"temperature": 0.0, "max_tokens": None, "extra_body": {}}
+
+
+def _prompt(*parts: TextPart | ImagePart | VideoPart, system: str | None = None) -> Prompt:
+    return Prompt(parts=parts, template_version="t1", system=system)
+
+
+def test_the_key_is_the_same_in_another_process(tmp_path: Path) -> None:
+    write_png(tmp_path / "a.png", (10, 20, 30))
+    prompt = _prompt(TextPart("Which?"), ImagePart("a.png"), system="Be brief.")
+    here = request_fingerprint("openai:m", PARAMS, prompt, tmp_path)
+    code = (
+        "import sys; from pathlib import Path\n"
+        "from foldbench.models import request_fingerprint\n"
+        "from foldbench.tasks.base import ImagePart, Prompt, TextPart\n"
+        "p = Prompt(parts=(TextPart('Which?'), ImagePart('a.png')), template_version='t1', system='Be brief.')\n"
+        "print(request_fingerprint('openai:m', {'extra_body': {}, 'max_tokens': None, 'temperature': 0.0}, p,"
+        " Path(sys.argv[1])))\n"
+    )
+    there = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True)
+    assert there.stdout.strip() == here and len(here) == 64 and int(here, 16) >= 0
+
+
+def test_images_enter_by_their_bytes_not_their_path(tmp_path: Path) -> None:
+    write_png(tmp_path / "a.png", (10, 20, 30))
+    write_png(tmp_path / "copy/b.png", (10, 20, 30))
+    write_png(tmp_path / "c.png", (10, 20, 31))
+    key = {name: request_fingerprint("m", PARAMS, _prompt(ImagePart(name)), tmp_path) for name in ("a.png", "copy/b.png", "c.png")}
+    assert key["a.png"] == key["copy/b.png"] != key["c.png"]
+
+
+def test_rewriting_an_image_changes_the_key_even_with_a_shared_cache(tmp_path: Path) -> None:
+    path = write_png(tmp_path / "a.png", (0, 0, 0))
+    files = PromptFiles()
+    before = request_fingerprint("m", PARAMS, _prompt(ImagePart("a.png")), tmp_path, files=files)
+    write_png(path, (0, 0, 0), size=9)
+    assert request_fingerprint("m", PARAMS, _prompt(ImagePart("a.png")), tmp_path, files=files) != before
+
+
+def test_every_ingredient_changes_the_key(tmp_path: Path) -> None:
+    write_png(tmp_path / "f0.png", (1, 1, 1))
+    write_png(tmp_path / "f1.png", (2, 2, 2))
+    (tmp_path / "clip.mp4").write_bytes(b"not really a video")
+    base = _prompt(TextPart("Q"), VideoPart("clip.mp4", ("f0.png", "f1.png")), system="S")
+    variants = [
+        ("m", PARAMS, base),
+        ("m2", PARAMS, base),
+        ("m", {**PARAMS, "temperature": 0.7}, base),
+        ("m", {**PARAMS, "max_tokens": 100}, base),
+        ("m", {**PARAMS, "extra_body": {"seed": 1}}, base),
+        ("m", PARAMS, _prompt(TextPart("Q"), VideoPart("clip.mp4", ("f0.png", "f1.png")), system=None)),
+        ("m", PARAMS, _prompt(TextPart("Q "), VideoPart("clip.mp4", ("f0.png", "f1.png")), system="S")),
+        ("m", PARAMS, _prompt(TextPart("Q"), VideoPart("clip.mp4", ("f1.png", "f0.png")), system="S")),
+        ("m", PARAMS, _prompt(VideoPart("clip.mp4", ("f0.png", "f1.png")), TextPart("Q"), system="S")),
+    ]
+    keys = [request_fingerprint(name, params, prompt, tmp_path) for name, params, prompt in variants]
+    assert len(set(keys)) == len(keys)
+
+
+def test_parameter_order_does_not_matter(tmp_path: Path) -> None:
+    reordered = dict(reversed(list(PARAMS.items())))
+    prompt = _prompt(TextPart("Q"))
+    assert request_fingerprint("m", PARAMS, prompt, tmp_path) == request_fingerprint("m", reordered, prompt, tmp_path)
+
+
+@given(st.lists(st.text(max_size=20), max_size=4), st.lists(st.text(max_size=20), max_size=4))
+def test_different_texts_give_different_keys(first: list[str], second: list[str]) -> None:
+    a = request_fingerprint("m", PARAMS, _prompt(*map(TextPart, first)), Path("."))
+    b = request_fingerprint("m", PARAMS, _prompt(*map(TextPart, second)), Path("."))
+    assert (a == b) == (first == second)
+
+
+def test_missing_files_and_non_json_params_are_typed_errors(tmp_path: Path) -> None:
+    with pytest.raises(PromptInputError, match="missing.png"):
+        request_fingerprint("m", PARAMS, _prompt(ImagePart("missing.png")), tmp_path)
+    with pytest.raises(ModelConfigError, match="not plain JSON"):
+        request_fingerprint("m", {"temperature": float("nan")}, _prompt(TextPart("Q")), tmp_path)
+    with pytest.raises(ModelConfigError, match="not plain JSON"):
+        request_fingerprint("m", {"callback": print}, _prompt(TextPart("Q")), tmp_path)

@@ -1,0 +1,1 @@
+"""Test support shared across the test packages (a scripted OpenAI-compatible server, ...)."""
