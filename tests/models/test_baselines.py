@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from foldbench.models import Model, ModelConfigError, ModelReply, OracleModel, RandomModel
-from tests.models.helpers import ToyAnswer, make_request, toy_item
+from tests.models.toy_task import ToyAnswer, make_request, toy_item
 
 
 def _answer(model: Model, index: int, tmp_path: Path, location: int = 7) -> ModelReply:

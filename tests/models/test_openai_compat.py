@@ -22,7 +22,7 @@ from foldbench.models import (
 from foldbench.models._files import PromptFiles
 from foldbench.models.openai_compat import message_payload
 from foldbench.tasks.base import ImagePart, TextPart, VideoPart
-from tests.models.helpers import make_request, toy_item, write_png
+from tests.models.toy_task import make_request, toy_item, write_png
 from tests.support.fake_openai import (
     FakeOpenAI,
     Script,
@@ -208,7 +208,8 @@ def test_connection_errors_are_retried(tmp_path: Path, fake_openai_server: Serve
     assert answer.extra["retries"][0]["kind"] == "connection"
 
 
-def test_nothing_listening_is_a_connection_error(tmp_path: Path) -> None:
+def test_nothing_listening_fails_at_once_with_a_hint(tmp_path: Path) -> None:
+    # a refused connection is not retried: no wait would start the server, and the user should hear at once
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -216,7 +217,8 @@ def test_nothing_listening_is_a_connection_error(tmp_path: Path) -> None:
         "m", base_url=f"http://127.0.0.1:{port}/v1", api_key=None, max_retries=2, backoff_base_s=0.01
     )
     (answer,) = _ask(model, make_request(tmp_path))
-    assert answer.error_kind == "connection" and answer.attempts == 3 and answer.text == ""
+    assert answer.error_kind == "connection" and answer.attempts == 1 and answer.text == ""
+    assert "check --base-url" in (answer.error or "")
 
 
 @pytest.mark.parametrize("behaviour", [malformed(), malformed(b"[1, 2]"), no_choices()])

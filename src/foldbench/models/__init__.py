@@ -6,6 +6,7 @@ from foldbench.models.errors import ModelConfigError, PromptInputError
 from foldbench.models.fingerprint import request_fingerprint
 from foldbench.models.openai_compat import OpenAICompatibleModel, message_payload
 from foldbench.models.registry import make_model
+from foldbench.models.transformers_local import TransformersModel
 
 __all__ = [
     "Model",
@@ -16,6 +17,7 @@ __all__ = [
     "OracleModel",
     "PromptInputError",
     "RandomModel",
+    "TransformersModel",
     "make_model",
     "message_payload",
     "request_fingerprint",

@@ -1,4 +1,4 @@
-"""Helpers for the model adapter tests: a toy task and requests over real PNG files."""
+"""A toy task and requests over real PNG files, for the model adapter tests."""
 
 from __future__ import annotations
 
