@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from foldbench.cli._common import console, err_console, int_list
+from foldbench.cli._common import console, err_console, int_list, progress_bar
 from foldbench.errors import FoldbenchError, InvalidHoleError
 
 __all__ = ["pft_app"]
@@ -60,18 +60,7 @@ def solve_file(
     """
     from foldbench.pft.records import compare_record, solve_record
 
-    try:
-        records = json.loads(source.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise FoldbenchError(f"{source}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise FoldbenchError(f"{source}: cannot read: {error}") from None
-    except json.JSONDecodeError as error:
-        raise FoldbenchError(f"{source}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})") from None
-    if isinstance(records, dict):
-        records = [records]
-    if not isinstance(records, list):
-        raise FoldbenchError(f"{source}: expected a JSON list of records, got {type(records).__name__}")
+    records = _read_records(source)
     solved: list[dict[str, Any]] = []
     failures = 0
     differences = 0
@@ -143,3 +132,62 @@ def plan(
     console.print(f"folds: {' '.join(f.code for f in found.folds)}")
     for punch in found.initial_holes:
         console.print(f"punch: {punch.shape.value} {punch.size.value} direction {punch.direction} at {punch.location}")
+
+
+@pft_app.command("video")
+def video(
+    source: Annotated[Path, typer.Argument(help="A JSON file of MentalBlackboard records.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory; each record gets a sub-directory.")],
+    size: Annotated[int, typer.Option(help="Frame size in pixels (even).")] = 512,
+    fps: Annotated[int, typer.Option(help="Frames per second.")] = 24,
+    unfolding: Annotated[bool, typer.Option(help="Also write the unfolding animation.")] = False,
+    rules: Annotated[bool, typer.Option(help="Check the benchmark's validation rules, not only geometry.")] = True,
+) -> None:
+    """Render the 3D folding animation (MP4 + key frames) of every record; invalid records are reported and
+    skipped, the others are written. The exit code is 1 when any record was skipped."""
+    from foldbench.pft.encoders.video import render_video_batch
+    from foldbench.pft.records import actions_from_record, holes_from_record, record_id
+
+    records = _read_records(source)
+    batch = []
+    skipped = 0
+    for index, record in enumerate(records):
+        rid = record_id(record, index)
+        try:
+            if not isinstance(record, dict):
+                raise FoldbenchError(f"record {rid}: must be a JSON object")
+            batch.append((rid, actions_from_record(record, rid), holes_from_record(record, "initialHoles", rid)))
+        except FoldbenchError as error:
+            skipped += 1
+            err_console.print(f"skipped: {error}", markup=False)
+    with progress_bar("rendering videos", len(batch)) as progress:
+
+        def counted() -> Any:
+            for entry in batch:
+                yield entry
+                progress.advance(progress.task_ids[0])
+
+        report = render_video_batch(counted(), out, size=size, fps=fps, unfolding=unfolding, check_rules=rules)
+    for reason in report.skipped.values():
+        skipped += 1
+        err_console.print(f"skipped: {reason}", markup=False)
+    console.print(f"wrote {len(report.written)} of {len(records)} records' videos to {out}")
+    if skipped:
+        raise typer.Exit(1)
+
+
+def _read_records(source: Path) -> list[Any]:
+    """The records of a JSON file (a list, or one object), or a one-line error."""
+    try:
+        records = json.loads(source.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise FoldbenchError(f"{source}: no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise FoldbenchError(f"{source}: cannot read: {error}") from None
+    except json.JSONDecodeError as error:
+        raise FoldbenchError(f"{source}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})") from None
+    if isinstance(records, dict):
+        records = [records]
+    if not isinstance(records, list):
+        raise FoldbenchError(f"{source}: expected a JSON list of records, got {type(records).__name__}")
+    return records

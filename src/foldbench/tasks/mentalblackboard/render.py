@@ -1,7 +1,8 @@
 """Prompts for MentalBlackboard items, rendered from the templates in ``prompts/``.
 
-Templates emit plain text with ``@@image PATH`` lines where a picture goes; :func:`render_prompt` turns that into
-a :class:`~foldbench.tasks.base.Prompt` of text and image parts. Bump :data:`TEMPLATE_VERSION` whenever a
+Templates emit plain text with ``@@image PATH`` lines where a picture goes and ``@@video PATH|FRAME,FRAME,...``
+lines where a video goes (with the key frames sent to models that take images only); :func:`render_prompt` turns
+that into a :class:`~foldbench.tasks.base.Prompt` of text, image and video parts. Bump :data:`TEMPLATE_VERSION` whenever a
 template's wording changes; it is stored with every run.
 """
 
@@ -13,12 +14,13 @@ from typing import Any
 
 import jinja2
 
-from foldbench.tasks.base import ImagePart, Prompt, TextPart
+from foldbench.tasks.base import ImagePart, Prompt, TextPart, VideoPart
 
 __all__ = ["TEMPLATE_VERSION", "render_prompt"]
 
 TEMPLATE_VERSION = "mentalblackboard-prompts-v1"
 _IMAGE_MARK = "@@image "
+_VIDEO_MARK = "@@video "
 
 
 @cache
@@ -34,14 +36,18 @@ def _environment() -> jinja2.Environment:
 def render_prompt(template: str, **context: Any) -> Prompt:
     """Render ``prompts/<template>.j2`` into a prompt of text and image parts."""
     text = _environment().get_template(f"{template}.j2").render(**context)
-    parts: list[TextPart | ImagePart] = []
+    parts: list[TextPart | ImagePart | VideoPart] = []
     buffer: list[str] = []
     for line in text.splitlines():
-        if line.startswith(_IMAGE_MARK):
+        if line.startswith((_IMAGE_MARK, _VIDEO_MARK)):
             if buffer:
                 parts.append(TextPart("\n".join(buffer).strip("\n")))
                 buffer = []
-            parts.append(ImagePart(line[len(_IMAGE_MARK) :].strip()))
+            if line.startswith(_IMAGE_MARK):
+                parts.append(ImagePart(line[len(_IMAGE_MARK) :].strip()))
+            else:
+                path, _, frames = line[len(_VIDEO_MARK) :].strip().partition("|")
+                parts.append(VideoPart(path, tuple(f for f in frames.split(",") if f)))
         else:
             buffer.append(line)
     if buffer:

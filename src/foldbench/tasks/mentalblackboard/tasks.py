@@ -2,8 +2,9 @@
 
 Each task draws items from a seed (item ``i`` from ``(seed, i)`` alone), stores the engine's ground truth with
 them, and encodes what a model is shown in the requested modalities: ``text`` (the grids of
-:mod:`foldbench.pft.encoders.text`) and ``image`` (PNG files, written next to the items). The 3D ``video`` and
-``frames`` modalities plug in through :data:`ENCODERS` when their renderer is installed.
+:mod:`foldbench.pft.encoders.text`), ``image`` (2D PNG pictures, one per step) and, for prediction and backward
+prediction, the 3D animation as ``video`` (an MP4 with its key frames, for models that take video) or
+``frames`` (the key frames alone, one per completed action); the files are written next to the items.
 """
 
 from __future__ import annotations
@@ -112,22 +113,26 @@ class _Base:
         raise NotImplementedError
 
     def assets(self, item: Item) -> Iterator[tuple[str, bytes]]:
-        """The PNG files of an item's image modality (nothing when it was generated without images)."""
+        """The files of an item's picture modalities: 2D step images, 3D animation and key frames."""
         images = item.inputs.get("images")
-        if not images:
+        video = item.inputs.get("video")
+        if not images and not video:
             return
         from foldbench.pft.encoders import image
 
-        size = int(images.get("size", 512))
+        size = int((images or video).get("size", 512))
         yield REFERENCE_SHEET, image.png_bytes(image.reference_sheet(size=size))
-        yield from self._image_assets(item, images, size)
+        if images:
+            yield from self._image_assets(item, images, size)
+        if video:
+            yield from _video_assets(_solution_of(item.inputs), video, item.target.get("video"))
 
     def _image_assets(self, item: Item, images: dict[str, Any], size: int) -> Iterator[tuple[str, bytes]]:
         raise NotImplementedError
 
     def _check_modality(self, item: Item, modality: str) -> None:
-        key = "images" if modality == "image" else modality
-        if key not in item.inputs:
+        key = {"image": "images", "frames": "video"}.get(modality, modality)
+        if modality not in self.modalities or key not in item.inputs:
             raise KnobError(f"item {item.id} was generated without the {modality!r} modality")
 
     def parse(self, item: Item, text: str) -> PredictionAnswer | ParseFailure:
@@ -161,7 +166,28 @@ class _Base:
                 pictures.append(("model's answer", image.png_bytes(image.render_result(holes, size=256))))
         truth = [hole_from_dict(h) for h in item.target["result_holes"]]
         pictures.append(("ground truth", image.png_bytes(image.render_result(truth, size=256))))
+        if "video" in item.inputs:
+            from foldbench.pft.encoders.video_strip import unfolding_strip
+
+            strip = unfolding_strip(_solution_of(item.inputs), frames=6, size=160)
+            pictures.append(("ground-truth unfolding (3D)", image.png_bytes(strip)))
         return pictures
+
+
+def _video_assets(solution: Solution, video: dict[str, Any], unfolding_path: str | None) -> Iterator[tuple[str, bytes]]:
+    """The animation of a configuration (MP4), its key frames (PNG) and, for reports, the unfolding (MP4)."""
+    import tempfile
+    from pathlib import Path
+
+    from foldbench.pft.encoders.video import render_item_video
+
+    with tempfile.TemporaryDirectory() as scratch:
+        written = render_item_video(solution, scratch, size=int(video["size"]), unfolding=unfolding_path is not None)
+        yield video["video"], (Path(scratch) / str(written["video"])).read_bytes()
+        for path, name in zip(video["frames"], written["key_frames"], strict=True):
+            yield path, (Path(scratch) / name).read_bytes()
+        if unfolding_path is not None:
+            yield unfolding_path, (Path(scratch) / str(written["unfolding_video"])).read_bytes()
 
 
 def _solution_of(inputs: Mapping[str, Any], holes_key: str = "initial_holes") -> Solution:
@@ -173,6 +199,7 @@ class PredictionTask(_Base):
 
     id = "mentalblackboard/prediction-v1"
     name = "prediction"
+    modalities: tuple[str, ...] = ("text", "image", "video", "frames")
     sides: Sides = "front"
     default_groups: tuple[int, ...] = tuple(GROUPS)
 
@@ -201,12 +228,22 @@ class PredictionTask(_Base):
                 "steps": [f"images/{item.id}/step_{i:02d}.png" for i in range(count)],
             }
             target["image"] = f"images/{item.id}/result.png"
+        if "video" in modalities or "frames" in modalities:
+            count = len(inputs["actions"]) + 2
+            inputs["video"] = {
+                "size": 512,
+                "reference": REFERENCE_SHEET,
+                "video": f"videos/{item.id}/folding.mp4",
+                "frames": [f"videos/{item.id}/key_{i:02d}.png" for i in range(count)],
+            }
+            target["video"] = f"videos/{item.id}/unfolding.mp4"
         return item.model_copy(update={"inputs": inputs, "target": target})
 
     def render(self, item: Item, modality: str) -> Prompt:
         """The prediction prompt in ``modality`` (``text`` or ``image``)."""
         self._check_modality(item, modality)
         images = item.inputs.get("images", {})
+        video = item.inputs.get("video", {})
         return render_prompt(
             "prediction",
             modality=modality,
@@ -214,8 +251,10 @@ class PredictionTask(_Base):
             num_folds=item.metadata["num_folds"],
             num_rotations=item.metadata["num_rotations"],
             grids=item.inputs.get("text", ""),
-            reference=images.get("reference", ""),
+            reference=images.get("reference", video.get("reference", "")),
             steps=images.get("steps", []),
+            video=video.get("video", ""),
+            frames=video.get("frames", []),
             holes=item.inputs["initial_holes"],
         )
 
