@@ -56,3 +56,19 @@ def test_an_interrupted_dataset_does_not_look_complete(tmp_path: Path) -> None:
         read_manifest(tmp_path / "d")
     with pytest.raises(DatasetError, match="not a foldbench dataset"):
         read_manifest(tmp_path / "missing")
+
+
+def test_parallel_generation_writes_the_same_bytes(tmp_path: Path) -> None:
+    write_dataset("mentalblackboard/generalization", tmp_path / "one", n=13, seed=2, modalities=("text", "image"))
+    write_dataset("mentalblackboard/generalization", tmp_path / "two", n=13, seed=2, modalities=("text", "image"),
+                  workers=2)
+    assert _tree(tmp_path / "one") == _tree(tmp_path / "two")
+
+
+def test_bad_knobs_fail_before_anything_is_written(tmp_path: Path) -> None:
+    from foldbench.errors import FoldbenchError
+
+    with pytest.raises(FoldbenchError, match="groups"):
+        write_dataset("mentalblackboard/prediction", tmp_path / "d", n=5, seed=0, modalities=("text",),
+                      knobs={"groups": [0]})
+    assert not (tmp_path / "d").exists()

@@ -25,6 +25,7 @@ def generate(
         str | None, typer.Option(help="Fold sides: front (-F), back (-B) or mixed; default per task.")
     ] = None,
     overwrite: Annotated[bool, typer.Option(help="Replace an existing dataset in --out.")] = False,
+    workers: Annotated[int, typer.Option(help="Worker processes (same bytes as with one).")] = 1,
 ) -> None:
     """Generate a dataset: items.jsonl, images and a manifest, deterministic from --seed."""
     from foldbench.tasks.dataset import write_dataset
@@ -52,6 +53,7 @@ def generate(
             knobs=knobs,
             overwrite=overwrite,
             on_item=lambda _item: progress.advance(progress.task_ids[0]),
+            workers=workers,
         )
     console.print(
         f"wrote {manifest['items_written']} items of {manifest['task']} "

@@ -113,9 +113,10 @@ class Task(Protocol):
     """The encodings this task can write (``"text"``, ``"image"``, ...)."""
 
     def generate(
-        self, n: int, seed: int, *, modalities: tuple[str, ...], knobs: Mapping[str, Any]
+        self, n: int, seed: int, *, modalities: tuple[str, ...], knobs: Mapping[str, Any], start: int = 0
     ) -> Iterator[Item]:
-        """Yield ``n`` items, deterministically from ``seed``."""
+        """Yield items ``start .. n-1`` of the dataset seeded with ``seed``; item ``i`` depends only on
+        ``(seed, i)`` and the knobs, so ranges can be generated in parallel."""
         ...
 
     def assets(self, item: Item) -> Iterator[tuple[str, bytes]]:

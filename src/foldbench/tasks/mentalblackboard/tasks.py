@@ -84,13 +84,19 @@ class _Base:
     engine_version = ENGINE_VERSION
 
     def generate(
-        self, n: int, seed: int, *, modalities: tuple[str, ...] = ("text",), knobs: Mapping[str, Any] | None = None
+        self,
+        n: int,
+        seed: int,
+        *,
+        modalities: tuple[str, ...] = ("text",),
+        knobs: Mapping[str, Any] | None = None,
+        start: int = 0,
     ) -> Iterator[Item]:
         knobs = dict(knobs or {})
         unknown = [m for m in modalities if m not in self.modalities]
         if unknown:
             raise KnobError(f"{self.id} has no modality {unknown[0]!r} (it has {', '.join(self.modalities)})")
-        for index in range(n):
+        for index in range(start, n):
             item_seed, rng = item_rng(seed, index)
             item_id = f"{self.name}-{index:05d}"
             inputs, target, metadata = self._draw(rng, knobs)

@@ -17,13 +17,14 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+from shapely import affinity
 
-from foldbench.pfp.folding import Crease, FoldState
+from foldbench.pfp.folding import Crease, FoldState, apply_step, half_plane, reflection
 from foldbench.pfp.puzzle import Puzzle, holes_of, paper_problem, puzzle_holes, refold_mismatch, sheet_states
 from foldbench.pfp.sequences import Step, sample_sequence
 from foldbench.pfp.shapes import sheet_polygon
 from foldbench.pfp.tolerance import DISTINCT_AREA, SAME_AREA, distinct_regions, same_region
-from foldbench.pfp.variants import VARIANT_KINDS, altered_sequence, make_variant
+from foldbench.pfp.variants import VARIANT_KINDS, altered_sequence, make_variant, perturbed_corner_step
 from foldbench.tasks.base import Item
 from foldbench.tasks.pfp.common import PfpTaskBase
 from foldbench.tasks.pfp.fold_sampling import SUBTASK_FOLDS, check_fold_knobs, sample_puzzle
@@ -55,6 +56,16 @@ def _describe(puzzle: Puzzle) -> dict[str, Any]:
         "folds": [[c.code for c in step] for step in puzzle.steps],
         "cutouts": [c.shape for c in puzzle.cutouts],
     }
+
+
+def _creases_touch(state: FoldState, step: Step, holes: Any) -> bool:
+    """Whether some crease of a one-step fold moves paper with holes or lays its flap on holes (when none does,
+    the folds leave the holes alone and are consistent with them)."""
+    for crease in step:
+        flap = state.silhouette.intersection(half_plane(crease))
+        if holes.intersects(flap) or holes.intersects(affinity.affine_transform(flap, reflection(crease))):
+            return True
+    return False
 
 
 class _FoldTaskBase(PfpTaskBase):
@@ -214,8 +225,14 @@ class InverseTask(_FoldTaskBase):
         sheet = sheet_polygon(puzzle.sheet)
         chosen: list[tuple[Step, ...]] = []
         outlines = [[s.silhouette for s in states[1:]]]
+        touching = () if family != "corner" else tuple(
+            i for i, c in enumerate(puzzle.steps[0]) if _creases_touch(states[0], (c,), holes)
+        )
         for _ in range(_DISTRACTOR_TRIES):
-            if rng.random() < 0.5:
+            if family == "corner" and touching and rng.random() < 0.6:
+                step = perturbed_corner_step(rng, states[0], puzzle.steps[0], among=touching)
+                candidate = None if step is None else ((step,), (states[0], apply_step(states[0], step)))
+            elif rng.random() < 0.5:
                 candidate = sample_sequence(rng, sheet, num_folds, family)
             else:
                 candidate = altered_sequence(rng, puzzle.sheet, puzzle.steps, int(rng.integers(num_folds)))
@@ -228,6 +245,8 @@ class InverseTask(_FoldTaskBase):
             if any(all(not distinct_regions(a, b) for a, b in zip(candidate_outlines, other, strict=True))
                    for other in outlines):
                 continue
+            if family == "corner" and not _creases_touch(candidate_states[0], steps[0], holes):
+                continue  # the holes lie away from every flap, so these folds could make them too
             if refold_mismatch(puzzle.sheet, steps, holes, candidate_states[-1]) < DISTINCT_AREA:
                 continue
             chosen.append(steps)
