@@ -97,3 +97,20 @@ def test_cli_video_skips_invalid_records_and_renders_the_rest(tmp_path: Path) ->
     assert "bad-rule" in result.stderr and "bad-hole" in result.stderr and "Traceback" not in result.stderr
     assert (tmp_path / "videos" / "ok" / "folding.mp4").is_file()
     assert not (tmp_path / "videos" / "bad-rule").exists()
+
+
+def test_chosen_size_and_frame_rate(tmp_path: Path) -> None:
+    import imageio_ffmpeg
+    from PIL import Image
+
+    out = tmp_path / "small"
+    write_dataset("mentalblackboard/prediction", out, n=1, seed=4, modalities=("video", "image"),
+                  knobs={"size": 96, "fps": 6, "groups": [1]})
+    (item,) = read_items(out)
+    assert Image.open(out / item.inputs["video"]["frames"][0]).size == (96, 96)
+    assert Image.open(out / item.inputs["images"]["steps"][0]).size == (96, 96)
+    frames, seconds = imageio_ffmpeg.count_frames_and_secs(str(out / item.inputs["video"]["video"]))
+    assert abs(frames / seconds - 6) < 0.01
+    with pytest.raises(Exception, match="size must be an even number"):
+        write_dataset("mentalblackboard/prediction", tmp_path / "odd", n=1, seed=4, modalities=("video",),
+                      knobs={"size": 95})

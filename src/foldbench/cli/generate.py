@@ -24,6 +24,8 @@ def generate(
     sides: Annotated[
         str | None, typer.Option(help="Fold sides: front (-F), back (-B) or mixed; default per task.")
     ] = None,
+    size: Annotated[int | None, typer.Option(help="Picture size in pixels for image/video/frames (default 512).")] = None,
+    fps: Annotated[int | None, typer.Option(help="Video frame rate (default 24).")] = None,
     overwrite: Annotated[bool, typer.Option(help="Replace an existing dataset in --out.")] = False,
     workers: Annotated[int, typer.Option(help="Worker processes (same bytes as with one).")] = 1,
 ) -> None:
@@ -42,6 +44,10 @@ def generate(
         knobs["folds"] = int_list(folds, "--folds")
     if sides:
         knobs["sides"] = sides
+    if size is not None:
+        knobs["size"] = size
+    if fps is not None:
+        knobs["fps"] = fps
     task_name = task if "/" in task else f"{family}/{task}"
     with progress_bar(f"generating {task_name}", n) as progress:
         manifest = write_dataset(

@@ -56,6 +56,16 @@ def _groups_knob(knobs: Mapping[str, Any], default: tuple[int, ...]) -> tuple[in
     return groups
 
 
+def _picture_knobs(knobs: Mapping[str, Any]) -> tuple[int, int]:
+    """The picture size (pixels, even, 64-4096) and video frame rate (1-120) chosen by the knobs."""
+    size, fps = knobs.get("size", 512), knobs.get("fps", 24)
+    if isinstance(size, bool) or not isinstance(size, int) or size % 2 or not 64 <= size <= 4096:
+        raise KnobError(f"size must be an even number of pixels from 64 to 4096, got {size!r}")
+    if isinstance(fps, bool) or not isinstance(fps, int) or not 1 <= fps <= 120:
+        raise KnobError(f"fps must be a whole number from 1 to 120, got {fps!r}")
+    return size, fps
+
+
 def _describe(actions: tuple[Any, ...]) -> dict[str, Any]:
     folds = [a for a in actions if isinstance(a, Fold)]
     return {
@@ -96,6 +106,7 @@ class _Base:
         unknown = [m for m in modalities if m not in self.modalities]
         if unknown:
             raise KnobError(f"{self.id} has no modality {unknown[0]!r} (it has {', '.join(self.modalities)})")
+        size, fps = _picture_knobs(knobs)
         for index in range(start, n):
             item_seed, rng = item_rng(seed, index)
             item_id = f"{self.name}-{index:05d}"
@@ -110,12 +121,12 @@ class _Base:
                 target=target,
                 metadata=metadata,
             )
-            yield self._encode(item, modalities)
+            yield self._encode(item, modalities, size, fps)
 
     def _draw(self, rng: np.random.Generator, knobs: dict[str, Any]) -> Draw:
         raise NotImplementedError
 
-    def _encode(self, item: Item, modalities: tuple[str, ...]) -> Item:
+    def _encode(self, item: Item, modalities: tuple[str, ...], size: int, fps: int) -> Item:
         raise NotImplementedError
 
     def assets(self, item: Item) -> Iterator[tuple[str, bytes]]:
@@ -188,7 +199,9 @@ def _video_assets(solution: Solution, video: dict[str, Any], unfolding_path: str
     from foldbench.pft.encoders.video import render_item_video
 
     with tempfile.TemporaryDirectory() as scratch:
-        written = render_item_video(solution, scratch, size=int(video["size"]), unfolding=unfolding_path is not None)
+        written = render_item_video(
+            solution, scratch, size=int(video["size"]), fps=int(video["fps"]), unfolding=unfolding_path is not None
+        )
         yield video["video"], (Path(scratch) / str(written["video"])).read_bytes()
         for path, name in zip(video["frames"], written["key_frames"], strict=True):
             yield path, (Path(scratch) / name).read_bytes()
@@ -221,7 +234,7 @@ class PredictionTask(_Base):
         metadata = {"group": group, "sides": sides, **_describe(actions)}
         return inputs, _answer(solution), metadata
 
-    def _encode(self, item: Item, modalities: tuple[str, ...]) -> Item:
+    def _encode(self, item: Item, modalities: tuple[str, ...], size: int, fps: int) -> Item:
         inputs = dict(item.inputs)
         target = dict(item.target)
         if "text" in modalities:
@@ -229,7 +242,7 @@ class PredictionTask(_Base):
         if "image" in modalities:
             count = len(inputs["actions"]) + 2
             inputs["images"] = {
-                "size": 512,
+                "size": size,
                 "reference": REFERENCE_SHEET,
                 "steps": [f"images/{item.id}/step_{i:02d}.png" for i in range(count)],
             }
@@ -237,7 +250,8 @@ class PredictionTask(_Base):
         if "video" in modalities or "frames" in modalities:
             count = len(inputs["actions"]) + 2
             inputs["video"] = {
-                "size": 512,
+                "size": size,
+                "fps": fps,
                 "reference": REFERENCE_SHEET,
                 "video": f"videos/{item.id}/folding.mp4",
                 "frames": [f"videos/{item.id}/key_{i:02d}.png" for i in range(count)],
@@ -312,12 +326,12 @@ class PlanningTask(_Base):
         metadata = {"group": num_folds, **_describe(actions)}
         return inputs, target, metadata
 
-    def _encode(self, item: Item, modalities: tuple[str, ...]) -> Item:
+    def _encode(self, item: Item, modalities: tuple[str, ...], size: int, fps: int) -> Item:
         inputs = dict(item.inputs)
         if "text" in modalities:
             inputs["text"] = grid_text(Paper.flat(), [hole_from_dict(h) for h in inputs["result_holes"]])
         if "image" in modalities:
-            inputs["images"] = {"size": 512, "reference": REFERENCE_SHEET, "result": f"images/{item.id}/result.png"}
+            inputs["images"] = {"size": size, "reference": REFERENCE_SHEET, "result": f"images/{item.id}/result.png"}
         return item.model_copy(update={"inputs": inputs})
 
     def render(self, item: Item, modality: str) -> Prompt:
@@ -425,7 +439,7 @@ class GeneralizationTask(_Base):
         metadata = {"group": group, "changed": attribute, **_describe(actions)}
         return inputs, _answer(solution), metadata
 
-    def _encode(self, item: Item, modalities: tuple[str, ...]) -> Item:
+    def _encode(self, item: Item, modalities: tuple[str, ...], size: int, fps: int) -> Item:
         inputs = dict(item.inputs)
         if "text" in modalities:
             reference = solve(
@@ -439,7 +453,7 @@ class GeneralizationTask(_Base):
         if "image" in modalities:
             count = len(inputs["actions"]) + 2
             inputs["images"] = {
-                "size": 512,
+                "size": size,
                 "reference": REFERENCE_SHEET,
                 "reference_steps": [f"images/{item.id}/reference_step_{i:02d}.png" for i in range(count)],
                 "reference_result": f"images/{item.id}/reference_result.png",

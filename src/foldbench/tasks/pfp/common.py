@@ -61,14 +61,19 @@ def load_template(name: str) -> tuple[str, str]:
 
 
 class PfpTaskBase:
-    """The shared half of a PFP task; subclasses define ``_draw``, ``_pictures`` and ``consistent_options``."""
+    """The shared half of a PFP task; subclasses define ``_draw``, ``_pictures`` and ``consistent_options``.
+
+    Knobs common to every PFP task: ``subtasks`` (a list, or a comma-separated string; default all, taken in
+    turn by item index) and ``panels`` (default true: also write each question and option picture on its own,
+    beside the composite).
+    """
 
     id = ""
     name = ""
     type_name = ""
     subtasks: tuple[str, ...] = ()
     modalities: tuple[str, ...] = ("image",)
-    knob_names: frozenset[str] = frozenset({"subtasks"})
+    knob_names: frozenset[str] = frozenset({"subtasks", "panels"})
 
     # ---- knobs -------------------------------------------------------------------------------------------
     def validate_knobs(self, knobs: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -88,6 +93,10 @@ class PfpTaskBase:
                                f"{', '.join(self.subtasks)}")
         config = dict(knobs)
         config["subtasks"] = tuple(subtasks)
+        panels = config.get("panels", True)
+        if not isinstance(panels, bool):
+            raise PfpKnobError(f"{self.id}: knob 'panels' must be true or false, got {panels!r}")
+        config["panels"] = panels
         self._check_knobs(config)
         return config
 
@@ -96,16 +105,23 @@ class PfpTaskBase:
 
     # ---- generation --------------------------------------------------------------------------------------
     def generate(
-        self, n: int, seed: int, *, modalities: tuple[str, ...] = ("image",), knobs: Mapping[str, Any] | None = None
+        self,
+        n: int,
+        seed: int,
+        *,
+        modalities: tuple[str, ...] = ("image",),
+        knobs: Mapping[str, Any] | None = None,
+        start: int = 0,
     ) -> Iterator[Item]:
-        """Yield ``n`` items from ``seed``; knobs are checked before anything is generated."""
+        """Yield items ``start .. n-1`` of the dataset seeded with ``seed`` (item ``i`` depends only on ``seed``,
+        ``i`` and the knobs); knobs are checked when this is called, before anything is generated."""
         unknown = [m for m in modalities if m not in self.modalities]
         if unknown:
             raise PfpKnobError(f"{self.id} has no modality {unknown[0]!r} (it has {', '.join(self.modalities)})")
-        if n < 0:
-            raise PfpKnobError(f"{self.id}: n must be at least 0, got {n}")
+        if n < 0 or not 0 <= start <= n:
+            raise PfpKnobError(f"{self.id}: need 0 <= start <= n, got start {start} and n {n}")
         config = self.validate_knobs(knobs)
-        return (self.make_item(seed, index, config) for index in range(n))
+        return (self.make_item(seed, index, config) for index in range(start, n))
 
     def make_item(self, seed: int, index: int, config: Mapping[str, Any]) -> Item:
         """Item ``index`` of the dataset seeded with ``seed`` (a pure function of its arguments)."""
@@ -128,7 +144,7 @@ class PfpTaskBase:
             )
         inputs, target, metadata = drawn
         item_id = f"{self.name}-{index:06d}"
-        inputs["images"] = self._image_paths(item_id, inputs)
+        inputs["images"] = self._image_paths(item_id, inputs, panels=config["panels"])
         target["answer"] = LETTERS[answer_index]
         metadata.update({"type": self.type_name, "subtask": subtask, "split": split_of(item_seed), "index": index})
         return Item(
@@ -141,13 +157,13 @@ class PfpTaskBase:
     ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]] | None:
         raise NotImplementedError
 
-    def _image_paths(self, item_id: str, inputs: Mapping[str, Any]) -> dict[str, Any]:
+    def _image_paths(self, item_id: str, inputs: Mapping[str, Any], *, panels: bool) -> dict[str, Any]:
         base = f"images/{item_id}"
-        count = self._question_panel_count(inputs)
+        count = self._question_panel_count(inputs) if panels else 0
         return {
             "composite": f"{base}/composite.png",
             "question": [f"{base}/question_{k}.png" for k in range(count)],
-            "options": [f"{base}/option_{letter}.png" for letter in LETTERS],
+            "options": [f"{base}/option_{letter}.png" for letter in LETTERS] if panels else [],
         }
 
     def _question_panel_count(self, inputs: Mapping[str, Any]) -> int:
@@ -161,6 +177,8 @@ class PfpTaskBase:
         question, options = self._pictures(item)
         images = item.inputs["images"]
         yield images["composite"], png_bytes(composite(question, options))
+        if not images["question"]:
+            return  # generated with panels=false: the composite only
         for path, picture in zip(images["question"], question, strict=True):
             yield path, png_bytes(picture)
         for path, picture in zip(images["options"], options, strict=True):

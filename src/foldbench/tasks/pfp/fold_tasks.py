@@ -229,6 +229,7 @@ class InverseTask(_FoldTaskBase):
             i for i, c in enumerate(puzzle.steps[0]) if _creases_touch(states[0], (c,), holes)
         )
         for _ in range(_DISTRACTOR_TRIES):
+            candidate: tuple[tuple[Step, ...], tuple[FoldState, ...]] | None
             if family == "corner" and touching and rng.random() < 0.6:
                 step = perturbed_corner_step(rng, states[0], puzzle.steps[0], among=touching)
                 candidate = None if step is None else ((step,), (states[0], apply_step(states[0], step)))
