@@ -24,13 +24,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from foldbench.harness import Store, evaluate  # noqa: E402
-from foldbench.harness.store import RunInfo  # noqa: E402
-from foldbench.models.base import ModelReply  # noqa: E402
-from foldbench.models.fingerprint import prompt_record, request_fingerprint  # noqa: E402
-from foldbench.models.registry import make_model  # noqa: E402
-from foldbench.tasks import make  # noqa: E402
-from foldbench.tasks.dataset import read_items, write_dataset  # noqa: E402
+from foldbench.harness import Store, evaluate
+from foldbench.harness.store import RunInfo
+from foldbench.models.base import ModelReply
+from foldbench.models.fingerprint import prompt_record, request_fingerprint
+from foldbench.models.registry import make_model
+from foldbench.tasks import make
+from foldbench.tasks.dataset import read_items, write_dataset
 
 
 def overhead(dataset: Path, store_path: Path, modality: str) -> list[float]:
@@ -47,9 +47,19 @@ def overhead(dataset: Path, store_path: Path, modality: str) -> list[float]:
             store.cached_response(key)
             answer = task.parse(item, texts[item.id])
             scores = task.score(item, answer)
-            store.record(run="overhead", item_id=item.id, key=key, model="bench", params={},
-                         prompt=prompt_record(prompt, dataset), reply=ModelReply(texts[item.id]), scores=scores,
-                         answer=answer.model_dump_json(), parse_failure=None, metadata=item.metadata)
+            store.record(
+                run="overhead",
+                item_id=item.id,
+                key=key,
+                model="bench",
+                params={},
+                prompt=prompt_record(prompt, dataset),
+                reply=ModelReply(texts[item.id]),
+                scores=scores,
+                answer=answer.model_dump_json(),
+                parse_failure=None,
+                metadata=item.metadata,
+            )
             timings.append(time.perf_counter() - start)
     return timings
 
@@ -86,8 +96,16 @@ def end_to_end(dataset: Path, store_path: Path) -> float:
         async def go() -> float:
             with Store(store_path) as store:
                 start = time.perf_counter()
-                summary = await evaluate(store=store, run_name="e2e", task=task, dataset_dir=dataset, items=items,
-                                         model=model, modality="text", concurrency=32)
+                summary = await evaluate(
+                    store=store,
+                    run_name="e2e",
+                    task=task,
+                    dataset_dir=dataset,
+                    items=items,
+                    model=model,
+                    modality="text",
+                    concurrency=32,
+                )
                 elapsed = time.perf_counter() - start
             await model.aclose()
             assert summary.scored == len(items) and summary.requested == len(items)
@@ -107,12 +125,16 @@ def main() -> None:
         write_dataset("mentalblackboard/prediction", dataset, n=args.items, seed=0, modalities=("text", "image"))
         for modality in ("text", "image"):
             timings = overhead(dataset, root / f"overhead-{modality}.db", modality)
-            print(f"harness overhead per item ({modality}; render + fingerprint + parse + score + store): "
-                  f"median {1000 * statistics.median(timings):.2f} ms, p90 "
-                  f"{1000 * sorted(timings)[int(0.9 * len(timings))]:.2f} ms over {len(timings)} items")
+            print(
+                f"harness overhead per item ({modality}; render + fingerprint + parse + score + store): "
+                f"median {1000 * statistics.median(timings):.2f} ms, p90 "
+                f"{1000 * sorted(timings)[int(0.9 * len(timings))]:.2f} ms over {len(timings)} items"
+            )
         rates = [end_to_end(dataset, root / f"e2e-{run}.db") for run in range(args.runs)]
-        print(f"end to end, local endpoint answering instantly, concurrency 32: median {statistics.median(rates):.0f} "
-              f"items/s over {args.runs} runs of {args.items} items (min {min(rates):.0f}, max {max(rates):.0f})")
+        print(
+            f"end to end, local endpoint answering instantly, concurrency 32: median {statistics.median(rates):.0f} "
+            f"items/s over {args.runs} runs of {args.items} items (min {min(rates):.0f}, max {max(rates):.0f})"
+        )
 
 
 if __name__ == "__main__":

@@ -65,7 +65,9 @@ def main() -> None:
         f"(median of {args.runs} runs of {args.configs}; min {min(rates):,.0f}, max {max(rates):,.0f})"
     )
     times = bench_enumeration(max(1, args.runs // 2 + 1))
-    print(f"enumerate groups 1-7 (23,520 configurations): {statistics.median(times):.2f} s (median of {len(times)} runs)")
+    print(
+        f"enumerate groups 1-7 (23,520 configurations): {statistics.median(times):.2f} s (median of {len(times)} runs)"
+    )
 
 
 if __name__ == "__main__":

@@ -21,12 +21,20 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         start = time.perf_counter()
-        write_dataset("mentalblackboard/prediction", Path(scratch) / "video", n=args.items, seed=1,
-                      modalities=("video", "frames"), workers=args.workers)
+        write_dataset(
+            "mentalblackboard/prediction",
+            Path(scratch) / "video",
+            n=args.items,
+            seed=1,
+            modalities=("video", "frames"),
+            workers=args.workers,
+        )
         elapsed = time.perf_counter() - start
     per_item = elapsed / args.items
-    print(f"{args.items} video items (groups 1-9, 512x512, 24 fps) with {args.workers} workers: {elapsed:.1f} s "
-          f"({per_item:.2f} s per item); 900 items projected: {900 * per_item / 60:.1f} min")
+    print(
+        f"{args.items} video items (groups 1-9, 512x512, 24 fps) with {args.workers} workers: {elapsed:.1f} s "
+        f"({per_item:.2f} s per item); 900 items projected: {900 * per_item / 60:.1f} min"
+    )
 
 
 if __name__ == "__main__":

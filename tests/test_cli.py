@@ -22,8 +22,20 @@ def test_enumerate_prints_one_line_per_group() -> None:
 
 def test_generate_writes_a_dataset(tmp_path: Path) -> None:
     out = tmp_path / "suite"
-    result = run("generate", "mentalblackboard", "--task", "prediction", "--modality", "text,image",
-                 "-n", "3", "--seed", "4", "--out", str(out))
+    result = run(
+        "generate",
+        "mentalblackboard",
+        "--task",
+        "prediction",
+        "--modality",
+        "text,image",
+        "-n",
+        "3",
+        "--seed",
+        "4",
+        "--out",
+        str(out),
+    )
     assert result.returncode == 0, result.stderr
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["complete"] and manifest["items_written"] == 3
@@ -35,7 +47,10 @@ def test_generate_writes_a_dataset(tmp_path: Path) -> None:
     [
         (("generate", "mentalblackboard", "--task", "predicton", "--out", "{tmp}/x"), "Did you mean"),
         (("generate", "mentalblackboard", "--task", "prediction", "--groups", "12", "--out", "{tmp}/x"), "groups"),
-        (("generate", "mentalblackboard", "--task", "prediction", "--modality", "smell", "--out", "{tmp}/x"), "modality"),
+        (
+            ("generate", "mentalblackboard", "--task", "prediction", "--modality", "smell", "--out", "{tmp}/x"),
+            "modality",
+        ),
         (("pft", "show", "H1-F V9-F", "--hole", "star,small,0,26"), "unknown action code 'V9-F'"),
         (("pft", "show", "H1-F", "--hole", "star,small,0,1"), "no paper at location 1"),
         (("pft", "show", "H1-F", "--hole", "star,small,45,26"), "direction"),

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.fake_openai import fake_openai_server  # noqa: F401  (fixture)
 from foldbench.tasks import make
 from foldbench.tasks.dataset import read_items, write_dataset
+from tests.support.fake_openai import fake_openai_server  # noqa: F401  (fixture)
 
 
 @pytest.fixture(scope="module")

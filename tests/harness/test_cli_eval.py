@@ -14,8 +14,13 @@ from tests.support.fake_openai import always, status
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     import os
 
-    return subprocess.run([sys.executable, "-m", "foldbench", *args], capture_output=True, text=True, timeout=300,
-                          env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "foldbench", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def _free_port() -> int:
@@ -27,8 +32,21 @@ def _free_port() -> int:
 def test_baselines_report_and_compare(tmp_path: Path, prediction_dataset: Path) -> None:
     db = tmp_path / "runs.db"
     for model in ("oracle", "random"):
-        result = run("eval", "--task", "mentalblackboard/prediction", "--data", str(prediction_dataset),
-                     "--model", model, "--run", model, "--db", str(db), "--modality", "image")
+        result = run(
+            "eval",
+            "--task",
+            "mentalblackboard/prediction",
+            "--data",
+            str(prediction_dataset),
+            "--model",
+            model,
+            "--run",
+            model,
+            "--db",
+            str(db),
+            "--modality",
+            "image",
+        )
         assert result.returncode == 0, result.stderr
         assert "12/12 items scored" in result.stdout
     report = run("report", "random", "--db", str(db), "--out", str(tmp_path / "report"))
@@ -40,35 +58,91 @@ def test_baselines_report_and_compare(tmp_path: Path, prediction_dataset: Path) 
     assert "model&#39;s answer" in html or "model's answer" in html
     compared = run("compare", "oracle", "random", "--db", str(db))
     assert compared.returncode == 0
-    line = next(l for l in compared.stdout.splitlines() if "exact_match" in l)
-    assert "100.0" in line
+    exact = next(row for row in compared.stdout.splitlines() if "exact_match" in row)
+    assert "100.0" in exact
 
 
 def test_bad_input_is_one_line_and_loses_nothing(tmp_path: Path, prediction_dataset: Path, fake_openai_server) -> None:  # type: ignore[no-untyped-def]
     db = tmp_path / "runs.db"
-    ok = run("eval", "--task", "mentalblackboard/prediction", "--data", str(prediction_dataset), "--model", "oracle",
-             "--run", "keep", "--db", str(db))
+    ok = run(
+        "eval",
+        "--task",
+        "mentalblackboard/prediction",
+        "--data",
+        str(prediction_dataset),
+        "--model",
+        "oracle",
+        "--run",
+        "keep",
+        "--db",
+        str(db),
+    )
     assert ok.returncode == 0
     stale = tmp_path / "stale"
     stale.mkdir()
     (stale / "manifest.json").write_text((prediction_dataset / "manifest.json").read_text())
     (stale / "items.jsonl").write_text(
-        "".join(l.replace('"engine_version":"pft-1"', '"engine_version":"pft-0"') + "\n"
-                for l in (prediction_dataset / "items.jsonl").read_text().splitlines())
+        "".join(
+            line.replace('"engine_version":"pft-1"', '"engine_version":"pft-0"') + "\n"
+            for line in (prediction_dataset / "items.jsonl").read_text().splitlines()
+        )
     )
     wrong_key = fake_openai_server(always(status(401, message="bad key")))
     cases = [
-        (("--task", "mentalblackboard/predicton", "--data", str(prediction_dataset), "--model", "oracle"), "Did you mean"),
-        (("--task", "mentalblackboard/prediction", "--data", str(tmp_path / "nope"), "--model", "oracle"), "not a foldbench dataset"),
-        (("--task", "mentalblackboard/planning", "--data", str(prediction_dataset), "--model", "oracle"), "holds mentalblackboard/prediction-v1"),
-        (("--task", "mentalblackboard/prediction", "--data", str(stale), "--model", "oracle"), "generate the dataset again"),
-        (("--task", "mentalblackboard/prediction", "--data", str(prediction_dataset), "--model", "radnom"), "Did you mean: random"),
-        (("--task", "mentalblackboard/prediction", "--data", str(prediction_dataset), "--model", "openai:x",
-          "--base-url", f"http://127.0.0.1:{_free_port()}/v1", "--run", "unreachable"), "127.0.0.1"),
-        (("--task", "mentalblackboard/prediction", "--data", str(prediction_dataset), "--model", "openai:x",
-          "--base-url", wrong_key.base_url, "--run", "badkey"), "OPENAI_API_KEY"),
-        (("--task", "mentalblackboard/prediction", "--data", str(prediction_dataset), "--model", "openai:gpt-4o"),
-         "OPENAI_API_KEY"),
+        (
+            ("--task", "mentalblackboard/predicton", "--data", str(prediction_dataset), "--model", "oracle"),
+            "Did you mean",
+        ),
+        (
+            ("--task", "mentalblackboard/prediction", "--data", str(tmp_path / "nope"), "--model", "oracle"),
+            "not a foldbench dataset",
+        ),
+        (
+            ("--task", "mentalblackboard/planning", "--data", str(prediction_dataset), "--model", "oracle"),
+            "holds mentalblackboard/prediction-v1",
+        ),
+        (
+            ("--task", "mentalblackboard/prediction", "--data", str(stale), "--model", "oracle"),
+            "generate the dataset again",
+        ),
+        (
+            ("--task", "mentalblackboard/prediction", "--data", str(prediction_dataset), "--model", "radnom"),
+            "Did you mean: random",
+        ),
+        (
+            (
+                "--task",
+                "mentalblackboard/prediction",
+                "--data",
+                str(prediction_dataset),
+                "--model",
+                "openai:x",
+                "--base-url",
+                f"http://127.0.0.1:{_free_port()}/v1",
+                "--run",
+                "unreachable",
+            ),
+            "127.0.0.1",
+        ),
+        (
+            (
+                "--task",
+                "mentalblackboard/prediction",
+                "--data",
+                str(prediction_dataset),
+                "--model",
+                "openai:x",
+                "--base-url",
+                wrong_key.base_url,
+                "--run",
+                "badkey",
+            ),
+            "OPENAI_API_KEY",
+        ),
+        (
+            ("--task", "mentalblackboard/prediction", "--data", str(prediction_dataset), "--model", "openai:gpt-4o"),
+            "OPENAI_API_KEY",
+        ),
     ]
     for args, message in cases:
         result = run("eval", *args, "--db", str(db), env={"OPENAI_API_KEY": ""})
@@ -83,11 +157,12 @@ def test_bad_input_is_one_line_and_loses_nothing(tmp_path: Path, prediction_data
 
 
 def test_suite_generates_evaluates_and_reports(tmp_path: Path) -> None:
-    result = run("suite", "--out", str(tmp_path / "suite"), "-n", "3", "--tasks", "prediction,planning",
-                 "--modality", "text")
+    result = run(
+        "suite", "--out", str(tmp_path / "suite"), "-n", "3", "--tasks", "prediction,planning", "--modality", "text"
+    )
     assert result.returncode == 0, result.stderr
     summary = (tmp_path / "suite" / "summary.md").read_text()
-    rows = [l for l in summary.splitlines() if l.startswith("| prediction") or l.startswith("| planning")]
+    rows = [line for line in summary.splitlines() if line.startswith("| prediction") or line.startswith("| planning")]
     assert len(rows) == 4
     assert all(("| oracle | 3 | 100.0" in r) for r in rows if "oracle" in r)
     assert len(list((tmp_path / "suite" / "reports").glob("*/report.html"))) == 4

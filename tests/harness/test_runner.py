@@ -20,20 +20,33 @@ from foldbench.models.registry import make_model
 from foldbench.tasks import make
 from foldbench.tasks.dataset import read_items
 from tests.harness.conftest import prompt_index
-from tests.support.fake_openai import always, answering, reply, sequence, slow, status
+from tests.support.fake_openai import always, answering, reply, slow, status
 
 TASK = make("mentalblackboard/prediction")
 
 
 def _run(store: Store, dataset: Path, base_url: str, run: str = "r", modality: str = "text", **kw: Any) -> Any:
-    model = make_model("openai:fake", base_url=base_url, max_retries=kw.pop("max_retries", 3),
-                       backoff_base_s=0.01, backoff_max_s=0.05, timeout_s=kw.pop("timeout_s", 5))
+    model = make_model(
+        "openai:fake",
+        base_url=base_url,
+        max_retries=kw.pop("max_retries", 3),
+        backoff_base_s=0.01,
+        backoff_max_s=0.05,
+        timeout_s=kw.pop("timeout_s", 5),
+    )
 
     async def go() -> Any:
         try:
-            return await evaluate(store=store, run_name=run, task=TASK, dataset_dir=dataset,
-                                  items=kw.pop("items", read_items(dataset)), model=model, modality=modality,
-                                  concurrency=kw.pop("concurrency", 4))
+            return await evaluate(
+                store=store,
+                run_name=run,
+                task=TASK,
+                dataset_dir=dataset,
+                items=kw.pop("items", read_items(dataset)),
+                model=model,
+                modality=modality,
+                concurrency=kw.pop("concurrency", 4),
+            )
         finally:
             await model.aclose()
 
@@ -89,7 +102,9 @@ def test_rate_limits_are_retried_and_counted(tmp_path: Path, prediction_dataset:
 
 
 def test_server_errors_are_failures_not_scores_and_are_retried_next_time(
-    tmp_path: Path, prediction_dataset: Path, fake_openai_server  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    prediction_dataset: Path,
+    fake_openai_server,  # type: ignore[no-untyped-def]
 ) -> None:
     broken = fake_openai_server(always(status(500)))
     with Store(tmp_path / "runs.db") as store:
@@ -126,19 +141,42 @@ def test_wrong_key_stops_the_run_with_one_error(tmp_path: Path, prediction_datas
 
 
 def _eval_cli(dataset: Path, db: Path, base_url: str, *extra: str, env: dict[str, str] | None = None) -> list[str]:
-    return [sys.executable, "-m", "foldbench", "eval", "--task", "mentalblackboard/prediction", "--data",
-            str(dataset), "--model", "openai:fake", "--base-url", base_url, "--run", "killed", "--db", str(db),
-            "--modality", "text", *extra]
+    return [
+        sys.executable,
+        "-m",
+        "foldbench",
+        "eval",
+        "--task",
+        "mentalblackboard/prediction",
+        "--data",
+        str(dataset),
+        "--model",
+        "openai:fake",
+        "--base-url",
+        base_url,
+        "--run",
+        "killed",
+        "--db",
+        str(db),
+        "--modality",
+        "text",
+        *extra,
+    ]
 
 
 def test_a_killed_run_resumes_without_losing_or_repeating_requests(
-    tmp_path: Path, prediction_dataset: Path, fake_openai_server  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    prediction_dataset: Path,
+    fake_openai_server,  # type: ignore[no-untyped-def]
 ) -> None:
     index = prompt_index(prediction_dataset)
     server = fake_openai_server(lambda request, attempt: slow(0.15, then=reply(_oracle_for(index, request))))
     db = tmp_path / "runs.db"
-    process = subprocess.Popen(_eval_cli(prediction_dataset, db, server.base_url, "--concurrency", "2"),
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        _eval_cli(prediction_dataset, db, server.base_url, "--concurrency", "2"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.time() + 60
     while time.time() < deadline:
         if db.exists():
@@ -156,8 +194,12 @@ def test_a_killed_run_resumes_without_losing_or_repeating_requests(
         stored_before = connection.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
     assert 4 <= stored_before < 12
     received_before = len(server.requests)
-    finished = subprocess.run(_eval_cli(prediction_dataset, db, server.base_url, "--concurrency", "2"),
-                              capture_output=True, text=True, timeout=120)
+    finished = subprocess.run(
+        _eval_cli(prediction_dataset, db, server.base_url, "--concurrency", "2"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert finished.returncode == 0, finished.stderr
     with sqlite3.connect(db) as connection:
         scores = connection.execute("SELECT COUNT(*), COUNT(DISTINCT item_id) FROM scores").fetchone()

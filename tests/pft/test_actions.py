@@ -5,29 +5,41 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from foldbench.errors import InvalidActionError
-from foldbench.pft import FoldType, Fold, Rotation, parse_action, parse_actions, turned, unfolding_of
+from foldbench.pft import Fold, FoldType, Rotation, parse_action, parse_actions, turned, unfolding_of
 
 NAMES = {
-    "horizontal top to bottom": "H1", "horizontal bottom to top": "H2", "vertical left to right": "V1",
-    "vertical right to left": "V2", "diagonal top left to bottom right": "D1",
-    "diagonal top right to bottom left": "D2", "diagonal bottom left to top right": "D3",
+    "horizontal top to bottom": "H1",
+    "horizontal bottom to top": "H2",
+    "vertical left to right": "V1",
+    "vertical right to left": "V2",
+    "diagonal top left to bottom right": "D1",
+    "diagonal top right to bottom left": "D2",
+    "diagonal bottom left to top right": "D3",
     "diagonal bottom right to top left": "D4",
 }
 # MentalBlackboard, Tables 9-11: folding type -> unfolding type after a counter-clockwise rotation.
 TABLES = {
-    90: [("horizontal top to bottom", "vertical right to left"), ("horizontal bottom to top", "vertical left to right"),
-         ("vertical left to right", "horizontal top to bottom"), ("vertical right to left", "horizontal bottom to top"),
-         ("diagonal top left to bottom right", "diagonal top right to bottom left"),
-         ("diagonal top right to bottom left", "diagonal bottom right to top left"),
-         ("diagonal bottom left to top right", "diagonal top left to bottom right"),
-         ("diagonal bottom right to top left", "diagonal bottom left to top right")],
+    90: [
+        ("horizontal top to bottom", "vertical right to left"),
+        ("horizontal bottom to top", "vertical left to right"),
+        ("vertical left to right", "horizontal top to bottom"),
+        ("vertical right to left", "horizontal bottom to top"),
+        ("diagonal top left to bottom right", "diagonal top right to bottom left"),
+        ("diagonal top right to bottom left", "diagonal bottom right to top left"),
+        ("diagonal bottom left to top right", "diagonal top left to bottom right"),
+        ("diagonal bottom right to top left", "diagonal bottom left to top right"),
+    ],
     180: [(name, name) for name in NAMES],
-    270: [("horizontal top to bottom", "vertical left to right"), ("horizontal bottom to top", "vertical right to left"),
-          ("vertical left to right", "horizontal bottom to top"), ("vertical right to left", "horizontal top to bottom"),
-          ("diagonal top left to bottom right", "diagonal bottom left to top right"),
-          ("diagonal top right to bottom left", "diagonal top left to bottom right"),
-          ("diagonal bottom left to top right", "diagonal bottom right to top left"),
-          ("diagonal bottom right to top left", "diagonal top right to bottom left")],
+    270: [
+        ("horizontal top to bottom", "vertical left to right"),
+        ("horizontal bottom to top", "vertical right to left"),
+        ("vertical left to right", "horizontal bottom to top"),
+        ("vertical right to left", "horizontal top to bottom"),
+        ("diagonal top left to bottom right", "diagonal bottom left to top right"),
+        ("diagonal top right to bottom left", "diagonal top left to bottom right"),
+        ("diagonal bottom left to top right", "diagonal bottom right to top left"),
+        ("diagonal bottom right to top left", "diagonal top right to bottom left"),
+    ],
 }
 
 

@@ -48,8 +48,11 @@ def _brute_force_one_fold(target: list[Hole]) -> bool:
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.lists(st.integers(1, 32), min_size=1, max_size=4, unique=True), st.sampled_from(list(Shape)),
-       st.sampled_from([0, 90, 180, 270]))
+@given(
+    st.lists(st.integers(1, 32), min_size=1, max_size=4, unique=True),
+    st.sampled_from(list(Shape)),
+    st.sampled_from([0, 90, 180, 270]),
+)
 def test_one_fold_planner_agrees_with_brute_force(locations: list[int], shape: Shape, direction: int) -> None:
     target = [Hole(shape, "small", direction, location) for location in locations]  # type: ignore[arg-type]
     assert (find_plan(target, 1) is not None) == _brute_force_one_fold(target)

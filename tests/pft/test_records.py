@@ -51,7 +51,10 @@ def test_a_record_is_solved_in_its_own_schema() -> None:
 @pytest.mark.parametrize(
     ("mutate", "field"),
     [
-        (lambda r: r["foldingTypes"].__setitem__(0, {"foldType": "sideways", "foldToFront": True}), "foldingTypes[0].foldType"),
+        (
+            lambda r: r["foldingTypes"].__setitem__(0, {"foldType": "sideways", "foldToFront": True}),
+            "foldingTypes[0].foldType",
+        ),
         (lambda r: r.pop("foldingTypes"), "foldingTypes"),
         (lambda r: r["initialHoles"][0].__setitem__("location", 33), "initialHoles[0].location"),
         (lambda r: r["initialHoles"][0].__setitem__("shape", "hexagon"), "initialHoles[0].shape"),
@@ -87,7 +90,8 @@ def test_cli_solve_reports_errors_and_writes_the_rest(tmp_path: Path) -> None:
     out = tmp_path / "out.json"
     run = subprocess.run(
         [sys.executable, "-m", "foldbench", "pft", "solve", str(source), "--out", str(out)],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert run.returncode == 1
     assert "record bad-1: field 'foldingTypes[0].foldType'" in run.stderr
@@ -101,7 +105,8 @@ def test_cli_solve_rejects_malformed_json_in_one_line(tmp_path: Path) -> None:
     source.write_text('[{"id": 1,')
     run = subprocess.run(
         [sys.executable, "-m", "foldbench", "pft", "solve", str(source), "--out", str(tmp_path / "o.json")],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert run.returncode == 2
     assert "not valid JSON" in run.stderr and "Traceback" not in run.stderr

@@ -44,8 +44,15 @@ def test_broken_rules_are_named(codes: str, rule: str) -> None:
 
 @pytest.mark.parametrize(
     "codes",
-    ["D1-F", "D1-B D2-F", "H1-F V1-F D1-F", "D1-F D2-F H1-F V2-F", "H2-F R90", "D3-F R90 H1-F R180 V1-F R270",
-     "D1-F H1-F V1-F R90"],
+    [
+        "D1-F",
+        "D1-B D2-F",
+        "H1-F V1-F D1-F",
+        "D1-F D2-F H1-F V2-F",
+        "H2-F R90",
+        "D3-F R90 H1-F R180 V1-F R270",
+        "D1-F H1-F V1-F R90",
+    ],
 )
 def test_valid_sequences_pass(codes: str) -> None:
     assert rule_violation(parse_actions(codes)) is None

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from foldbench.pft import Hole, configurations, parse_actions, solve
 from foldbench.pft.encoders.text import encode_steps
-from foldbench.pft.holes import canonical_direction, Shape
+from foldbench.pft.holes import Shape, canonical_direction
 from tests.pft import reference_model
 
 ALL_CONFIGURATIONS = [c for group in range(1, 10) for c in configurations(group)]
@@ -19,8 +19,12 @@ def configurations_with_holes(draw: st.DrawFn) -> tuple[tuple, list[Hole]]:
     folded = solve(actions, []).folded
     positions = draw(st.lists(st.sampled_from(folded.occupied()), min_size=1, max_size=3, unique=True))
     holes = [
-        Hole(draw(st.sampled_from(list(Shape))), draw(st.sampled_from(["small", "large"])),
-             draw(st.sampled_from([0, 90, 180, 270])), p + 1)  # type: ignore[arg-type]
+        Hole(
+            draw(st.sampled_from(list(Shape))),
+            draw(st.sampled_from(["small", "large"])),
+            draw(st.sampled_from([0, 90, 180, 270])),
+            p + 1,
+        )  # type: ignore[arg-type]
         for p in positions
     ]
     return actions, holes
@@ -41,7 +45,9 @@ def test_result_holes_match_the_exact_geometry_model(case: tuple[tuple, list[Hol
     for hole in holes:
         layers = len(solution.folded.stacks[hole.location - 1])
         for location, vector in expected[index : index + layers]:
-            model.append((location, hole.shape, canonical_direction(hole.shape, reference_model.vector_to_degrees(vector))))
+            model.append(
+                (location, hole.shape, canonical_direction(hole.shape, reference_model.vector_to_degrees(vector)))
+            )
         index += layers
     assert index == len(expected)
     ours = sorted((h.location, h.shape, h.direction) for h in solution.result_holes)
@@ -59,7 +65,7 @@ def test_fold_sides_change_layer_order_but_not_holes(case: tuple[tuple, list[Hol
     one, other = solve(actions, holes), solve(flipped, holes)
     assert sorted(one.result_holes, key=Hole.sort_key) == sorted(other.result_holes, key=Hole.sort_key)
     assert [f.front for f in one.unfolding] == [not f.front for f in other.unfolding]
-    for a, b in zip(one.folded.stacks, other.folded.stacks):
+    for a, b in zip(one.folded.stacks, other.folded.stacks, strict=True):
         assert sorted(a) == sorted(b)
 
 
@@ -90,14 +96,30 @@ def test_the_papers_text_encoding_example() -> None:
 
 
 PUBLISHED = [  # (actions, initial holes, unfolding, result (location, direction)) from published backward records
-    ("D3-B R90 V2-B R270 H2-B R270", [("ellipse", "small", 90, 16), ("triangle", "large", 180, 15)],
-     "V2-B V2-B D4-B", [(16, 90), (15, 180), (14, 180), (6, 0), (5, 90), (13, 90)]),
-    ("D3-B R90 H1-B R90 H2-B R90", [("rectangle", "large", 0, 3)], "V1-B H1-B D4-B",
-     [(27, 0), (30, 0), (17, 90), (9, 90)]),
-    ("D2-B R180 H1-B R90 H1-B R180", [("text", "small", 90, 1)], "H1-B V1-B D4-B",
-     [(8, 270), (32, 270), (7, 0), (2, 0)]),
-    ("D1-B R180 V2-B R180 V1-B R180", [("triangle", "small", 0, 25), ("letter", "large", 0, 18)],
-     "V1-B V1-B D1-B", [(25, 0), (18, 0), (19, 0), (26, 270), (28, 270), (20, 270)]),
+    (
+        "D3-B R90 V2-B R270 H2-B R270",
+        [("ellipse", "small", 90, 16), ("triangle", "large", 180, 15)],
+        "V2-B V2-B D4-B",
+        [(16, 90), (15, 180), (14, 180), (6, 0), (5, 90), (13, 90)],
+    ),
+    (
+        "D3-B R90 H1-B R90 H2-B R90",
+        [("rectangle", "large", 0, 3)],
+        "V1-B H1-B D4-B",
+        [(27, 0), (30, 0), (17, 90), (9, 90)],
+    ),
+    (
+        "D2-B R180 H1-B R90 H1-B R180",
+        [("text", "small", 90, 1)],
+        "H1-B V1-B D4-B",
+        [(8, 270), (32, 270), (7, 0), (2, 0)],
+    ),
+    (
+        "D1-B R180 V2-B R180 V1-B R180",
+        [("triangle", "small", 0, 25), ("letter", "large", 0, 18)],
+        "V1-B V1-B D1-B",
+        [(25, 0), (18, 0), (19, 0), (26, 270), (28, 270), (20, 270)],
+    ),
 ]
 
 

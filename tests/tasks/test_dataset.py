@@ -12,7 +12,9 @@ def _tree(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-@pytest.mark.parametrize("task", ["mentalblackboard/prediction", "mentalblackboard/planning", "mentalblackboard/generalization"])
+@pytest.mark.parametrize(
+    "task", ["mentalblackboard/prediction", "mentalblackboard/planning", "mentalblackboard/generalization"]
+)
 def test_same_seed_gives_the_same_bytes(tmp_path: Path, task: str) -> None:
     for name in ("a", "b"):
         write_dataset(task, tmp_path / name, n=4, seed=5, modalities=("text", "image"))
@@ -27,8 +29,9 @@ def test_same_seed_gives_the_same_bytes(tmp_path: Path, task: str) -> None:
 
 
 def test_manifest_records_seed_version_and_completion(tmp_path: Path) -> None:
-    manifest = write_dataset("mentalblackboard/prediction", tmp_path / "d", n=3, seed=9, modalities=("text",),
-                             knobs={"groups": [1, 2]})
+    manifest = write_dataset(
+        "mentalblackboard/prediction", tmp_path / "d", n=3, seed=9, modalities=("text",), knobs={"groups": [1, 2]}
+    )
     on_disk = read_manifest(tmp_path / "d")
     assert on_disk == json.loads(json.dumps(manifest))
     assert on_disk["seed"] == 9 and on_disk["complete"] is True and on_disk["engine_version"] == "pft-1"
@@ -60,8 +63,9 @@ def test_an_interrupted_dataset_does_not_look_complete(tmp_path: Path) -> None:
 
 def test_parallel_generation_writes_the_same_bytes(tmp_path: Path) -> None:
     write_dataset("mentalblackboard/generalization", tmp_path / "one", n=13, seed=2, modalities=("text", "image"))
-    write_dataset("mentalblackboard/generalization", tmp_path / "two", n=13, seed=2, modalities=("text", "image"),
-                  workers=2)
+    write_dataset(
+        "mentalblackboard/generalization", tmp_path / "two", n=13, seed=2, modalities=("text", "image"), workers=2
+    )
     assert _tree(tmp_path / "one") == _tree(tmp_path / "two")
 
 
@@ -69,6 +73,7 @@ def test_bad_knobs_fail_before_anything_is_written(tmp_path: Path) -> None:
     from foldbench.errors import FoldbenchError
 
     with pytest.raises(FoldbenchError, match="groups"):
-        write_dataset("mentalblackboard/prediction", tmp_path / "d", n=5, seed=0, modalities=("text",),
-                      knobs={"groups": [0]})
+        write_dataset(
+            "mentalblackboard/prediction", tmp_path / "d", n=5, seed=0, modalities=("text",), knobs={"groups": [0]}
+        )
     assert not (tmp_path / "d").exists()

@@ -64,7 +64,7 @@ def test_generalization_changes_exactly_one_attribute_of_one_hole() -> None:
         assert len(reference) == len(target)
         differences = [
             (field, a, b)
-            for a, b in zip(reference, target)
+            for a, b in zip(reference, target, strict=True)
             for field in ("shape", "size", "location", "direction")
             if getattr(a, field) != getattr(b, field)
         ]

@@ -23,8 +23,14 @@ from foldbench.tasks.dataset import read_items, write_dataset
 @pytest.fixture(scope="module")
 def video_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("video") / "backward"
-    write_dataset("mentalblackboard/backward-prediction", out, n=3, seed=8, modalities=("video", "frames"),
-                  knobs={"groups": [1, 5]})
+    write_dataset(
+        "mentalblackboard/backward-prediction",
+        out,
+        n=3,
+        seed=8,
+        modalities=("video", "frames"),
+        knobs={"groups": [1, 5]},
+    )
     return out
 
 
@@ -47,20 +53,37 @@ def test_video_items_have_their_files_and_prompts(video_dataset: Path) -> None:
 
 def test_same_seed_same_key_frames(video_dataset: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
-    write_dataset("mentalblackboard/backward-prediction", again, n=3, seed=8, modalities=("video", "frames"),
-                  knobs={"groups": [1, 5]})
+    write_dataset(
+        "mentalblackboard/backward-prediction",
+        again,
+        n=3,
+        seed=8,
+        modalities=("video", "frames"),
+        knobs={"groups": [1, 5]},
+    )
     for item in read_items(video_dataset):
         for frame in item.inputs["video"]["frames"]:
             assert (video_dataset / frame).read_bytes() == (again / frame).read_bytes()
 
 
-def test_oracle_scores_everything_on_frames_and_the_report_shows_the_unfolding(video_dataset: Path, tmp_path: Path) -> None:
+def test_oracle_scores_everything_on_frames_and_the_report_shows_the_unfolding(
+    video_dataset: Path, tmp_path: Path
+) -> None:
     task = make("mentalblackboard/backward-prediction")
     items = read_items(video_dataset)
     with Store(tmp_path / "runs.db") as store:
         for spec in ("oracle", "random"):
-            asyncio.run(evaluate(store=store, run_name=spec, task=task, dataset_dir=video_dataset, items=items,
-                                 model=make_model(spec), modality="frames"))
+            asyncio.run(
+                evaluate(
+                    store=store,
+                    run_name=spec,
+                    task=task,
+                    dataset_dir=video_dataset,
+                    items=items,
+                    model=make_model(spec),
+                    modality="frames",
+                )
+            )
         assert aggregate(store.scores("oracle"))["exact_match"] == 1.0
         _, html = write_report(store, "random", tmp_path / "report", task=task, items=items)
     assert "ground-truth unfolding (3D)" in html.read_text()
@@ -81,18 +104,44 @@ def test_generation_without_the_video_encoder_names_the_extra(tmp_path: Path, mo
 
 def test_cli_video_skips_invalid_records_and_renders_the_rest(tmp_path: Path) -> None:
     records = [
-        {"id": "ok", "foldingTypes": [{"foldType": "vertical_left_to_right", "foldToFront": False}],
-         "initialHoles": [{"shape": "star", "size": "small", "direction": 0, "location": 8}]},
-        {"id": "bad-rule", "foldingTypes": [{"foldType": "horizontal_top_to_bottom", "foldToFront": True},
-                                            {"foldType": "diagonal_topLeft_to_bottomRight", "foldToFront": True}],
-         "initialHoles": []},
-        {"id": "bad-hole", "foldingTypes": [{"foldType": "vertical_left_to_right", "foldToFront": True}],
-         "initialHoles": [{"shape": "star", "size": "small", "direction": 0, "location": 1}]},
+        {
+            "id": "ok",
+            "foldingTypes": [{"foldType": "vertical_left_to_right", "foldToFront": False}],
+            "initialHoles": [{"shape": "star", "size": "small", "direction": 0, "location": 8}],
+        },
+        {
+            "id": "bad-rule",
+            "foldingTypes": [
+                {"foldType": "horizontal_top_to_bottom", "foldToFront": True},
+                {"foldType": "diagonal_topLeft_to_bottomRight", "foldToFront": True},
+            ],
+            "initialHoles": [],
+        },
+        {
+            "id": "bad-hole",
+            "foldingTypes": [{"foldType": "vertical_left_to_right", "foldToFront": True}],
+            "initialHoles": [{"shape": "star", "size": "small", "direction": 0, "location": 1}],
+        },
     ]
     source = tmp_path / "records.json"
     source.write_text(json.dumps(records))
-    result = subprocess.run([sys.executable, "-m", "foldbench", "pft", "video", str(source), "--out",
-                             str(tmp_path / "videos"), "--size", "96"], capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "foldbench",
+            "pft",
+            "video",
+            str(source),
+            "--out",
+            str(tmp_path / "videos"),
+            "--size",
+            "96",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 1
     assert "bad-rule" in result.stderr and "bad-hole" in result.stderr and "Traceback" not in result.stderr
     assert (tmp_path / "videos" / "ok" / "folding.mp4").is_file()
@@ -104,13 +153,20 @@ def test_chosen_size_and_frame_rate(tmp_path: Path) -> None:
     from PIL import Image
 
     out = tmp_path / "small"
-    write_dataset("mentalblackboard/prediction", out, n=1, seed=4, modalities=("video", "image"),
-                  knobs={"size": 96, "fps": 6, "groups": [1]})
+    write_dataset(
+        "mentalblackboard/prediction",
+        out,
+        n=1,
+        seed=4,
+        modalities=("video", "image"),
+        knobs={"size": 96, "fps": 6, "groups": [1]},
+    )
     (item,) = read_items(out)
     assert Image.open(out / item.inputs["video"]["frames"][0]).size == (96, 96)
     assert Image.open(out / item.inputs["images"]["steps"][0]).size == (96, 96)
     frames, seconds = imageio_ffmpeg.count_frames_and_secs(str(out / item.inputs["video"]["video"]))
     assert abs(frames / seconds - 6) < 0.01
     with pytest.raises(Exception, match="size must be an even number"):
-        write_dataset("mentalblackboard/prediction", tmp_path / "odd", n=1, seed=4, modalities=("video",),
-                      knobs={"size": 95})
+        write_dataset(
+            "mentalblackboard/prediction", tmp_path / "odd", n=1, seed=4, modalities=("video",), knobs={"size": 95}
+        )

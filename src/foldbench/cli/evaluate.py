@@ -84,8 +84,14 @@ def run_eval(
         try:
             with progress_bar(f"{run_name}", len(items)) as progress:
                 return await evaluate(
-                    store=store, run_name=run_name, task=task, dataset_dir=data, items=items, model=model,
-                    modality=modality, concurrency=concurrency,
+                    store=store,
+                    run_name=run_name,
+                    task=task,
+                    dataset_dir=data,
+                    items=items,
+                    model=model,
+                    modality=modality,
+                    concurrency=concurrency,
                     on_item=lambda: progress.advance(progress.task_ids[0]),
                 )
         finally:
@@ -102,7 +108,9 @@ def eval_command(
     model: Annotated[str, typer.Option("--model", "-m", help="random, oracle, openai:NAME or transformers:PATH.")],
     run: Annotated[str | None, typer.Option("--run", help="Run name (default: task-modality-model).")] = None,
     modality: Annotated[str | None, typer.Option(help="text or image (default: the dataset's first).")] = None,
-    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1.")] = None,
+    base_url: Annotated[
+        str | None, typer.Option(help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1.")
+    ] = None,
     api_key_env: Annotated[str, typer.Option(help="Environment variable holding the API key.")] = "OPENAI_API_KEY",
     concurrency: Annotated[int, typer.Option(help="Requests in flight at once.")] = 8,
     limit: Annotated[int | None, typer.Option(help="Only the first N items.")] = None,
@@ -118,8 +126,17 @@ def eval_command(
     if concurrency < 1:
         raise typer.BadParameter("--concurrency must be at least 1")
     _, summary = run_eval(
-        task_name=task, data=data, model_spec=model, run_name=run, db=db, modality=modality, base_url=base_url,
-        api_key_env=api_key_env, concurrency=concurrency, limit=limit, seed=seed,
+        task_name=task,
+        data=data,
+        model_spec=model,
+        run_name=run,
+        db=db,
+        modality=modality,
+        base_url=base_url,
+        api_key_env=api_key_env,
+        concurrency=concurrency,
+        limit=limit,
+        seed=seed,
         params=_model_params(temperature, max_tokens, timeout),
     )
     console.print(summary_line(summary))
@@ -177,7 +194,9 @@ def suite_command(
     seed: Annotated[int, typer.Option(help="Dataset seed.")] = 0,
     tasks: Annotated[str, typer.Option(help="Comma-separated MentalBlackboard tasks.")] = ",".join(SUITE_TASKS),
     modality: Annotated[str, typer.Option(help="Comma-separated modalities.")] = "text,image",
-    model: Annotated[list[str] | None, typer.Option("--model", "-m", help="Extra model(s) besides the baselines.")] = None,
+    model: Annotated[
+        list[str] | None, typer.Option("--model", "-m", help="Extra model(s) besides the baselines.")
+    ] = None,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server for --model openai:NAME.")] = None,
     api_key_env: Annotated[str, typer.Option(help="Environment variable holding the API key.")] = "OPENAI_API_KEY",
     concurrency: Annotated[int, typer.Option(help="Requests in flight at once.")] = 8,
@@ -202,19 +221,32 @@ def suite_command(
                 write_dataset(task_name, data, n=n, seed=seed, modalities=modalities, overwrite=True)
         else:
             with progress_bar(f"generating {name}", n) as progress:
-                write_dataset(task_name, data, n=n, seed=seed, modalities=modalities,
-                              on_item=lambda _i: progress.advance(progress.task_ids[0]))
+                write_dataset(
+                    task_name,
+                    data,
+                    n=n,
+                    seed=seed,
+                    modalities=modalities,
+                    on_item=lambda _i: progress.advance(progress.task_ids[0]),
+                )
         for spec in models:
             for mode in modalities:
                 run_name, _ = run_eval(
-                    task_name=task_name, data=data, model_spec=spec, run_name=None, db=db, modality=mode,
-                    base_url=base_url if spec.startswith("openai:") else None, api_key_env=api_key_env,
+                    task_name=task_name,
+                    data=data,
+                    model_spec=spec,
+                    run_name=None,
+                    db=db,
+                    modality=mode,
+                    base_url=base_url if spec.startswith("openai:") else None,
+                    api_key_env=api_key_env,
                     concurrency=concurrency,
                 )
                 run_names.append(run_name)
                 with Store(db) as store:
-                    write_report(store, run_name, out / "reports" / run_name, task=make(task_name),
-                                 items=read_items(data))
+                    write_report(
+                        store, run_name, out / "reports" / run_name, task=make(task_name), items=read_items(data)
+                    )
     with Store(db) as store:
         header, rows = runs_overview(store, run_names)
     lines = ["# foldbench suite", "", f"{n} items per task, seed {seed}. Values are percentages.", ""]

@@ -24,7 +24,9 @@ def generate(
     sides: Annotated[
         str | None, typer.Option(help="Fold sides: front (-F), back (-B) or mixed; default per task.")
     ] = None,
-    size: Annotated[int | None, typer.Option(help="Picture size in pixels for image/video/frames (default 512).")] = None,
+    size: Annotated[
+        int | None, typer.Option(help="Picture size in pixels for image/video/frames (default 512).")
+    ] = None,
     fps: Annotated[int | None, typer.Option(help="Video frame rate (default 24).")] = None,
     overwrite: Annotated[bool, typer.Option(help="Replace an existing dataset in --out.")] = False,
     workers: Annotated[int, typer.Option(help="Worker processes (same bytes as with one).")] = 1,

@@ -185,7 +185,9 @@ def _read_records(source: Path) -> list[Any]:
     except (OSError, UnicodeDecodeError) as error:
         raise FoldbenchError(f"{source}: cannot read: {error}") from None
     except json.JSONDecodeError as error:
-        raise FoldbenchError(f"{source}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})") from None
+        raise FoldbenchError(
+            f"{source}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+        ) from None
     if isinstance(records, dict):
         records = [records]
     if not isinstance(records, list):

@@ -40,8 +40,8 @@ def aggregate(rows: Iterable[ScoreRow]) -> dict[str, Any]:
     present: dict[str, int] = defaultdict(int)
     names: list[str] = []
     for row in rows:
-        for key, value in row.counts.items():
-            totals[key] += int(value)
+        for key, count in row.counts.items():
+            totals[key] += int(count)
         for key, value in row.values.items():
             if key not in names:
                 names.append(key)

@@ -91,8 +91,9 @@ def _plot_by_folds(by_folds: dict[Any, dict[str, Any]]) -> bytes | None:
 
 def _failed(row: ScoreRow) -> bool:
     for metric in ("exact_match", "accuracy"):
-        if metric in row.values and row.values[metric] is not None:
-            return row.values[metric] < 1.0
+        value = row.values.get(metric)
+        if value is not None:
+            return value < 1.0
     return False
 
 
@@ -205,7 +206,12 @@ def runs_overview(store: Store, runs: Sequence[str]) -> tuple[list[str], list[li
         assert info is not None
         summary = summaries[run]
         table.append(
-            [info.task.split("/")[-1], info.modality, info.model, str(summary["n"]),
-             *[_format(summary.get(m)) for m in columns]]
+            [
+                info.task.split("/")[-1],
+                info.modality,
+                info.model,
+                str(summary["n"]),
+                *[_format(summary.get(m)) for m in columns],
+            ]
         )
     return header, table

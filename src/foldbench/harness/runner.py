@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from foldbench import __version__
 from foldbench.errors import FoldbenchError
@@ -101,9 +100,18 @@ async def evaluate(
         else:
             counters["failed"] += 1
         store.record(
-            run=run_name, item_id=item.id, key=key, model=model.name, params=model.params,
-            prompt=prompt_record(prompt, dataset_dir), reply=reply, scores=scores, answer=answer_json,
-            parse_failure=failure_json, metadata=item.metadata, cached_id=cached_id,
+            run=run_name,
+            item_id=item.id,
+            key=key,
+            model=model.name,
+            params=model.params,
+            prompt=prompt_record(prompt, dataset_dir),
+            reply=reply,
+            scores=scores,
+            answer=answer_json,
+            parse_failure=failure_json,
+            metadata=item.metadata,
+            cached_id=cached_id,
         )
         if on_item is not None:
             on_item()
@@ -158,5 +166,3 @@ def summary_line(summary: RunSummary) -> str:
     if summary.parse_failures:
         parts.append(f"{summary.parse_failures} unparseable replies (scored as wrong)")
     return ", ".join(parts) + f" in {summary.elapsed_s:.1f} s"
-
-

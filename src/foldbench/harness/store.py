@@ -160,8 +160,18 @@ class Store:
         if existing is None:
             self._db.execute(
                 "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (info.name, info.task, info.dataset, info.engine_version, info.model, _json(info.params),
-                 info.modality, info.template_version, info.foldbench_version, info.created),
+                (
+                    info.name,
+                    info.task,
+                    info.dataset,
+                    info.engine_version,
+                    info.model,
+                    _json(info.params),
+                    info.modality,
+                    info.template_version,
+                    info.foldbench_version,
+                    info.created,
+                ),
             )
             return False
         for field in ("task", "dataset", "engine_version", "model", "params", "modality", "template_version"):
@@ -229,23 +239,41 @@ class Store:
                 cursor = self._db.execute(
                     "INSERT INTO responses (key, text, error, error_kind, latency_s, attempts, prompt_tokens, "
                     "completion_tokens, finish_reason, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (key, reply.text, reply.error, reply.error_kind, reply.latency_s, reply.attempts,
-                     reply.prompt_tokens, reply.completion_tokens, reply.finish_reason, _now()),
+                    (
+                        key,
+                        reply.text,
+                        reply.error,
+                        reply.error_kind,
+                        reply.latency_s,
+                        reply.attempts,
+                        reply.prompt_tokens,
+                        reply.completion_tokens,
+                        reply.finish_reason,
+                        _now(),
+                    ),
                 )
                 response_id = int(cursor.lastrowid or 0)
             else:
                 response_id = cached_id
             if scores is None:
-                self._db.execute(
-                    "INSERT OR REPLACE INTO failures VALUES (?, ?, ?)", (run, item_id, response_id)
-                )
+                self._db.execute("INSERT OR REPLACE INTO failures VALUES (?, ?, ?)", (run, item_id, response_id))
                 return
             self._db.execute("DELETE FROM failures WHERE run = ? AND item_id = ?", (run, item_id))
             self._db.execute(
                 "INSERT OR REPLACE INTO scores VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (run, item_id, key, response_id, int(cached_id is not None), answer, parse_failure,
-                 _json(dict(scores.values)), _json(dict(scores.counts)), _json(list(scores.notes)),
-                 _json(dict(metadata))),
+                (
+                    run,
+                    item_id,
+                    key,
+                    response_id,
+                    int(cached_id is not None),
+                    answer,
+                    parse_failure,
+                    _json(dict(scores.values)),
+                    _json(dict(scores.counts)),
+                    _json(list(scores.notes)),
+                    _json(dict(metadata)),
+                ),
             )
 
     # reading --------------------------------------------------------------------------------------------------
@@ -263,9 +291,19 @@ class Store:
         )
         for row in self._db.execute(query, (run,)):
             yield ScoreRow(
-                row[0], json.loads(row[1]), json.loads(row[2]), json.loads(row[3]), json.loads(row[4]),
-                json.loads(row[5]) if row[5] else None, json.loads(row[6]) if row[6] else None,
-                row[7], row[8], row[9], row[10], row[11], bool(row[12]),
+                row[0],
+                json.loads(row[1]),
+                json.loads(row[2]),
+                json.loads(row[3]),
+                json.loads(row[4]),
+                json.loads(row[5]) if row[5] else None,
+                json.loads(row[6]) if row[6] else None,
+                row[7],
+                row[8],
+                row[9],
+                row[10],
+                row[11],
+                bool(row[12]),
             )
 
     def failures(self, run: str) -> list[tuple[str, str, str]]:

@@ -182,16 +182,12 @@ def parse_action(code: str) -> Action:
     """
     match = _CODE.match(code) if isinstance(code, str) else None
     if match is None:
-        raise InvalidActionError(
-            f"unknown action code {code!r} (expected H1..D4 with -F or -B, or R90/R180/R270)"
-        )
+        raise InvalidActionError(f"unknown action code {code!r} (expected H1..D4 with -F or -B, or R90/R180/R270)")
     if match["deg"] is not None:
         return Rotation(int(match["deg"]))
     name = match["fold"].upper()
     if name not in FoldType.__members__:
-        raise InvalidActionError(
-            f"unknown action code {code!r} (expected H1..D4 with -F or -B, or R90/R180/R270)"
-        )
+        raise InvalidActionError(f"unknown action code {code!r} (expected H1..D4 with -F or -B, or R90/R180/R270)")
     return Fold(FoldType(name), match["side"].upper() == "F")
 
 

@@ -67,7 +67,7 @@ def group_of(actions: list[Action] | tuple[Action, ...]) -> int | None:
 
 def _skeletons(pattern: str) -> Iterator[tuple[FoldType | int, ...]]:
     choices = [FOLD_TYPES if c == "F" else ROTATION_DEGREES for c in pattern]
-    yield from itertools.product(*choices)  # type: ignore[arg-type]
+    yield from itertools.product(*choices)
 
 
 def configurations(group: int) -> Iterator[tuple[Action, ...]]:
@@ -79,15 +79,13 @@ def configurations(group: int) -> Iterator[tuple[Action, ...]]:
         raise UnknownNameError("configuration group", str(group), [str(g) for g in GROUPS])
     for pattern in GROUPS[group]:
         for skeleton in _skeletons(pattern):
-            forward: tuple[Action, ...] = tuple(
-                Fold(s) if isinstance(s, FoldType) else Rotation(s) for s in skeleton
-            )
+            forward: tuple[Action, ...] = tuple(Fold(s) if isinstance(s, FoldType) else Rotation(s) for s in skeleton)
             if not is_valid(forward):
                 continue
             fold_slots = [i for i, a in enumerate(forward) if isinstance(a, Fold)]
             for sides in itertools.product((True, False), repeat=len(fold_slots)):
                 actions = list(forward)
-                for slot, front in zip(fold_slots, sides):
+                for slot, front in zip(fold_slots, sides, strict=True):
                     actions[slot] = Fold(forward[slot].type, front)  # type: ignore[union-attr]
                 yield tuple(actions)
 

@@ -97,9 +97,7 @@ BOUNDS: tuple[tuple[int, int, int, int], ...] = tuple(
     for p in range(NUM_POSITIONS)
 )
 
-_POSITION_BY_VERTICES: dict[frozenset[Point], int] = {
-    frozenset(triangle_vertices(p)): p for p in range(NUM_POSITIONS)
-}
+_POSITION_BY_VERTICES: dict[frozenset[Point], int] = {frozenset(triangle_vertices(p)): p for p in range(NUM_POSITIONS)}
 
 
 def position_map(point_map: Callable[[Point], Point]) -> tuple[int | None, ...]:

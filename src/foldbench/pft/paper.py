@@ -238,4 +238,3 @@ class Paper:
         for triangle in flap:
             poses[triangle] = reflect[poses[triangle]]
         return Paper(tuple(stacks), tuple(poses), self.rotation), frozenset(flap)
-

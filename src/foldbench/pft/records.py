@@ -206,7 +206,9 @@ def solve_record(record: Any, index: int = 0, *, check_rules: bool = True) -> tu
     return out, solution
 
 
-def solve_records(records: Sequence[Any], *, check_rules: bool = True) -> tuple[list[dict[str, Any]], list[RecordError]]:
+def solve_records(
+    records: Sequence[Any], *, check_rules: bool = True
+) -> tuple[list[dict[str, Any]], list[RecordError]]:
     """Solve every record; return the solved ones and the errors of the others (which are left out)."""
     solved: list[dict[str, Any]] = []
     errors: list[RecordError] = []

@@ -121,8 +121,8 @@ def rule_violation(actions: Sequence[Action]) -> str | None:
     >>> from foldbench.pft.actions import parse_actions
     >>> rule_violation(parse_actions("H1-F V1-F D1-F")) is None
     True
-    >>> rule_violation(parse_actions("H1-F D1-F"))
-    'F4: step 2 (D1-F) is a diagonal after H; a diagonal must open the sequence, follow a diagonal, or follow exactly one horizontal and one vertical fold'
+    >>> rule_violation(parse_actions("H1-F D1-F")).split(";")[0]
+    'F4: step 2 (D1-F) is a diagonal after H'
     >>> rule_violation([])
     'the sequence is empty; at least one fold is needed'
     """

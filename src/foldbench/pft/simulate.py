@@ -116,9 +116,9 @@ def _check_holes(paper: Paper, holes: Sequence[Hole]) -> None:
             )
 
 
-def _hole_instances(solution_flaps: Sequence[frozenset[int]], folded: Paper, holes: Sequence[Hole]) -> list[
-    tuple[int, tuple[int, ...]]
-]:
+def _hole_instances(
+    solution_flaps: Sequence[frozenset[int]], folded: Paper, holes: Sequence[Hole]
+) -> list[tuple[int, tuple[int, ...]]]:
     """Track each hole through the unfolding: a list of (hole index, triangles it goes through), in reveal order."""
     instances = [(index, folded.stacks[hole.location - 1]) for index, hole in enumerate(holes)]
     for flap in reversed(solution_flaps):

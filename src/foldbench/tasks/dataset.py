@@ -56,8 +56,9 @@ def _generate_chunk(chunk: _Chunk) -> _Generated:
     ]
 
 
-def _generated(task_id: str, n: int, seed: int, modalities: tuple[str, ...], knobs: dict[str, Any],
-               workers: int) -> Iterator[tuple[str, str, list[tuple[str, bytes]]]]:
+def _generated(
+    task_id: str, n: int, seed: int, modalities: tuple[str, ...], knobs: dict[str, Any], workers: int
+) -> Iterator[tuple[str, str, list[tuple[str, bytes]]]]:
     """Every item in order, generated here (``workers == 1``) or by a pool of processes in chunks."""
     if workers <= 1:
         task = make(task_id)
@@ -140,7 +141,7 @@ def write_dataset(
     manifest.update(
         complete=True,
         items_written=written,
-        engine_version=sorted(engine_versions)[0] if engine_versions else None,
+        engine_version=min(engine_versions) if engine_versions else None,
         files={"items": ITEMS_FILE, "assets": len(files)},
     )
     _write_bytes(out / MANIFEST_FILE, _dump(manifest).encode())
@@ -159,7 +160,9 @@ def read_manifest(directory: Path) -> dict[str, Any]:
     if not isinstance(manifest, dict) or manifest.get("format") != DATASET_FORMAT:
         raise DatasetError(f"{path}: not a {DATASET_FORMAT} manifest")
     if not manifest.get("complete"):
-        raise DatasetError(f"{directory}: the dataset is incomplete (its generation was interrupted); generate it again")
+        raise DatasetError(
+            f"{directory}: the dataset is incomplete (its generation was interrupted); generate it again"
+        )
     return manifest
 
 

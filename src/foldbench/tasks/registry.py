@@ -35,7 +35,9 @@ def resolve(name: str) -> str:
     """
     if name in _FACTORIES:
         return name
-    versions = [(int(m["version"]), task_id) for task_id in _FACTORIES if (m := _ID.match(task_id)) and m["name"] == name]
+    versions = [
+        (int(m["version"]), task_id) for task_id in _FACTORIES if (m := _ID.match(task_id)) and m["name"] == name
+    ]
     if versions:
         return max(versions)[1]
     unversioned = sorted({m["name"] for task_id in _FACTORIES if (m := _ID.match(task_id))})

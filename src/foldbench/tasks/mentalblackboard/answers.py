@@ -14,10 +14,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
+from foldbench.errors import FoldbenchError
 from foldbench.pft.actions import Fold, parse_action
 from foldbench.pft.grid import NUM_POSITIONS, position_of_row_col_tri
 from foldbench.pft.holes import Hole, Shape, Size, direction_period
-from foldbench.errors import FoldbenchError
 from foldbench.tasks.base import ParseFailure
 from foldbench.tasks.replies import excerpt, last_json_object
 

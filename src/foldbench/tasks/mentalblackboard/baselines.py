@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from foldbench.pft.actions import FOLD_TYPES
@@ -14,7 +16,7 @@ __all__ = ["oracle_prediction", "oracle_planning", "random_prediction", "random_
 _DIRECTIONS = (0, 90, 180, 270)
 
 
-def _hole_answers(holes: list[dict]) -> list[HoleAnswer]:  # type: ignore[type-arg]
+def _hole_answers(holes: list[dict[str, Any]]) -> list[HoleAnswer]:
     return [HoleAnswer.model_validate(h) for h in holes]
 
 
@@ -22,7 +24,9 @@ def oracle_prediction(item: Item) -> PredictionAnswer:
     """The ground truth as an answer."""
     target = item.target
     return PredictionAnswer(
-        total_holes=target["total_holes"], unfolding=target["unfolding"], result_holes=_hole_answers(target["result_holes"])
+        total_holes=target["total_holes"],
+        unfolding=target["unfolding"],
+        result_holes=_hole_answers(target["result_holes"]),
     )
 
 

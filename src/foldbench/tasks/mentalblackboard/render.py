@@ -2,8 +2,8 @@
 
 Templates emit plain text with ``@@image PATH`` lines where a picture goes and ``@@video PATH|FRAME,FRAME,...``
 lines where a video goes (with the key frames sent to models that take images only); :func:`render_prompt` turns
-that into a :class:`~foldbench.tasks.base.Prompt` of text, image and video parts. Bump :data:`TEMPLATE_VERSION` whenever a
-template's wording changes; it is stored with every run.
+that into a :class:`~foldbench.tasks.base.Prompt` of text, image and video parts. Bump :data:`TEMPLATE_VERSION`
+whenever a template's wording changes; it is stored with every run.
 """
 
 from __future__ import annotations

@@ -92,5 +92,3 @@ def hole_to_dict(hole: Hole) -> dict[str, Any]:
 def hole_from_dict(data: dict[str, Any]) -> Hole:
     """The inverse of :func:`hole_to_dict`."""
     return Hole(Shape(data["shape"]), Size(data["size"]), int(data["direction"]), int(data["location"]))
-
-

@@ -52,7 +52,9 @@ def hole_counts(truth: Sequence[Hole], predicted: Sequence[Hole], declared: int)
         "missing": int(declared < g),
     }
     for field in FIELDS:
-        counts[f"{field}_matched"] = _overlap((getattr(h, field) for h in truth), (getattr(h, field) for h in predicted))
+        counts[f"{field}_matched"] = _overlap(
+            (getattr(h, field) for h in truth), (getattr(h, field) for h in predicted)
+        )
     counts["holes_exact"] = int(declared == g == counts["holes_matched"] == len(predicted))
     return counts
 
@@ -73,7 +75,7 @@ def _values(counts: dict[str, int]) -> dict[str, float | None]:
 def _unfolding_counts(truth: Sequence[str], predicted: Sequence[str]) -> dict[str, int]:
     return {
         "unfolding_exact": int(list(truth) == list(predicted)),
-        "unfolding_steps_correct": sum(a == b for a, b in zip(truth, predicted)),
+        "unfolding_steps_correct": sum(a == b for a, b in zip(truth, predicted, strict=False)),
         "unfolding_steps_total": len(truth),
     }
 

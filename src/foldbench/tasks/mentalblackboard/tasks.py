@@ -26,7 +26,6 @@ from foldbench.tasks.base import Item, ParseFailure, Prompt, Scores
 from foldbench.tasks.mentalblackboard import baselines
 from foldbench.tasks.mentalblackboard.answers import PlanningAnswer, PredictionAnswer, parse_planning, parse_prediction
 from foldbench.tasks.mentalblackboard.render import render_prompt
-from foldbench.tasks.mentalblackboard.scoring import score_planning, score_prediction
 from foldbench.tasks.mentalblackboard.sampling import (
     SHAPES,
     Sides,
@@ -36,6 +35,7 @@ from foldbench.tasks.mentalblackboard.sampling import (
     sample_actions,
     sample_holes,
 )
+from foldbench.tasks.mentalblackboard.scoring import score_planning, score_prediction
 
 __all__ = ["PredictionTask", "BackwardPredictionTask", "PlanningTask", "GeneralizationTask", "REFERENCE_SHEET"]
 
@@ -137,7 +137,7 @@ class _Base:
             return
         from foldbench.pft.encoders import image
 
-        size = int((images or video).get("size", 512))
+        size = int((images or video or {}).get("size", 512))
         yield REFERENCE_SHEET, image.png_bytes(image.reference_sheet(size=size))
         if images:
             yield from self._image_assets(item, images, size)
@@ -383,7 +383,9 @@ class PlanningTask(_Base):
 _ATTRIBUTES = ("shape", "size", "location", "direction")
 
 
-def _change_one(rng: np.random.Generator, holes: tuple[Hole, ...], folded: Paper, rotation: bool) -> tuple[str, tuple[Hole, ...]]:
+def _change_one(
+    rng: np.random.Generator, holes: tuple[Hole, ...], folded: Paper, rotation: bool
+) -> tuple[str, tuple[Hole, ...]]:
     """Change exactly one attribute of one hole; returns the attribute and the new holes."""
     free = [p + 1 for p in folded.occupied() if p + 1 not in {h.location for h in holes}]
     shapes = [s for s in SHAPES if not (rotation and s in ROTATION_FREE_SHAPES)]
@@ -495,5 +497,3 @@ class GeneralizationTask(_Base):
         target = _solution_of(item.inputs)
         for path, picture in zip(images["steps"], image.render_steps(target, size=size), strict=True):
             yield path, image.png_bytes(picture)
-
-

@@ -89,8 +89,9 @@ class PfpTaskBase:
             subtasks = [s.strip() for s in subtasks.split(",") if s.strip()]
         bad = [s for s in subtasks if s not in self.subtasks]
         if bad or not subtasks:
-            raise PfpKnobError(f"{self.id}: subtask {bad[0] if bad else '(none)'!r} is not one of "
-                               f"{', '.join(self.subtasks)}")
+            raise PfpKnobError(
+                f"{self.id}: subtask {bad[0] if bad else '(none)'!r} is not one of {', '.join(self.subtasks)}"
+            )
         config = dict(knobs)
         config["subtasks"] = tuple(subtasks)
         panels = config.get("panels", True)
@@ -148,8 +149,13 @@ class PfpTaskBase:
         target["answer"] = LETTERS[answer_index]
         metadata.update({"type": self.type_name, "subtask": subtask, "split": split_of(item_seed), "index": index})
         return Item(
-            id=item_id, task=self.id, seed=item_seed, engine_version=ENGINE_VERSION,
-            inputs=inputs, target=target, metadata=metadata,
+            id=item_id,
+            task=self.id,
+            seed=item_seed,
+            engine_version=ENGINE_VERSION,
+            inputs=inputs,
+            target=target,
+            metadata=metadata,
         )
 
     def _draw(

@@ -55,8 +55,11 @@ def net_to_dict(net: Net) -> dict[str, Any]:
 
 def net_from_dict(data: Mapping[str, Any]) -> Net:
     """The inverse of :func:`net_to_dict`."""
-    return Net(tuple((int(c), int(r)) for c, r in data["cells"]), tuple(int(p) for p in data["patterns"]),
-               tuple(int(t) for t in data["turns"]))
+    return Net(
+        tuple((int(c), int(r)) for c, r in data["cells"]),
+        tuple(int(p) for p in data["patterns"]),
+        tuple(int(t) for t in data["turns"]),
+    )
 
 
 def _view_from(data: list[list[int]]) -> View:
@@ -94,7 +97,9 @@ class FoldingTask(PfpTaskBase):
     type_name = "folding-3d"
     subtasks = ("easy", "hard")
 
-    def _draw(self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]) -> Drawn | None:
+    def _draw(
+        self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]
+    ) -> Drawn | None:
         net = _random_net(rng)
         cube = fold_net(net, PATTERN_ORDERS)
         hard = subtask == "hard"
@@ -115,7 +120,10 @@ class FoldingTask(PfpTaskBase):
             return None
         options = _place(answer, views[1:], answer_index)
         inputs = {"net": net_to_dict(net), "options": [[list(face) for face in view] for view in options]}
-        metadata = {"net_layout": NET_LAYOUTS.index(_layout_name(net.cells)), "patterns": [PATTERN_NAMES[p] for p in net.patterns]}
+        metadata = {
+            "net_layout": NET_LAYOUTS.index(_layout_name(net.cells)),
+            "patterns": [PATTERN_NAMES[p] for p in net.patterns],
+        }
         return inputs, {}, metadata
 
     def consistent_options(self, item: Item) -> list[bool]:
@@ -154,7 +162,9 @@ class UnfoldingTask(PfpTaskBase):
     type_name = "unfolding-2d"
     subtasks = ("easy", "hard")
 
-    def _draw(self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]) -> Drawn | None:
+    def _draw(
+        self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]
+    ) -> Drawn | None:
         cube = fold_net(_random_net(rng), PATTERN_ORDERS)
         shown = view_of(rotate_cube(cube, _random_rotation(rng)))
         hard = subtask == "hard"

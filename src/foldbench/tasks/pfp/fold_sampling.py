@@ -24,7 +24,10 @@ from foldbench.pfp.shapes import SHEET_SHAPES, sheet_polygon
 __all__ = ["SUBTASK_FOLDS", "Sampled", "check_fold_knobs", "sample_puzzle"]
 
 SUBTASK_FOLDS: dict[str, tuple[int, FoldFamily]] = {
-    "1-fold": (1, "symmetric"), "2-fold": (2, "symmetric"), "3-fold": (3, "symmetric"), "others": (1, "corner"),
+    "1-fold": (1, "symmetric"),
+    "2-fold": (2, "symmetric"),
+    "3-fold": (3, "symmetric"),
+    "others": (1, "corner"),
 }
 Sampled = tuple[Puzzle, tuple[FoldState, ...], BaseGeometry]
 

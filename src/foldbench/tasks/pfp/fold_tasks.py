@@ -89,7 +89,9 @@ class SingleStepTask(_FoldTaskBase):
     type_name = "single-step"
     subtasks = ("1-fold", "2-fold", "3-fold", "others")
 
-    def _draw(self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]) -> Drawn | None:
+    def _draw(
+        self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]
+    ) -> Drawn | None:
         sampled = sample_puzzle(rng, subtask, config)
         if sampled is None:
             return None
@@ -139,7 +141,10 @@ class SingleStepTask(_FoldTaskBase):
         states = puzzle.states()
         question = [draw_state(states[0], QUESTION_SIZE)]
         question += self._sequence_pictures(puzzle.sheet, puzzle.steps, QUESTION_SIZE)
-        question += [draw_cut_state(states[-1], cut_region(puzzle.cutouts), QUESTION_SIZE), question_panel(QUESTION_SIZE)]
+        question += [
+            draw_cut_state(states[-1], cut_region(puzzle.cutouts), QUESTION_SIZE),
+            question_panel(QUESTION_SIZE),
+        ]
         options = [draw_pattern(pattern_of(Puzzle.from_dict(o)), OPTION_SIZE) for o in item.inputs["options"]]
         return question, options
 
@@ -152,7 +157,9 @@ class MultiStepTask(_FoldTaskBase):
     type_name = "multi-step"
     subtasks = ("3-fold",)
 
-    def _draw(self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]) -> Drawn | None:
+    def _draw(
+        self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]
+    ) -> Drawn | None:
         sampled = sample_puzzle(rng, subtask, config)
         if sampled is None:
             return None
@@ -202,8 +209,10 @@ class MultiStepTask(_FoldTaskBase):
         puzzle = Puzzle.from_dict(item.inputs["puzzle"])
         true_states, chosen = self._option_states(item)
         question = [
-            draw_state(true_states[0], QUESTION_SIZE), question_panel(QUESTION_SIZE),
-            draw_cutouts_alone(puzzle.cutouts, QUESTION_SIZE), draw_pattern(pattern_of(puzzle), QUESTION_SIZE),
+            draw_state(true_states[0], QUESTION_SIZE),
+            question_panel(QUESTION_SIZE),
+            draw_cutouts_alone(puzzle.cutouts, QUESTION_SIZE),
+            draw_pattern(pattern_of(puzzle), QUESTION_SIZE),
         ]
         return question, [draw_state(state, OPTION_SIZE) for state in chosen]
 
@@ -216,7 +225,9 @@ class InverseTask(_FoldTaskBase):
     type_name = "inverse"
     subtasks = ("1-fold", "2-fold", "others")
 
-    def _draw(self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]) -> Drawn | None:
+    def _draw(
+        self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]
+    ) -> Drawn | None:
         sampled = sample_puzzle(rng, subtask, config)
         if sampled is None:
             return None
@@ -225,8 +236,10 @@ class InverseTask(_FoldTaskBase):
         sheet = sheet_polygon(puzzle.sheet)
         chosen: list[tuple[Step, ...]] = []
         outlines = [[s.silhouette for s in states[1:]]]
-        touching = () if family != "corner" else tuple(
-            i for i, c in enumerate(puzzle.steps[0]) if _creases_touch(states[0], (c,), holes)
+        touching = (
+            ()
+            if family != "corner"
+            else tuple(i for i, c in enumerate(puzzle.steps[0]) if _creases_touch(states[0], (c,), holes))
         )
         for _ in range(_DISTRACTOR_TRIES):
             candidate: tuple[tuple[Step, ...], tuple[FoldState, ...]] | None
@@ -243,8 +256,10 @@ class InverseTask(_FoldTaskBase):
             if steps == puzzle.steps or steps in chosen:
                 continue
             candidate_outlines = [s.silhouette for s in candidate_states[1:]]
-            if any(all(not distinct_regions(a, b) for a, b in zip(candidate_outlines, other, strict=True))
-                   for other in outlines):
+            if any(
+                all(not distinct_regions(a, b) for a, b in zip(candidate_outlines, other, strict=True))
+                for other in outlines
+            ):
                 continue
             if family == "corner" and not _creases_touch(candidate_states[0], steps[0], holes):
                 continue  # the holes lie away from every flap, so these folds could make them too
@@ -272,7 +287,8 @@ class InverseTask(_FoldTaskBase):
         outlines = [[s.silhouette for s in sheet_states(sheet, _steps_from(o))[1:]] for o in item.inputs["options"]]
         return all(
             any(distinct_regions(a, b) for a, b in zip(outlines[i], outlines[j], strict=True))
-            for i in range(4) for j in range(i)
+            for i in range(4)
+            for j in range(i)
         )
 
     def _question_panel_count(self, inputs: Mapping[str, Any]) -> int:
