@@ -158,13 +158,20 @@ def test_bad_input_is_one_line_and_loses_nothing(tmp_path: Path, prediction_data
 
 def test_suite_generates_evaluates_and_reports(tmp_path: Path) -> None:
     result = run(
-        "suite", "--out", str(tmp_path / "suite"), "-n", "3", "--tasks", "prediction,planning", "--modality", "text"
-    )
+        "suite", "--out", str(tmp_path / "suite"), "-n", "3", "--tasks",
+        "mentalblackboard/prediction,mentalblackboard/planning,pfp/folding-3d", "--modality", "text,image",
+    )  # fmt: skip
     assert result.returncode == 0, result.stderr
     summary = (tmp_path / "suite" / "summary.md").read_text()
-    rows = [line for line in summary.splitlines() if line.startswith("| prediction") or line.startswith("| planning")]
-    assert len(rows) == 4
-    assert all(("| oracle | 3 | 100.0" in r) for r in rows if "oracle" in r)
-    assert len(list((tmp_path / "suite" / "reports").glob("*/report.html"))) == 4
-    manifest = json.loads((tmp_path / "suite" / "data" / "planning" / "manifest.json").read_text())
-    assert manifest["n"] == 3
+    rows = [line.split(" | ") for line in summary.splitlines() if line.startswith("| ") and " | 3 | " in line]
+    # prediction and planning in two modalities, folding-3d (image only) in one; two baselines each
+    assert sorted((r[0].strip("| "), r[1]) for r in rows if r[2] == "oracle") == [
+        ("folding-3d-v1", "image"), ("planning-v1", "image"), ("planning-v1", "text"),
+        ("prediction-v1", "image"), ("prediction-v1", "text"),
+    ]  # fmt: skip
+    for row in rows:
+        if row[2] == "oracle":
+            assert "100.0" in row[4:6], row
+    assert len(list((tmp_path / "suite" / "reports").glob("*/report.html"))) == 10
+    manifest = json.loads((tmp_path / "suite" / "data" / "mentalblackboard-planning" / "manifest.json").read_text())
+    assert manifest["n"] == 3 and manifest["modalities"] == ["text", "image"]

@@ -185,15 +185,25 @@ def compare_command(
     console.print(table)
 
 
-SUITE_TASKS = ("prediction", "backward-prediction", "planning", "generalization")
+SUITE_TASKS = (
+    "mentalblackboard/prediction",
+    "mentalblackboard/backward-prediction",
+    "mentalblackboard/planning",
+    "mentalblackboard/generalization",
+    "pfp/single-step",
+    "pfp/multi-step",
+    "pfp/inverse",
+    "pfp/folding-3d",
+    "pfp/unfolding-2d",
+)
 
 
 def suite_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="Directory for datasets, the run store and reports.")],
     n: Annotated[int, typer.Option("-n", help="Items per task.")] = 20,
     seed: Annotated[int, typer.Option(help="Dataset seed.")] = 0,
-    tasks: Annotated[str, typer.Option(help="Comma-separated MentalBlackboard tasks.")] = ",".join(SUITE_TASKS),
-    modality: Annotated[str, typer.Option(help="Comma-separated modalities.")] = "text,image",
+    tasks: Annotated[str, typer.Option(help="Comma-separated task names (family/name).")] = ",".join(SUITE_TASKS),
+    modality: Annotated[str, typer.Option(help="Comma-separated modalities (each task uses those it has).")] = "text,image",
     model: Annotated[
         list[str] | None, typer.Option("--model", "-m", help="Extra model(s) besides the baselines.")
     ] = None,
@@ -201,7 +211,8 @@ def suite_command(
     api_key_env: Annotated[str, typer.Option(help="Environment variable holding the API key.")] = "OPENAI_API_KEY",
     concurrency: Annotated[int, typer.Option(help="Requests in flight at once.")] = 8,
 ) -> None:
-    """The main job: generate a small suite, evaluate the baselines (and any --model), write every report."""
+    """The main job: generate a small suite of every task, evaluate the baselines (and any --model) in every
+    modality each task has, write every report and a summary."""
     from foldbench.harness import Store
     from foldbench.harness.report import runs_overview, write_report
     from foldbench.tasks import make
@@ -211,26 +222,28 @@ def suite_command(
     models = ["random", "oracle", *(model or [])]
     db = out / "runs.db"
     run_names: list[str] = []
-    for name in split_list(tasks):
-        task_name = f"mentalblackboard/{name}"
-        data = out / "data" / name
-        wanted = {"n": n, "seed": seed, "modalities": list(modalities)}
+    for task_name in split_list(tasks):
+        task_modalities = tuple(m for m in modalities if m in make(task_name).modalities)
+        if not task_modalities:
+            continue
+        data = out / "data" / task_name.replace("/", "-")
+        wanted = {"n": n, "seed": seed, "modalities": list(task_modalities)}
         if (data / MANIFEST_FILE).exists():
             manifest = read_manifest(data)
             if {k: manifest[k] for k in wanted} != wanted:
-                write_dataset(task_name, data, n=n, seed=seed, modalities=modalities, overwrite=True)
+                write_dataset(task_name, data, n=n, seed=seed, modalities=task_modalities, overwrite=True)
         else:
-            with progress_bar(f"generating {name}", n) as progress:
+            with progress_bar(f"generating {task_name}", n) as progress:
                 write_dataset(
                     task_name,
                     data,
                     n=n,
                     seed=seed,
-                    modalities=modalities,
+                    modalities=task_modalities,
                     on_item=lambda _i: progress.advance(progress.task_ids[0]),
                 )
         for spec in models:
-            for mode in modalities:
+            for mode in task_modalities:
                 run_name, _ = run_eval(
                     task_name=task_name,
                     data=data,

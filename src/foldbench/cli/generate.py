@@ -18,7 +18,10 @@ def generate(
     out: Annotated[Path, typer.Option("--out", "-o", help="Directory to write the dataset into.")],
     n: Annotated[int, typer.Option("-n", help="Number of items.")] = 50,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed; the same seed gives the same bytes.")] = 0,
-    modality: Annotated[str, typer.Option("--modality", "-m", help="Comma-separated: text, image.")] = "text",
+    modality: Annotated[
+        str | None,
+        typer.Option("--modality", "-m", help="Comma-separated: text, image, video, frames (default: the task's first)."),
+    ] = None,
     groups: Annotated[str | None, typer.Option(help="Configuration groups 1-9 to draw from, e.g. '1,2,5'.")] = None,
     folds: Annotated[str | None, typer.Option(help="Planning: fold counts to draw from, e.g. '1,2'.")] = None,
     sides: Annotated[
@@ -32,11 +35,11 @@ def generate(
     workers: Annotated[int, typer.Option(help="Worker processes (same bytes as with one).")] = 1,
 ) -> None:
     """Generate a dataset: items.jsonl, images and a manifest, deterministic from --seed."""
+    from foldbench.tasks import make
     from foldbench.tasks.dataset import write_dataset
 
-    modalities = tuple(split_list(modality))
-    if not modalities:
-        raise typer.BadParameter("--modality needs at least one modality")
+    task_name = task if "/" in task else f"{family}/{task}"
+    modalities = tuple(split_list(modality)) or make(task_name).modalities[:1]
     if sides is not None and sides not in ("front", "back", "mixed"):
         raise typer.BadParameter(f"--sides must be front, back or mixed, got {sides!r}")
     knobs: dict[str, Any] = {}
@@ -50,7 +53,6 @@ def generate(
         knobs["size"] = size
     if fps is not None:
         knobs["fps"] = fps
-    task_name = task if "/" in task else f"{family}/{task}"
     with progress_bar(f"generating {task_name}", n) as progress:
         manifest = write_dataset(
             task_name,

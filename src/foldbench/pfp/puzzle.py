@@ -1,0 +1,238 @@
+"""A fold-and-cut puzzle as data, its unfolded result, and the quality rules every puzzle must pass.
+
+A :class:`Puzzle` is a recipe: a base sheet, fold steps, and cutouts placed on the folded paper. Its *holes* are
+the region cut out of the flat sheet (:func:`holes_of`); its *pattern* is the sheet minus the holes. A distractor
+may cut the layers seen from the back (odd parity) with other cutouts (``back_cutouts``), which breaks the mirror
+symmetry the folds impose.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import unary_union
+
+from foldbench.pfp.cutouts import MIN_INSIDE_FRACTION
+from foldbench.pfp.folding import Crease, FoldState, fold_region, unfold_cut
+from foldbench.pfp.sequences import Step, replay
+from foldbench.pfp.shapes import Cutout, SheetShape, check_sheet_shape, cutout_polygon, sheet_polygon
+from foldbench.pfp.tolerance import CUTOUT_GAP, MIN_HOLE_AREA, MIN_PAPER_WIDTH, difference_area
+
+__all__ = [
+    "MIN_INSIDE_FRACTION",
+    "MIN_PAPER_LEFT",
+    "Puzzle",
+    "cut_region",
+    "cutout_problem",
+    "holes_of",
+    "paper_problem",
+    "pattern_of",
+    "puzzle_holes",
+    "quality_problem",
+    "refold_mismatch",
+    "sheet_states",
+    "remember_states",
+]
+
+MIN_PAPER_LEFT = 0.45
+"""At least this fraction of the sheet's area must remain after cutting."""
+
+
+@dataclass(frozen=True, slots=True)
+class Puzzle:
+    """A base sheet, its fold steps, and the cutouts made through the folded paper."""
+
+    sheet: SheetShape
+    steps: tuple[Step, ...]
+    cutouts: tuple[Cutout, ...]
+    back_cutouts: tuple[Cutout, ...] | None = None
+
+    def states(self) -> tuple[FoldState, ...]:
+        """Every folded state, the flat sheet first."""
+        return sheet_states(self.sheet, self.steps)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The puzzle as item data."""
+        data: dict[str, Any] = {
+            "sheet": self.sheet,
+            "steps": [[c.to_dict() for c in step] for step in self.steps],
+            "cutouts": [c.to_dict() for c in self.cutouts],
+        }
+        if self.back_cutouts is not None:
+            data["back_cutouts"] = [c.to_dict() for c in self.back_cutouts]
+        return data
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> Puzzle:
+        """The inverse of :meth:`to_dict`."""
+        back = data.get("back_cutouts")
+        return Puzzle(
+            check_sheet_shape(str(data["sheet"])),
+            tuple(tuple(Crease.from_dict(c) for c in step) for step in data["steps"]),
+            tuple(Cutout.from_dict(c) for c in data["cutouts"]),
+            None if back is None else tuple(Cutout.from_dict(c) for c in back),
+        )
+
+
+_STATES_MEMO: OrderedDict[tuple[str, tuple[Step, ...]], tuple[FoldState, ...]] = OrderedDict()
+_STATES_MEMO_SIZE = 256
+
+
+def sheet_states(sheet: SheetShape, steps: tuple[Step, ...]) -> tuple[FoldState, ...]:
+    """Every folded state of the base sheet ``sheet`` under ``steps``, memoised (a question and its pictures use
+    the same fold sequences; see :func:`remember_states`).
+
+    >>> len(sheet_states("square", ()))
+    1
+    """
+    key = (sheet, steps)
+    states = _STATES_MEMO.get(key)
+    if states is None:
+        states = replay(sheet_polygon(sheet), steps)
+    remember_states(sheet, steps, states)
+    return states
+
+
+def remember_states(sheet: SheetShape, steps: tuple[Step, ...], states: tuple[FoldState, ...]) -> None:
+    """Record the states of a fold sequence computed elsewhere (they must be ``replay``'s result) for
+    :func:`sheet_states`; the memo keeps the most recent few hundred.
+
+    >>> remember_states("square", (), sheet_states("square", ()))
+    """
+    key = (sheet, steps)
+    _STATES_MEMO[key] = states
+    _STATES_MEMO.move_to_end(key)
+    while len(_STATES_MEMO) > _STATES_MEMO_SIZE:
+        _STATES_MEMO.popitem(last=False)
+
+
+@lru_cache(maxsize=256)
+def cut_region(cutouts: tuple[Cutout, ...]) -> BaseGeometry:
+    """The union of the cutouts' polygons (memoised).
+
+    >>> cut_region(()).is_empty
+    True
+    """
+    return unary_union([cutout_polygon(c) for c in cutouts]) if cutouts else Polygon()
+
+
+def holes_of(puzzle: Puzzle, final: FoldState | None = None) -> BaseGeometry:
+    """The region cut out of the flat sheet once the puzzle is unfolded.
+
+    >>> holes_of(Puzzle("square", (), ())).is_empty
+    True
+    """
+    final = final if final is not None else puzzle.states()[-1]
+    cut = cut_region(puzzle.cutouts)
+    if puzzle.back_cutouts is None:
+        return unfold_cut(final, cut)
+    back = cut_region(puzzle.back_cutouts)
+    front_layers = FoldState(tuple(layer for layer in final.layers if layer.parity % 2 == 0), final.silhouette)
+    back_layers = FoldState(tuple(layer for layer in final.layers if layer.parity % 2 == 1), final.silhouette)
+    return unfold_cut(front_layers, cut).union(unfold_cut(back_layers, back))
+
+
+@lru_cache(maxsize=256)
+def puzzle_holes(puzzle: Puzzle) -> BaseGeometry:
+    """:func:`holes_of`, memoised (a question's options are drawn and checked more than once).
+
+    >>> puzzle_holes(Puzzle("square", (), ())).is_empty
+    True
+    """
+    return holes_of(puzzle)
+
+
+def pattern_of(puzzle: Puzzle, final: FoldState | None = None) -> BaseGeometry:
+    """The unfolded paper: the sheet minus the holes.
+
+    >>> pattern_of(Puzzle("square", (), ())).area
+    129600.0
+    """
+    holes = puzzle_holes(puzzle) if final is None else holes_of(puzzle, final)
+    return sheet_polygon(puzzle.sheet).difference(holes)
+
+
+def _pieces(geometry: BaseGeometry) -> list[BaseGeometry]:
+    return list(getattr(geometry, "geoms", [geometry])) if not geometry.is_empty else []
+
+
+def quality_problem(puzzle: Puzzle, final: FoldState | None = None) -> str | None:
+    """Why a puzzle fails the quality rules (None when it passes).
+
+    The rules: every cutout lies at least ``MIN_INSIDE_FRACTION`` on the folded paper; cutouts keep
+    ``CUTOUT_GAP`` apart; every piece of every hole has at least ``MIN_HOLE_AREA``; the paper left is one piece
+    (also when eroded by ``MIN_PAPER_WIDTH / 2``) with at least ``MIN_PAPER_LEFT`` of the sheet's area.
+
+    >>> quality_problem(Puzzle("square", (), ()))
+    'no cutouts'
+    """
+    if not puzzle.cutouts:
+        return "no cutouts"
+    final = final if final is not None else puzzle.states()[-1]
+    problem = cutout_problem(puzzle, final)
+    if problem is not None:
+        return problem
+    return paper_problem(puzzle.sheet, holes_of(puzzle, final))
+
+
+def cutout_problem(puzzle: Puzzle, final: FoldState) -> str | None:
+    """The cutout rules of :func:`quality_problem` alone (on the paper, apart from each other).
+
+    >>> from foldbench.pfp.folding import flat_state
+    >>> cutout_problem(Puzzle("square", (), ()), flat_state(sheet_polygon("square"))) is None
+    True
+    """
+    polygons = [cutout_polygon(c) for c in puzzle.cutouts]
+    for polygon in polygons:
+        if polygon.intersection(final.silhouette).area < MIN_INSIDE_FRACTION * polygon.area:
+            return "a cutout lies mostly off the paper"
+    for i in range(len(polygons)):
+        for j in range(i):
+            if polygons[i].distance(polygons[j]) < CUTOUT_GAP:
+                return "two cutouts touch"
+    return None
+
+
+def paper_problem(sheet: SheetShape, holes: BaseGeometry) -> str | None:
+    """Why the sheet ``sheet`` with ``holes`` cut out is not a clean result (None when it is).
+
+    >>> paper_problem("square", Polygon())
+    'the cut misses the paper'
+    """
+    if holes.area < MIN_HOLE_AREA:
+        return "the cut misses the paper"
+    if any(piece.area < MIN_HOLE_AREA for piece in _pieces(holes)):
+        return "a hole is too small"
+    paper = sheet_polygon(sheet)
+    left = paper.difference(holes)
+    if left.area < MIN_PAPER_LEFT * paper.area:
+        return "too little paper is left"
+    if left.geom_type != "Polygon":
+        return "the paper falls apart"
+    if left.buffer(-MIN_PAPER_WIDTH / 2, quad_segs=2).geom_type != "Polygon":
+        return "the paper hangs together by a thread"
+    return None
+
+
+def refold_mismatch(
+    sheet: SheetShape, steps: Sequence[Step], holes: BaseGeometry, final: FoldState | None = None
+) -> float:
+    """How far ``holes`` are from anything the fold sequence could make: 0 when some cut through the folded
+    paper gives exactly these holes.
+
+    Any cut ``C`` that makes the holes must contain every layer's piece of them, folded (:func:`fold_region`),
+    and unfolding is monotone in the cut, so the smallest candidate decides: the result is the area of the
+    symmetric difference between the holes and what that smallest cut unfolds to.
+
+    >>> refold_mismatch("square", (), Polygon())
+    0.0
+    """
+    final = final if final is not None else sheet_states(sheet, tuple(steps))[-1]
+    smallest_cut = fold_region(final, holes)
+    return difference_area(unfold_cut(final, smallest_cut), holes)

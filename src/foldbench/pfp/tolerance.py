@@ -1,0 +1,83 @@
+"""The one tolerance policy of the fold-and-cut engine.
+
+Shapes live in a frame where the flat sheet spans :data:`SHEET_SIZE` units. Circles are regular polygons with a
+fixed number of sides, and every other operation (reflection, union, difference) is floating-point geometry from
+shapely, exact up to rounding. Two regions are *the same* when the area of their symmetric difference is below
+:data:`SAME_AREA`, and *visibly different* when it is at least :data:`DISTINCT_AREA`; nothing in between is ever
+accepted as an answer option, so rounding can never decide a question.
+"""
+
+from __future__ import annotations
+
+from shapely.geometry.base import BaseGeometry
+
+__all__ = [
+    "BASE_CIRCLE_SIDES",
+    "CUTOUT_CIRCLE_SIDES",
+    "CUTOUT_GAP",
+    "DISTINCT_AREA",
+    "MIN_FLAP_FRACTION",
+    "MIN_HOLE_AREA",
+    "MIN_PAPER_WIDTH",
+    "SAME_AREA",
+    "SHEET_SIZE",
+    "SNAP_DECIMALS",
+    "difference_area",
+    "distinct_regions",
+    "same_region",
+]
+
+SHEET_SIZE = 360.0
+"""The side of the square sheet; every other base shape fits in a square of this side."""
+BASE_CIRCLE_SIDES = 36
+"""A circular sheet is a regular polygon with this many sides."""
+CUTOUT_CIRCLE_SIDES = 20
+"""A circular cutout is a regular polygon with this many sides."""
+SNAP_DECIMALS = 9
+"""Folded coordinates are rounded to this many decimals, so layers that coincide share their vertices exactly
+(without it, rounding noise of 1e-14 can make shapely build invalid unions of stacked layers)."""
+SAME_AREA = 0.5
+"""Two regions whose symmetric difference is smaller than this (square units) are the same region."""
+DISTINCT_AREA = 600.0
+"""Options must differ by at least this much area (a 25 by 25 square on a 360-unit sheet; about 10 by 10
+pixels in an option picture)."""
+MIN_HOLE_AREA = 60.0
+"""Every connected piece of an unfolded hole must have at least this area (no slivers)."""
+MIN_PAPER_WIDTH = 3.0
+"""The paper left after cutting must stay in one piece when eroded by half this width (no hairline bridges)."""
+MIN_FLAP_FRACTION = 0.06
+"""A fold must move at least this fraction of the folded paper's area."""
+CUTOUT_GAP = 4.0
+"""Cutouts of one puzzle keep at least this distance from each other."""
+
+
+def difference_area(first: BaseGeometry, second: BaseGeometry) -> float:
+    """The area of the symmetric difference of two regions.
+
+    >>> from shapely.geometry import Polygon
+    >>> difference_area(Polygon(), Polygon())
+    0.0
+    """
+    if first.is_empty and second.is_empty:
+        return 0.0
+    return float(first.symmetric_difference(second).area)
+
+
+def same_region(first: BaseGeometry, second: BaseGeometry) -> bool:
+    """Whether two regions are the same under :data:`SAME_AREA`.
+
+    >>> from shapely.geometry import Polygon, box
+    >>> same_region(Polygon(), box(0, 0, 0.1, 0.1))
+    True
+    """
+    return difference_area(first, second) < SAME_AREA
+
+
+def distinct_regions(first: BaseGeometry, second: BaseGeometry) -> bool:
+    """Whether two regions differ visibly, by at least :data:`DISTINCT_AREA`.
+
+    >>> from shapely.geometry import Polygon, box
+    >>> distinct_regions(Polygon(), box(0, 0, 30, 30))
+    True
+    """
+    return difference_area(first, second) >= DISTINCT_AREA

@@ -1,0 +1,29 @@
+"""Paper Folding Puzzles: five multiple-choice tasks (single-step, multi-step and inverse fold-and-cut
+reasoning, 3D folding of cube nets, 2D unfolding of cubes), every item verified by the exact engines."""
+
+from foldbench.tasks.pfp.answer import Choice, parse_choice, score_choice
+from foldbench.tasks.pfp.common import MAX_TRIES, SPLIT_SIZES, PfpTaskBase, split_of
+from foldbench.tasks.pfp.cube_tasks import FoldingTask, UnfoldingTask
+from foldbench.tasks.pfp.fold_tasks import InverseTask, MultiStepTask, SingleStepTask
+from foldbench.tasks.registry import register
+
+__all__ = [
+    "MAX_TRIES",
+    "SPLIT_SIZES",
+    "TASKS",
+    "Choice",
+    "FoldingTask",
+    "InverseTask",
+    "MultiStepTask",
+    "PfpTaskBase",
+    "SingleStepTask",
+    "UnfoldingTask",
+    "parse_choice",
+    "score_choice",
+    "split_of",
+]
+
+TASKS: tuple[type[PfpTaskBase], ...] = (SingleStepTask, MultiStepTask, InverseTask, FoldingTask, UnfoldingTask)
+
+for _task in TASKS:
+    register(_task.id, _task)

@@ -1,0 +1,103 @@
+"""The answer to a PFP question, one letter, read strictly from a model's reply.
+
+Accepted replies, in order of precedence:
+
+1. a JSON object with an ``"answer"`` key anywhere in the reply (the last complete one wins), e.g.
+   ``{"answer": "B"}``; its value must be one letter A-D (surrounding spaces and case are forgiven);
+2. a reply that is a lone letter (``B``, ``(B)``, ``B.``);
+3. a reply whose last line ends with ``Answer: B`` (``answer is B``, ``Final answer: (B)``).
+
+A reply that offers different final letters (``Answer: B`` then ``Answer: C``) is ambiguous and fails, as does
+anything else. Nothing in a reply is ever evaluated.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from foldbench.tasks.base import ParseFailure, Scores
+
+__all__ = ["LETTERS", "Choice", "parse_choice", "score_choice"]
+
+LETTERS: tuple[str, ...] = ("A", "B", "C", "D")
+_LONE = re.compile(r"^\s*[\(\[]?\s*([A-Da-d])\s*[\)\]]?\s*\.?\s*$")
+_FINAL = re.compile(r"answer\s*(?:is)?\s*[:=]?\s*[\(\[]?\s*\*{0,2}([A-D])\*{0,2}\s*[\)\]]?\s*\.?\s*$", re.IGNORECASE)
+_ANY_FINAL = re.compile(r"answer\s*(?:is)?\s*[:=]?\s*[\(\[]?\s*\*{0,2}([A-D])\b", re.IGNORECASE)
+_EXCERPT = 120
+
+
+class Choice(BaseModel):
+    """One option letter."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    answer: Literal["A", "B", "C", "D"]
+
+
+def _json_objects(text: str) -> tuple[list[dict[str, object]], bool]:
+    decoder = json.JSONDecoder()
+    found: list[dict[str, object]] = []
+    broken = False
+    position = text.find("{")
+    while position != -1:
+        try:
+            value, end = decoder.raw_decode(text, position)
+        except json.JSONDecodeError:
+            broken = True
+            position = text.find("{", position + 1)
+            continue
+        if isinstance(value, dict):
+            found.append(value)
+        position = text.find("{", end)
+    return found, broken
+
+
+def parse_choice(text: str) -> Choice | ParseFailure:
+    """Read one option letter from a reply (see the module docstring).
+
+    >>> parse_choice('I think {"answer": "C"}').answer
+    'C'
+    >>> parse_choice("").kind
+    'empty'
+    """
+    excerpt = text[-_EXCERPT:]
+    if not text.strip():
+        return ParseFailure("empty", "the reply is empty", excerpt)
+    objects, broken = _json_objects(text)
+    answers = [o for o in objects if "answer" in o]
+    if answers:
+        value = answers[-1]["answer"]
+        if isinstance(value, str) and value.strip().upper() in LETTERS:
+            return Choice(answer=value.strip().upper())  # type: ignore[arg-type]
+        return ParseFailure("schema", f'"answer" must be one of A, B, C, D, got {value!r}', excerpt)
+    lone = _LONE.match(text)
+    if lone:
+        return Choice(answer=lone.group(1).upper())  # type: ignore[arg-type]
+    last_line = text.strip().splitlines()[-1]
+    final = _FINAL.search(last_line)
+    if final:
+        offered = {m.group(1).upper() for m in _ANY_FINAL.finditer(text)}
+        if offered != {final.group(1).upper()}:
+            return ParseFailure("schema", f"the reply offers several answers: {', '.join(sorted(offered))}", excerpt)
+        return Choice(answer=final.group(1).upper())  # type: ignore[arg-type]
+    if broken or objects:
+        return ParseFailure("invalid_json", 'no JSON object with an "answer" key could be read', excerpt)
+    return ParseFailure("no_json", 'expected {"answer": "<letter>"} or a single letter A-D', excerpt)
+
+
+def score_choice(correct: str, answer: BaseModel | ParseFailure) -> Scores:
+    """Accuracy 1 or 0 for one item; a parse failure scores 0 and is noted by kind.
+
+    >>> score_choice("A", Choice(answer="A")).values["accuracy"]
+    1.0
+    """
+    if isinstance(answer, ParseFailure):
+        return Scores({"accuracy": 0.0}, {"correct": 0, "total": 1}, (f"parse failure: {answer.kind}",))
+    if not isinstance(answer, Choice):
+        raise TypeError(f"expected a Choice answer, got {type(answer).__name__}")
+    right = answer.answer == correct
+    return Scores({"accuracy": 1.0 if right else 0.0}, {"correct": int(right), "total": 1})

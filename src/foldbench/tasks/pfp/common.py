@@ -1,0 +1,245 @@
+"""What the five PFP tasks share: knobs, the item loop with bounded retries, splits, prompts, parse/score.
+
+Item ``i`` of a dataset seeded with ``s`` is drawn from ``(s, i)`` alone. Its subtask is the ``i``-th in turn of
+the requested subtasks, its answer letter is drawn first from its own generator (uniform over A-D), and its split
+follows the published composition (141,000 train / 6,000 validation / 3,000 test of 150,000) by its seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel
+from shapely.errors import GEOSException
+
+from foldbench.pfp import ENGINE_VERSION
+from foldbench.pfp.errors import PfpGenerationError, PfpKnobError
+from foldbench.tasks.base import ImagePart, Item, ParseFailure, Prompt, Scores, TextPart
+from foldbench.tasks.pfp.answer import LETTERS, Choice, parse_choice, score_choice
+
+__all__ = ["MAX_TRIES", "SPLIT_SIZES", "PfpTaskBase", "item_rng", "load_template", "split_of"]
+
+MAX_TRIES = 200
+SPLIT_SIZES = {"train": 141_000, "validation": 6_000, "test": 3_000}
+_SPLIT_TOTAL = sum(SPLIT_SIZES.values())
+
+
+def item_rng(seed: int, index: int) -> tuple[int, np.random.Generator]:
+    """The seed of item ``index`` and a generator drawn from it (items do not depend on each other).
+
+    >>> item_rng(0, 0)[0] == item_rng(0, 0)[0]
+    True
+    """
+    item_seed = int(np.random.SeedSequence([seed, index, 0x50F9]).generate_state(1, dtype=np.uint64)[0] >> 1)
+    return item_seed, np.random.default_rng(item_seed)
+
+
+def split_of(item_seed: int) -> str:
+    """The split of an item, in the proportions of :data:`SPLIT_SIZES`.
+
+    >>> split_of(0)
+    'train'
+    """
+    slot = item_seed % _SPLIT_TOTAL
+    if slot < SPLIT_SIZES["train"]:
+        return "train"
+    return "validation" if slot < SPLIT_SIZES["train"] + SPLIT_SIZES["validation"] else "test"
+
+
+@cache
+def load_template(name: str) -> tuple[str, str]:
+    """The prompt template ``prompts/<name>.txt``: its version (first line ``version: ...``) and its text."""
+    text = resources.files("foldbench.tasks.pfp").joinpath("prompts", f"{name}.txt").read_text(encoding="utf-8")
+    first, _, body = text.partition("\n")
+    if not first.startswith("version:"):
+        raise ValueError(f"prompt template {name}.txt must start with a 'version:' line")
+    return first.removeprefix("version:").strip(), body.strip() + "\n"
+
+
+class PfpTaskBase:
+    """The shared half of a PFP task; subclasses define ``_draw``, ``_pictures`` and ``consistent_options``.
+
+    Knobs common to every PFP task: ``subtasks`` (a list, or a comma-separated string; default all, taken in
+    turn by item index) and ``panels`` (default true: also write each question and option picture on its own,
+    beside the composite).
+    """
+
+    id = ""
+    name = ""
+    type_name = ""
+    subtasks: tuple[str, ...] = ()
+    modalities: tuple[str, ...] = ("image",)
+    knob_names: frozenset[str] = frozenset({"subtasks", "panels"})
+
+    # ---- knobs -------------------------------------------------------------------------------------------
+    def validate_knobs(self, knobs: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The knobs with defaults filled in; :class:`PfpKnobError` for unknown or impossible ones."""
+        knobs = dict(knobs or {})
+        unknown = sorted(set(knobs) - self.knob_names)
+        if unknown:
+            raise PfpKnobError(
+                f"{self.id}: unknown knob {unknown[0]!r}; knobs are {', '.join(sorted(self.knob_names))}"
+            )
+        subtasks = knobs.get("subtasks") or self.subtasks
+        if isinstance(subtasks, str):
+            subtasks = [s.strip() for s in subtasks.split(",") if s.strip()]
+        bad = [s for s in subtasks if s not in self.subtasks]
+        if bad or not subtasks:
+            raise PfpKnobError(
+                f"{self.id}: subtask {bad[0] if bad else '(none)'!r} is not one of {', '.join(self.subtasks)}"
+            )
+        config = dict(knobs)
+        config["subtasks"] = tuple(subtasks)
+        panels = config.get("panels", True)
+        if not isinstance(panels, bool):
+            raise PfpKnobError(f"{self.id}: knob 'panels' must be true or false, got {panels!r}")
+        config["panels"] = panels
+        self._check_knobs(config)
+        return config
+
+    def _check_knobs(self, config: dict[str, Any]) -> None:
+        """Task-specific knob checks (fill in defaults in ``config``)."""
+
+    # ---- generation --------------------------------------------------------------------------------------
+    def generate(
+        self,
+        n: int,
+        seed: int,
+        *,
+        modalities: tuple[str, ...] = ("image",),
+        knobs: Mapping[str, Any] | None = None,
+        start: int = 0,
+    ) -> Iterator[Item]:
+        """Yield items ``start .. n-1`` of the dataset seeded with ``seed`` (item ``i`` depends only on ``seed``,
+        ``i`` and the knobs); knobs are checked when this is called, before anything is generated."""
+        unknown = [m for m in modalities if m not in self.modalities]
+        if unknown:
+            raise PfpKnobError(f"{self.id} has no modality {unknown[0]!r} (it has {', '.join(self.modalities)})")
+        if n < 0 or not 0 <= start <= n:
+            raise PfpKnobError(f"{self.id}: need 0 <= start <= n, got start {start} and n {n}")
+        config = self.validate_knobs(knobs)
+        return (self.make_item(seed, index, config) for index in range(start, n))
+
+    def make_item(self, seed: int, index: int, config: Mapping[str, Any]) -> Item:
+        """Item ``index`` of the dataset seeded with ``seed`` (a pure function of its arguments)."""
+        item_seed, rng = item_rng(seed, index)
+        subtask = config["subtasks"][index % len(config["subtasks"])]
+        answer_index = int(rng.integers(4))
+        for _ in range(MAX_TRIES):
+            try:
+                drawn = self._draw(rng, subtask, answer_index, config)
+            except GEOSException:
+                # Floating-point geometry that shapely cannot resolve (see foldbench.pfp.tolerance) rejects this
+                # attempt like any other invalid draw; the next attempt continues the same random stream.
+                drawn = None
+            if drawn is not None:
+                break
+        else:
+            raise PfpGenerationError(
+                f"{self.id}: no valid {subtask} item for seed {seed}, index {index} after {MAX_TRIES} tries; "
+                "try another seed or relax the knobs"
+            )
+        inputs, target, metadata = drawn
+        item_id = f"{self.name}-{index:06d}"
+        inputs["images"] = self._image_paths(item_id, inputs, panels=config["panels"])
+        target["answer"] = LETTERS[answer_index]
+        metadata.update({"type": self.type_name, "subtask": subtask, "split": split_of(item_seed), "index": index})
+        return Item(
+            id=item_id,
+            task=self.id,
+            seed=item_seed,
+            engine_version=ENGINE_VERSION,
+            inputs=inputs,
+            target=target,
+            metadata=metadata,
+        )
+
+    def _draw(
+        self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]] | None:
+        raise NotImplementedError
+
+    def _image_paths(self, item_id: str, inputs: Mapping[str, Any], *, panels: bool) -> dict[str, Any]:
+        base = f"images/{item_id}"
+        count = self._question_panel_count(inputs) if panels else 0
+        return {
+            "composite": f"{base}/composite.png",
+            "question": [f"{base}/question_{k}.png" for k in range(count)],
+            "options": [f"{base}/option_{letter}.png" for letter in LETTERS] if panels else [],
+        }
+
+    def _question_panel_count(self, inputs: Mapping[str, Any]) -> int:
+        raise NotImplementedError
+
+    # ---- pictures ----------------------------------------------------------------------------------------
+    def assets(self, item: Item) -> Iterator[tuple[str, bytes]]:
+        """The composite PNG and the separate question and option pictures of an item."""
+        from foldbench.pfp.drawing import composite, png_bytes
+
+        question, options = self._pictures(item)
+        images = item.inputs["images"]
+        yield images["composite"], png_bytes(composite(question, options))
+        if not images["question"]:
+            return  # generated with panels=false: the composite only
+        for path, picture in zip(images["question"], question, strict=True):
+            yield path, png_bytes(picture)
+        for path, picture in zip(images["options"], options, strict=True):
+            yield path, png_bytes(picture)
+
+    def _pictures(self, item: Item) -> tuple[list[Any], list[Any]]:
+        raise NotImplementedError
+
+    def gallery(self, item: Item, answer: Mapping[str, Any] | None) -> list[tuple[str, bytes]]:
+        """For a report: the question with the right option framed green and a wrong choice framed red."""
+        from foldbench.pfp.drawing import RIGHT_MARK, WRONG_MARK, composite, png_bytes
+
+        question, options = self._pictures(item)
+        right = LETTERS.index(item.target["answer"])
+        marks = {right: RIGHT_MARK}
+        chosen = (answer or {}).get("answer")
+        caption = f"answer {item.target['answer']}"
+        if chosen in LETTERS and chosen != item.target["answer"]:
+            marks[LETTERS.index(chosen)] = WRONG_MARK
+            caption += f", model chose {chosen}"
+        elif chosen is None:
+            caption += ", no readable choice"
+        return [(caption, png_bytes(composite(question, options, marks=marks)))]
+
+    # ---- prompts and answers -----------------------------------------------------------------------------
+    def render(self, item: Item, modality: str = "image") -> Prompt:
+        """The question picture and our instructions, asking for one letter as JSON."""
+        if modality not in self.modalities:
+            raise PfpKnobError(f"{self.id} has no modality {modality!r} (it has {', '.join(self.modalities)})")
+        version, text = load_template(self.name)
+        return Prompt((ImagePart(item.inputs["images"]["composite"]), TextPart(text)), template_version=version)
+
+    def parse(self, item: Item, text: str) -> BaseModel | ParseFailure:
+        """One letter A-D, read strictly (see :mod:`foldbench.tasks.pfp.answer`)."""
+        return parse_choice(text)
+
+    def score(self, item: Item, answer: BaseModel | ParseFailure) -> Scores:
+        """Accuracy: 1 when the letter is the item's answer."""
+        return score_choice(item.target["answer"], answer)
+
+    def consistent_options(self, item: Item) -> list[bool]:
+        """For each option, whether the engine finds it consistent with the question."""
+        raise NotImplementedError
+
+    def options_distinct(self, item: Item) -> bool:
+        """Whether no two options look the same (geometric comparison)."""
+        raise NotImplementedError
+
+    def oracle(self, item: Item) -> BaseModel:
+        """The engine's answer: the one option it finds consistent."""
+        consistent = self.consistent_options(item)
+        if consistent.count(True) != 1:
+            raise AssertionError(f"{item.id}: the engine finds {consistent.count(True)} consistent options")
+        return Choice(answer=LETTERS[consistent.index(True)])  # type: ignore[arg-type]
+
+    def random_answer(self, item: Item, rng: np.random.Generator) -> BaseModel:
+        """A letter drawn uniformly."""
+        return Choice(answer=LETTERS[int(rng.integers(4))])  # type: ignore[arg-type]
