@@ -12,7 +12,7 @@ from typing import Any
 
 from foldbench.tasks.base import ParseFailure
 
-__all__ = ["last_json_object", "excerpt"]
+__all__ = ["json_objects", "last_json_object", "excerpt"]
 
 _DECODER = json.JSONDecoder()
 
@@ -21,6 +21,28 @@ def excerpt(text: str, limit: int = 160) -> str:
     """The end of a reply, shortened for reports."""
     text = text.strip()
     return text if len(text) <= limit else "…" + text[-limit:]
+
+
+def json_objects(text: str) -> tuple[list[dict[str, Any]], bool]:
+    """Every complete top-level JSON object in ``text``, in order, and whether some ``{`` began none.
+
+    >>> json_objects('a {"x": 1} b {"y": [2]} c {broken')
+    ([{'x': 1}, {'y': [2]}], True)
+    """
+    found: list[dict[str, Any]] = []
+    broken = False
+    position = text.find("{")
+    while position != -1:
+        try:
+            value, end = _DECODER.raw_decode(text, position)
+        except json.JSONDecodeError:
+            broken = True
+            position = text.find("{", position + 1)
+            continue
+        if isinstance(value, dict):
+            found.append(value)
+        position = text.find("{", end)
+    return found, broken
 
 
 def last_json_object(text: str) -> dict[str, Any] | ParseFailure:
@@ -33,24 +55,9 @@ def last_json_object(text: str) -> dict[str, Any] | ParseFailure:
     """
     if not isinstance(text, str) or not text.strip():
         return ParseFailure("empty", "the reply is empty")
-    found: dict[str, Any] | None = None
-    position = 0
-    saw_brace = False
-    while True:
-        start = text.find("{", position)
-        if start < 0:
-            break
-        saw_brace = True
-        try:
-            value, end = _DECODER.raw_decode(text, start)
-        except json.JSONDecodeError:
-            position = start + 1
-            continue
-        if isinstance(value, dict):
-            found = value
-        position = end
-    if found is not None:
-        return found
-    if saw_brace:
+    found, broken = json_objects(text)
+    if found:
+        return found[-1]
+    if broken:
         return ParseFailure("invalid_json", "the reply has no complete, valid JSON object", excerpt(text))
     return ParseFailure("no_json", "the reply contains no JSON object", excerpt(text))

@@ -13,13 +13,13 @@ anything else. Nothing in a reply is ever evaluated.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from foldbench.tasks.base import ParseFailure, Scores
+from foldbench.tasks.replies import json_objects
 
 __all__ = ["LETTERS", "Choice", "parse_choice", "score_choice"]
 
@@ -38,24 +38,6 @@ class Choice(BaseModel):
     answer: Literal["A", "B", "C", "D"]
 
 
-def _json_objects(text: str) -> tuple[list[dict[str, object]], bool]:
-    decoder = json.JSONDecoder()
-    found: list[dict[str, object]] = []
-    broken = False
-    position = text.find("{")
-    while position != -1:
-        try:
-            value, end = decoder.raw_decode(text, position)
-        except json.JSONDecodeError:
-            broken = True
-            position = text.find("{", position + 1)
-            continue
-        if isinstance(value, dict):
-            found.append(value)
-        position = text.find("{", end)
-    return found, broken
-
-
 def parse_choice(text: str) -> Choice | ParseFailure:
     """Read one option letter from a reply (see the module docstring).
 
@@ -67,7 +49,7 @@ def parse_choice(text: str) -> Choice | ParseFailure:
     excerpt = text[-_EXCERPT:]
     if not text.strip():
         return ParseFailure("empty", "the reply is empty", excerpt)
-    objects, broken = _json_objects(text)
+    objects, broken = json_objects(text)
     answers = [o for o in objects if "answer" in o]
     if answers:
         value = answers[-1]["answer"]
