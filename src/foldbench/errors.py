@@ -16,6 +16,7 @@ __all__ = [
     "InvalidFoldError",
     "InvalidHoleError",
     "RecordError",
+    "InvalidKnobError",
     "UnknownNameError",
     "MissingDependencyError",
     "did_you_mean",
@@ -50,6 +51,10 @@ class RecordError(FoldbenchError, ValueError):
         self.field = field
         self.message = message
         super().__init__(f"record {record}: field '{field}': {message}")
+
+
+class InvalidKnobError(FoldbenchError, ValueError):
+    """A generator option that is unknown, out of range, or impossible together with the others."""
 
 
 class UnknownNameError(FoldbenchError, KeyError):

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foldbench.errors import FoldbenchError, UnknownNameError
+from foldbench.pfp import ENGINE_VERSION
 from foldbench.pfp.errors import PfpGenerationError, PfpKnobError
 from foldbench.tasks.base import ImagePart, Item, ParseFailure, Task, TextPart
 from foldbench.tasks.pfp import TASKS, FoldingTask, InverseTask, MultiStepTask, SingleStepTask, split_of
@@ -78,7 +79,7 @@ def test_metadata_names_type_subtask_and_split(generated: dict) -> None:
         for item in items:
             assert item.metadata["type"] == task.type_name
             assert item.metadata["split"] == split_of(item.seed)
-            assert item.engine_version == "pfp-1" and item.task == task.id
+            assert item.engine_version == ENGINE_VERSION and item.task == task.id
 
 
 def test_splits_follow_the_published_proportions() -> None:

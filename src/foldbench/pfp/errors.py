@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from foldbench.errors import FoldbenchError
+from foldbench.errors import FoldbenchError, InvalidKnobError
 
 __all__ = ["InvalidNetError", "PfpError", "PfpGenerationError", "PfpKnobError"]
 
@@ -11,7 +11,7 @@ class PfpError(FoldbenchError):
     """Base class of the Paper Folding Puzzles errors."""
 
 
-class PfpKnobError(PfpError, ValueError):
+class PfpKnobError(PfpError, InvalidKnobError):
     """A generator option that is unknown, out of range, or impossible together with the others."""
 
 

@@ -24,7 +24,7 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
-from foldbench.pfp.tolerance import MIN_FLAP_FRACTION, SAME_AREA, SNAP_DECIMALS
+from foldbench.pfp.tolerance import MIN_FLAP_FRACTION, SAME_AREA, SNAP_DECIMALS, union
 
 __all__ = [
     "IDENTITY",
@@ -179,7 +179,7 @@ def _repaired(geometry: BaseGeometry) -> BaseGeometry:
     if geometry.is_valid:
         return geometry
     parts = [g for g in shapely.get_parts(shapely.make_valid(geometry)) if g.geom_type in ("Polygon", "MultiPolygon")]
-    return unary_union(parts) if parts else Polygon()
+    return union(parts)
 
 
 def _transformed(region: BaseGeometry, transform: Affine) -> BaseGeometry:
@@ -266,7 +266,7 @@ def apply_step(state: FoldState, creases: Sequence[Crease]) -> FoldState:
         state.silhouette.difference(unary_union(planes)) if len(planes) > 1 else state.silhouette.difference(planes[0])
     )
     flaps = [_transformed(state.silhouette.intersection(p), m) for p, m in zip(planes, reflections, strict=True)]
-    return FoldState(layers, unary_union([staying, *flaps]))
+    return FoldState(layers, union([staying, *flaps]))
 
 
 def unfold_cut(state: FoldState, cut: BaseGeometry) -> BaseGeometry:
@@ -284,7 +284,7 @@ def unfold_cut(state: FoldState, cut: BaseGeometry) -> BaseGeometry:
         for layer, part in zip(state.layers, parts, strict=True)
         if not part.is_empty
     ]
-    return unary_union(pieces) if pieces else Polygon()
+    return union(pieces)
 
 
 def fold_region(state: FoldState, holes: BaseGeometry) -> BaseGeometry:
@@ -301,4 +301,4 @@ def fold_region(state: FoldState, holes: BaseGeometry) -> BaseGeometry:
         part = layer.region.intersection(holes)
         if not part.is_empty:
             pieces.append(_transformed(part, layer.transform))
-    return unary_union(pieces) if pieces else Polygon()
+    return union(pieces)

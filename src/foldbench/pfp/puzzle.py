@@ -14,15 +14,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
-from shapely.ops import unary_union
 
 from foldbench.pfp.cutouts import MIN_INSIDE_FRACTION
 from foldbench.pfp.folding import Crease, FoldState, fold_region, unfold_cut
 from foldbench.pfp.sequences import Step, replay
 from foldbench.pfp.shapes import Cutout, SheetShape, check_sheet_shape, cutout_polygon, sheet_polygon
-from foldbench.pfp.tolerance import CUTOUT_GAP, MIN_HOLE_AREA, MIN_PAPER_WIDTH, difference_area
+from foldbench.pfp.tolerance import CUTOUT_GAP, MIN_HOLE_AREA, MIN_PAPER_WIDTH, difference_area, union
 
 __all__ = [
     "MIN_INSIDE_FRACTION",
@@ -119,7 +117,7 @@ def cut_region(cutouts: tuple[Cutout, ...]) -> BaseGeometry:
     >>> cut_region(()).is_empty
     True
     """
-    return unary_union([cutout_polygon(c) for c in cutouts]) if cutouts else Polygon()
+    return union([cutout_polygon(c) for c in cutouts])
 
 
 def holes_of(puzzle: Puzzle, final: FoldState | None = None) -> BaseGeometry:
@@ -202,6 +200,7 @@ def cutout_problem(puzzle: Puzzle, final: FoldState) -> str | None:
 def paper_problem(sheet: SheetShape, holes: BaseGeometry) -> str | None:
     """Why the sheet ``sheet`` with ``holes`` cut out is not a clean result (None when it is).
 
+    >>> from shapely.geometry import Polygon
     >>> paper_problem("square", Polygon())
     'the cut misses the paper'
     """
@@ -230,6 +229,7 @@ def refold_mismatch(
     and unfolding is monotone in the cut, so the smallest candidate decides: the result is the area of the
     symmetric difference between the holes and what that smallest cut unfolds to.
 
+    >>> from shapely.geometry import Polygon
     >>> refold_mismatch("square", (), Polygon())
     0.0
     """

@@ -9,6 +9,10 @@ accepted as an answer option, so rounding can never decide a question.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import shapely
+from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 __all__ = [
@@ -22,8 +26,10 @@ __all__ = [
     "SAME_AREA",
     "SHEET_SIZE",
     "SNAP_DECIMALS",
+    "UNION_GRID",
     "difference_area",
     "distinct_regions",
+    "union",
     "same_region",
 ]
 
@@ -36,6 +42,11 @@ CUTOUT_CIRCLE_SIDES = 20
 SNAP_DECIMALS = 9
 """Folded coordinates are rounded to this many decimals, so layers that coincide share their vertices exactly
 (without it, rounding noise of 1e-14 can make shapely build invalid unions of stacked layers)."""
+UNION_GRID = 1e-6
+"""Unions of pieces are computed on a precision grid of this size. Pieces that meet along a crease come from
+different computations (an intersection on one side, a reflection on the other), so their shared edge agrees only
+up to rounding, and a plain GEOS union of such pieces can silently drop one of them; on the grid the edges
+coincide exactly."""
 SAME_AREA = 0.5
 """Two regions whose symmetric difference is smaller than this (square units) are the same region."""
 DISTINCT_AREA = 600.0
@@ -49,6 +60,16 @@ MIN_FLAP_FRACTION = 0.06
 """A fold must move at least this fraction of the folded paper's area."""
 CUTOUT_GAP = 4.0
 """Cutouts of one puzzle keep at least this distance from each other."""
+
+
+def union(pieces: Sequence[BaseGeometry]) -> BaseGeometry:
+    """The union of regions on the :data:`UNION_GRID` (an empty polygon for no pieces).
+
+    >>> from shapely.geometry import box
+    >>> union([box(0, 0, 1, 1), box(1, 0, 2, 1)]).area, union([]).is_empty
+    (2.0, True)
+    """
+    return shapely.union_all(list(pieces), grid_size=UNION_GRID) if pieces else Polygon()
 
 
 def difference_area(first: BaseGeometry, second: BaseGeometry) -> float:

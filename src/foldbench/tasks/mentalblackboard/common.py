@@ -1,0 +1,205 @@
+"""What the MentalBlackboard tasks share: the task base class, knob checks, and item encodings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import numpy as np
+
+from foldbench.errors import InvalidKnobError
+from foldbench.pft import ENGINE_VERSION
+from foldbench.pft.actions import Fold, Rotation, parse_actions
+from foldbench.pft.enumeration import GROUPS, pattern_of
+from foldbench.pft.holes import Hole
+from foldbench.pft.simulate import Solution, solve
+from foldbench.tasks.base import Item, ParseFailure, Scores
+from foldbench.tasks.mentalblackboard import baselines
+from foldbench.tasks.mentalblackboard.answers import PredictionAnswer, parse_prediction
+from foldbench.tasks.mentalblackboard.sampling import (
+    hole_from_dict,
+    hole_to_dict,
+    item_rng,
+)
+from foldbench.tasks.mentalblackboard.scoring import score_prediction
+
+__all__ = [
+    "REFERENCE_SHEET",
+    "Draw",
+    "MentalBlackboardTask",
+    "answer_of",
+    "describe",
+    "groups_knob",
+    "picture_knobs",
+    "solution_of",
+]
+
+#: Where every dataset keeps the numbered location sheet.
+REFERENCE_SHEET = "images/reference_sheet.png"
+
+
+def groups_knob(knobs: Mapping[str, Any], default: tuple[int, ...]) -> tuple[int, ...]:
+    groups = tuple(int(g) for g in knobs.get("groups") or default)
+    bad = [g for g in groups if g not in GROUPS]
+    if bad or not groups:
+        raise InvalidKnobError(f"groups must be chosen from 1..9, got {list(groups)}")
+    return groups
+
+
+def picture_knobs(knobs: Mapping[str, Any]) -> tuple[int, int]:
+    """The picture size (pixels, even, 64-4096) and video frame rate (1-120) chosen by the knobs."""
+    size, fps = knobs.get("size", 512), knobs.get("fps", 24)
+    if isinstance(size, bool) or not isinstance(size, int) or size % 2 or not 64 <= size <= 4096:
+        raise InvalidKnobError(f"size must be an even number of pixels from 64 to 4096, got {size!r}")
+    if isinstance(fps, bool) or not isinstance(fps, int) or not 1 <= fps <= 120:
+        raise InvalidKnobError(f"fps must be a whole number from 1 to 120, got {fps!r}")
+    return size, fps
+
+
+def describe(actions: tuple[Any, ...]) -> dict[str, Any]:
+    folds = [a for a in actions if isinstance(a, Fold)]
+    return {
+        "pattern": pattern_of(actions),
+        "num_folds": len(folds),
+        "num_rotations": sum(isinstance(a, Rotation) for a in actions),
+        "fold_families": "".join(sorted({f.type.family for f in folds})),
+    }
+
+
+Draw = tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
+
+
+def answer_of(solution: Solution) -> dict[str, Any]:
+    return {
+        "unfolding": [f.code for f in solution.unfolding],
+        "result_holes": [hole_to_dict(h) for h in solution.result_holes],
+        "total_holes": len(solution.result_holes),
+    }
+
+
+class MentalBlackboardTask:
+    """The protocol methods the four tasks share; each sets its id, name and the hooks _draw/_encode."""
+
+    id = ""
+    modalities: tuple[str, ...] = ("text", "image")
+    name = ""
+    engine_version = ENGINE_VERSION
+
+    def generate(
+        self,
+        n: int,
+        seed: int,
+        *,
+        modalities: tuple[str, ...] = ("text",),
+        knobs: Mapping[str, Any] | None = None,
+        start: int = 0,
+    ) -> Iterator[Item]:
+        knobs = dict(knobs or {})
+        unknown = [m for m in modalities if m not in self.modalities]
+        if unknown:
+            raise InvalidKnobError(f"{self.id} has no modality {unknown[0]!r} (it has {', '.join(self.modalities)})")
+        size, fps = picture_knobs(knobs)
+        for index in range(start, n):
+            item_seed, rng = item_rng(seed, index)
+            item_id = f"{self.name}-{index:05d}"
+            inputs, target, metadata = self._draw(rng, knobs)
+            metadata["index"] = index
+            item = Item(
+                id=item_id,
+                task=self.id,
+                seed=item_seed,
+                engine_version=ENGINE_VERSION,
+                inputs=inputs,
+                target=target,
+                metadata=metadata,
+            )
+            yield self._encode(item, modalities, size, fps)
+
+    def _draw(self, rng: np.random.Generator, knobs: dict[str, Any]) -> Draw:
+        raise NotImplementedError
+
+    def _encode(self, item: Item, modalities: tuple[str, ...], size: int, fps: int) -> Item:
+        raise NotImplementedError
+
+    def assets(self, item: Item) -> Iterator[tuple[str, bytes]]:
+        """The files of an item's picture modalities: 2D step images, 3D animation and key frames."""
+        images = item.inputs.get("images")
+        video = item.inputs.get("video")
+        if not images and not video:
+            return
+        from foldbench.pft.encoders import image
+
+        size = int((images or video or {}).get("size", 512))
+        yield REFERENCE_SHEET, image.png_bytes(image.reference_sheet(size=size))
+        if images:
+            yield from self._image_assets(item, images, size)
+        if video:
+            yield from video_assets(solution_of(item.inputs), video, item.target.get("video"))
+
+    def _image_assets(self, item: Item, images: dict[str, Any], size: int) -> Iterator[tuple[str, bytes]]:
+        raise NotImplementedError
+
+    def _check_modality(self, item: Item, modality: str) -> None:
+        key = {"image": "images", "frames": "video"}.get(modality, modality)
+        if modality not in self.modalities or key not in item.inputs:
+            raise InvalidKnobError(f"item {item.id} was generated without the {modality!r} modality")
+
+    def parse(self, item: Item, text: str) -> PredictionAnswer | ParseFailure:
+        """Read a reply strictly (see :mod:`foldbench.tasks.mentalblackboard.answers`)."""
+        return parse_prediction(text)
+
+    def score(self, item: Item, answer: Any) -> Scores:
+        """MentalBlackboard's metrics for one answer (see :mod:`foldbench.tasks.mentalblackboard.scoring`)."""
+        return score_prediction(item.target, answer)
+
+    def oracle(self, item: Item) -> PredictionAnswer:
+        """The engine's answer."""
+        return baselines.oracle_prediction(item)
+
+    def random_answer(self, item: Item, rng: np.random.Generator) -> PredictionAnswer:
+        """A random, well-formed answer."""
+        return baselines.random_prediction(item, rng)
+
+    def answer_holes(self, item: Item, answer: dict[str, Any]) -> list[Hole] | None:
+        """The holes on the unfolded sheet that a stored answer claims (None if it makes none)."""
+        return PredictionAnswer.model_validate(answer).holes()
+
+    def gallery(self, item: Item, answer: dict[str, Any] | None) -> list[tuple[str, bytes]]:
+        """Pictures for a report: the model's answer drawn on the sheet, beside the ground truth."""
+        from foldbench.pft.encoders import image
+
+        pictures = []
+        if answer is not None:
+            holes = self.answer_holes(item, answer)
+            if holes is not None:
+                pictures.append(("model's answer", image.png_bytes(image.render_result(holes, size=256))))
+        truth = [hole_from_dict(h) for h in item.target["result_holes"]]
+        pictures.append(("ground truth", image.png_bytes(image.render_result(truth, size=256))))
+        if "video" in item.inputs:
+            from foldbench.pft.encoders.video_strip import unfolding_strip
+
+            strip = unfolding_strip(solution_of(item.inputs), frames=6, size=160)
+            pictures.append(("ground-truth unfolding (3D)", image.png_bytes(strip)))
+        return pictures
+
+
+def video_assets(solution: Solution, video: dict[str, Any], unfolding_path: str | None) -> Iterator[tuple[str, bytes]]:
+    """The animation of a configuration (MP4), its key frames (PNG) and, for reports, the unfolding (MP4)."""
+    import tempfile
+    from pathlib import Path
+
+    from foldbench.pft.encoders.video import render_item_video
+
+    with tempfile.TemporaryDirectory() as scratch:
+        written = render_item_video(
+            solution, scratch, size=int(video["size"]), fps=int(video["fps"]), unfolding=unfolding_path is not None
+        )
+        yield video["video"], (Path(scratch) / str(written["video"])).read_bytes()
+        for path, name in zip(video["frames"], written["key_frames"], strict=True):
+            yield path, (Path(scratch) / name).read_bytes()
+        if unfolding_path is not None:
+            yield unfolding_path, (Path(scratch) / str(written["unfolding_video"])).read_bytes()
+
+
+def solution_of(inputs: Mapping[str, Any], holes_key: str = "initial_holes") -> Solution:
+    return solve(parse_actions(inputs["actions"]), [hole_from_dict(h) for h in inputs[holes_key]])
