@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from foldbench.harness import Store, evaluate
 from foldbench.harness.store import RunInfo
+from foldbench.models._files import PromptFiles
 from foldbench.models.base import ModelReply
 from foldbench.models.fingerprint import prompt_record, request_fingerprint
 from foldbench.models.registry import make_model
@@ -38,12 +39,13 @@ def overhead(dataset: Path, store_path: Path, modality: str) -> list[float]:
     items = read_items(dataset)
     texts = {item.id: task.oracle(item).model_dump_json() for item in items}
     timings = []
+    digests = PromptFiles(max_bytes=0)  # as the runner keeps them
     with Store(store_path) as store:
         store.open_run(RunInfo("overhead", task.id, str(dataset), "pft-1", "bench", {}, modality, "v", "0", "now"))
         for item in items:
             start = time.perf_counter()
             prompt = task.render(item, modality)
-            key = request_fingerprint("bench", {}, prompt, dataset)
+            key = request_fingerprint("bench", {}, prompt, dataset, files=digests)
             store.cached_response(key)
             answer = task.parse(item, texts[item.id])
             scores = task.score(item, answer)
@@ -53,7 +55,7 @@ def overhead(dataset: Path, store_path: Path, modality: str) -> list[float]:
                 key=key,
                 model="bench",
                 params={},
-                prompt=prompt_record(prompt, dataset),
+                prompt=prompt_record(prompt, dataset, digests),
                 reply=ModelReply(texts[item.id]),
                 scores=scores,
                 answer=answer.model_dump_json(),

@@ -19,6 +19,7 @@ from pathlib import Path
 from foldbench import __version__
 from foldbench.errors import FoldbenchError
 from foldbench.harness.store import RunInfo, Store
+from foldbench.models._files import PromptFiles
 from foldbench.models.base import Model, ModelReply, ModelRequest
 from foldbench.models.fingerprint import prompt_record, request_fingerprint
 from foldbench.tasks.base import Item, ParseFailure, Prompt, Task
@@ -85,6 +86,7 @@ async def evaluate(
     pending = [item for item in items if item.id not in done]
     counters = {"scored": 0, "from_store": 0, "requested": 0, "failed": 0, "parse_failures": 0}
     fatal: list[ModelReply] = []
+    digests = PromptFiles(max_bytes=0)  # file digests, shared by the fingerprint and the stored prompt record
 
     def finish(item: Item, prompt: Prompt, key: str, reply: ModelReply, cached_id: int | None) -> None:
         scores = answer_json = failure_json = None
@@ -105,7 +107,7 @@ async def evaluate(
             key=key,
             model=model.name,
             params=model.params,
-            prompt=prompt_record(prompt, dataset_dir),
+            prompt=prompt_record(prompt, dataset_dir, digests),
             reply=reply,
             scores=scores,
             answer=answer_json,
@@ -131,7 +133,7 @@ async def evaluate(
     waiting = []
     for item in pending:
         prompt = task.render(item, modality)
-        key = request_fingerprint(model.name, model.params, prompt, dataset_dir)
+        key = request_fingerprint(model.name, model.params, prompt, dataset_dir, files=digests)
         cached = store.cached_response(key)
         if cached is not None:
             counters["from_store"] += 1
