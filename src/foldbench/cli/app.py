@@ -10,6 +10,7 @@ from rich.text import Text
 from foldbench import __version__
 from foldbench.cli._common import err_console
 from foldbench.cli.evaluate import compare_command, eval_command, report_command, suite_command
+from foldbench.cli.fold import fold
 from foldbench.cli.generate import generate
 from foldbench.cli.pft import pft_app
 from foldbench.errors import FoldbenchError
@@ -28,6 +29,7 @@ app.command("generate")(generate)
 app.command("eval")(eval_command)
 app.command("report")(report_command)
 app.command("compare")(compare_command)
+app.command("fold")(fold)
 app.add_typer(pft_app, name="pft")
 
 

@@ -203,7 +203,9 @@ def suite_command(
     n: Annotated[int, typer.Option("-n", help="Items per task.")] = 20,
     seed: Annotated[int, typer.Option(help="Dataset seed.")] = 0,
     tasks: Annotated[str, typer.Option(help="Comma-separated task names (family/name).")] = ",".join(SUITE_TASKS),
-    modality: Annotated[str, typer.Option(help="Comma-separated modalities (each task uses those it has).")] = "text,image",
+    modality: Annotated[
+        str, typer.Option(help="Comma-separated modalities (each task uses those it has).")
+    ] = "text,image",
     model: Annotated[
         list[str] | None, typer.Option("--model", "-m", help="Extra model(s) besides the baselines.")
     ] = None,

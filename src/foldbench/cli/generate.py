@@ -20,7 +20,7 @@ def generate(
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed; the same seed gives the same bytes.")] = 0,
     modality: Annotated[
         str | None,
-        typer.Option("--modality", "-m", help="Comma-separated: text, image, video, frames (default: the task's first)."),
+        typer.Option("--modality", "-m", help="text, image, video, frames (comma-separated; default: the first)."),
     ] = None,
     groups: Annotated[str | None, typer.Option(help="Configuration groups 1-9 to draw from, e.g. '1,2,5'.")] = None,
     folds: Annotated[str | None, typer.Option(help="Planning: fold counts to draw from, e.g. '1,2'.")] = None,

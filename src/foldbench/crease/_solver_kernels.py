@@ -1,0 +1,219 @@
+"""Compiled inner loops of the layer solver (numba): propagation, component search, component labelling.
+
+Arrays shared by the kernels (``C`` constraints, ``V`` variables):
+
+- ``kinds (C,)``, ``slot_variables (C, 6)``, ``slot_flipped (C, 6)``: the constraints (slots padded with -1);
+- ``slot_counts (4,)``, ``table_state (4, 729)``, ``table_forced (4, 729, 6)``: the propagation tables
+  (state ``-1`` conflict, ``0`` free, ``1`` dead, ``2`` forced; forced values ``0`` when a slot is not forced);
+- ``touching_offsets (V + 1,)``, ``touching (sum,)``: the constraints of each variable (CSR);
+- ``values (V,)`` int8 (0 unset, 1 above, 2 below), ``trail (V,)``, ``reasons (V,)``: the working state.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["component_labels", "constraints_of_variables", "constraint_states", "enumerate_component", "propagate_from"]
+
+STATE_CONFLICT, STATE_FREE, STATE_DEAD, STATE_FORCED = -1, 0, 1, 2
+
+
+@njit(cache=True)
+def _code(constraint, values, kinds, slot_variables, slot_flipped, slot_counts):  # type: ignore[no-untyped-def]
+    count = slot_counts[kinds[constraint]]
+    code = 0
+    weight = 1
+    for slot in range(count):
+        value = values[slot_variables[constraint, slot]]
+        if value != 0 and slot_flipped[constraint, slot]:
+            value = 3 - value
+        code += value * weight
+        weight *= 3
+    return code
+
+
+@njit(cache=True)
+def propagate_from(  # type: ignore[no-untyped-def]
+    head, trail_length, values, trail, reasons, touching_offsets, touching, kinds, slot_variables, slot_flipped,
+    slot_counts, table_state, table_forced,
+):
+    """Propagate the assignments ``trail[head:trail_length]``; return (violated constraint or -1, new length)."""
+    while head < trail_length:
+        variable = trail[head]
+        head += 1
+        for position in range(touching_offsets[variable], touching_offsets[variable + 1]):
+            constraint = touching[position]
+            kind = kinds[constraint]
+            code = _code(constraint, values, kinds, slot_variables, slot_flipped, slot_counts)
+            state = table_state[kind, code]
+            if state == STATE_CONFLICT:
+                return constraint, trail_length
+            if state == STATE_FORCED:
+                for slot in range(slot_counts[kind]):
+                    forced = table_forced[kind, code, slot]
+                    if forced == 0:
+                        continue
+                    target = slot_variables[constraint, slot]
+                    value = 3 - forced if slot_flipped[constraint, slot] else forced
+                    if values[target] == 0:
+                        values[target] = value
+                        reasons[target] = constraint
+                        trail[trail_length] = target
+                        trail_length += 1
+                    elif values[target] != value:
+                        return constraint, trail_length
+    return -1, trail_length
+
+
+@njit(cache=True)
+def _undo(mark, trail_length, values, trail):  # type: ignore[no-untyped-def]
+    while trail_length > mark:
+        trail_length -= 1
+        values[trail[trail_length]] = 0
+    return trail_length
+
+
+@njit(cache=True)
+def enumerate_component(  # type: ignore[no-untyped-def]
+    component, limit, keep_index, trail_length, values, trail, reasons, touching_offsets, touching, kinds,
+    slot_variables, slot_flipped, slot_counts, table_state, table_forced,
+):
+    """Depth-first search over a component (value 1 first); count solutions up to ``limit`` (0: no limit).
+
+    Returns (count, limited, kept solution values or an empty array). Leaves ``values`` as it found them.
+    """
+    size = component.shape[0]
+    kept = np.zeros(0, dtype=np.int8)
+    decision_position = np.empty(size + 1, dtype=np.int64)
+    decision_value = np.empty(size + 1, dtype=np.int8)
+    decision_mark = np.empty(size + 1, dtype=np.int64)
+    depth = 0
+    base = trail_length
+    count = 0
+    position = 0
+    while True:
+        while position < size and values[component[position]] != 0:
+            position += 1
+        need_backtrack = False
+        if position == size:
+            if count == keep_index:
+                kept = np.empty(size, dtype=np.int8)
+                for i in range(size):
+                    kept[i] = values[component[i]]
+            count += 1
+            if limit > 0 and count >= limit:
+                trail_length = _undo(base, trail_length, values, trail)
+                return count, True, kept
+            need_backtrack = True
+        else:
+            variable = component[position]
+            decision_position[depth] = position
+            decision_value[depth] = 1
+            decision_mark[depth] = trail_length
+            depth += 1
+            values[variable] = 1
+            reasons[variable] = -1
+            trail[trail_length] = variable
+            conflict, trail_length = propagate_from(
+                trail_length, trail_length + 1, values, trail, reasons, touching_offsets, touching, kinds,
+                slot_variables, slot_flipped, slot_counts, table_state, table_forced,
+            )
+            if conflict < 0:
+                position += 1
+                continue
+            need_backtrack = True
+        advanced = False
+        while need_backtrack and depth > 0 and not advanced:
+            depth -= 1
+            trail_length = _undo(decision_mark[depth], trail_length, values, trail)
+            if decision_value[depth] == 1:
+                position = decision_position[depth]
+                variable = component[position]
+                decision_value[depth] = 2
+                depth += 1
+                values[variable] = 2
+                reasons[variable] = -1
+                trail[trail_length] = variable
+                conflict, trail_length = propagate_from(
+                    trail_length, trail_length + 1, values, trail, reasons, touching_offsets, touching, kinds,
+                    slot_variables, slot_flipped, slot_counts, table_state, table_forced,
+                )
+                if conflict < 0:
+                    position += 1
+                    advanced = True
+                else:
+                    trail_length = _undo(decision_mark[depth - 1], trail_length, values, trail)
+                    depth -= 1
+        if not advanced:
+            trail_length = _undo(base, trail_length, values, trail)
+            return count, False, kept
+
+
+@njit(cache=True)
+def constraint_states(values, kinds, slot_variables, slot_flipped, slot_counts, table_state):  # type: ignore[no-untyped-def]
+    """Table state of every constraint under the current values."""
+    states = np.empty(kinds.shape[0], dtype=np.int8)
+    for constraint in range(kinds.shape[0]):
+        code = _code(constraint, values, kinds, slot_variables, slot_flipped, slot_counts)
+        states[constraint] = table_state[kinds[constraint], code]
+    return states
+
+
+@njit(cache=True)
+def _find(parent, x):  # type: ignore[no-untyped-def]
+    root = x
+    while parent[root] != root:
+        root = parent[root]
+    while parent[x] != root:
+        following = parent[x]
+        parent[x] = root
+        x = following
+    return root
+
+
+@njit(cache=True)
+def component_labels(values, kinds, slot_variables, slot_counts, states):  # type: ignore[no-untyped-def]
+    """Union unset variables sharing a constraint that is not dead; return each variable's root (-1 if set)."""
+    parent = np.arange(values.shape[0])
+    for constraint in range(kinds.shape[0]):
+        if states[constraint] == STATE_DEAD:
+            continue
+        first = -1
+        for slot in range(slot_counts[kinds[constraint]]):
+            variable = slot_variables[constraint, slot]
+            if values[variable] != 0:
+                continue
+            if first < 0:
+                first = _find(parent, variable)
+            else:
+                other = _find(parent, variable)
+                if other != first:
+                    parent[other] = first
+    labels = np.full(values.shape[0], -1, dtype=np.int64)
+    for variable in range(values.shape[0]):
+        if values[variable] == 0:
+            labels[variable] = _find(parent, variable)
+    return labels
+
+
+@njit(cache=True)
+def constraints_of_variables(slot_variables, variable_count):  # type: ignore[no-untyped-def]
+    """Compressed rows of the constraints naming each variable (a counting sort over the slots)."""
+    offsets = np.zeros(variable_count + 1, dtype=np.int64)
+    for constraint in range(slot_variables.shape[0]):
+        for slot in range(slot_variables.shape[1]):
+            variable = slot_variables[constraint, slot]
+            if variable >= 0:
+                offsets[variable + 1] += 1
+    for variable in range(variable_count):
+        offsets[variable + 1] += offsets[variable]
+    fill = offsets[:-1].copy()
+    touching = np.empty(offsets[variable_count], dtype=np.int32)
+    for constraint in range(slot_variables.shape[0]):
+        for slot in range(slot_variables.shape[1]):
+            variable = slot_variables[constraint, slot]
+            if variable >= 0:
+                touching[fill[variable]] = constraint
+                fill[variable] += 1
+    return offsets, touching

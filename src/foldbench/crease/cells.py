@@ -1,0 +1,143 @@
+"""Overlap cells of the folded state and the overlapping face pairs (the layer-order variables).
+
+The folded edges are overlaid and planarised (same tolerance policy, folded-state tolerance); the faces of
+that arrangement are the *cells*. Walking from a cell on the outside of the folded shape across each segment
+toggles the paper faces whose edges lie on that segment, which gives the faces covering every cell without any
+point-in-polygon test.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+
+from foldbench.crease.errors import PrecisionProblem
+from foldbench.crease.folding import FoldedGeometry
+from foldbench.crease.pattern import CreasePattern
+from foldbench.crease.planar import find_faces, planarize_segments
+from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE
+
+__all__ = ["OverlapCells", "build_cells", "overlapping_face_pairs"]
+
+
+@dataclass(frozen=True)
+class OverlapCells:
+    """The arrangement of folded edges.
+
+    Attributes:
+        points_coords: ``(p, 2)`` arrangement vertices (folded coordinates).
+        segments_points: ``(s, 2)`` arrangement edges.
+        segments_edges: crease-pattern edges lying on each segment.
+        segments_cells: ``(s, 2)`` cells on the two sides of each segment (``-1`` outside).
+        cells_points: point cycles of the cells.
+        cells_faces: sorted paper faces covering each cell.
+    """
+
+    points_coords: np.ndarray
+    segments_points: np.ndarray
+    segments_edges: tuple[tuple[int, ...], ...]
+    segments_cells: np.ndarray
+    cells_points: tuple[tuple[int, ...], ...]
+    cells_faces: tuple[tuple[int, ...], ...]
+
+
+def build_cells(
+    pattern: CreasePattern, folded: FoldedGeometry, tolerance: float = FOLDED_DISTANCE_TOLERANCE
+) -> OverlapCells:
+    """Overlay the folded edges into cells and find the faces covering each cell.
+
+    Raises:
+        PrecisionProblem: walking the cells gives a cell two different face sets (imprecise coordinates).
+
+    >>> from foldbench.crease.pattern import build_crease_pattern
+    >>> from foldbench.crease.folding import fold_faces
+    >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
+    >>> pattern = build_crease_pattern(square, "BBBB")
+    >>> build_cells(pattern, fold_faces(pattern)).cells_faces
+    ((0,),)
+    """
+    folded_segments = folded.vertices_coords_folded[pattern.edges_vertices]
+    graph = planarize_segments(folded_segments, tolerance)
+    faces = find_faces(graph.vertices_coords, graph.edges_vertices)
+    segments_cells = faces.edges_faces
+    edges_faces = pattern.edges_faces
+    segment_face_lists: list[list[int]] = []
+    for sources in graph.edges_sources:
+        faces_here: list[int] = []
+        for edge in sources:
+            for face in edges_faces[edge]:
+                if face >= 0:
+                    faces_here.append(int(face))
+        segment_face_lists.append(faces_here)
+    cell_count = len(faces.faces_vertices)
+    cells_faces: list[set[int] | None] = [None] * cell_count
+    cell_segments: list[list[int]] = [[] for _ in range(cell_count)]
+    for segment, (left, right) in enumerate(segments_cells.tolist()):
+        if left >= 0:
+            cell_segments[left].append(segment)
+        if right >= 0 and right != left:
+            cell_segments[right].append(segment)
+    queue: deque[int] = deque()
+    consistent = True
+    for segment, (left, right) in enumerate(segments_cells.tolist()):
+        if (left < 0) != (right < 0):
+            inside = left if left >= 0 else right
+            if cells_faces[inside] is None:
+                cells_faces[inside] = set(segment_face_lists[segment])
+                queue.append(inside)
+                break
+    while queue:
+        cell = queue.popleft()
+        current = cells_faces[cell]
+        assert current is not None
+        for segment in cell_segments[cell]:
+            left, right = segments_cells[segment]
+            neighbour = int(right if left == cell else left)
+            if neighbour < 0:
+                continue
+            toggled = set(current)
+            toggled.symmetric_difference_update(segment_face_lists[segment])
+            if cells_faces[neighbour] is None:
+                cells_faces[neighbour] = toggled
+                queue.append(neighbour)
+            elif cells_faces[neighbour] != toggled:
+                consistent = False
+    if not consistent or any(faces_set is None for faces_set in cells_faces):
+        raise PrecisionProblem(
+            "E_PRECISION_CELLS",
+            "the folded edges do not overlay consistently (a cell is covered by different faces depending on "
+            f"the path across segments) at folded tolerance {tolerance:.1e}; the coordinates are too imprecise",
+            {"tolerance": tolerance, "cells": cell_count},
+        )
+    return OverlapCells(
+        points_coords=graph.vertices_coords,
+        segments_points=graph.edges_vertices,
+        segments_edges=graph.edges_sources,
+        segments_cells=segments_cells,
+        cells_points=faces.faces_vertices,
+        cells_faces=tuple(tuple(sorted(faces_set or ())) for faces_set in cells_faces),
+    )
+
+
+def overlapping_face_pairs(cells: OverlapCells, face_count: int) -> np.ndarray:
+    """Sorted ``(k, 2)`` array of face pairs ``[f, g]`` (``f < g``) that share a cell.
+
+    >>> cells = OverlapCells(np.zeros((0, 2)), np.zeros((0, 2), int), (), np.zeros((0, 2), int), (),
+    ...                      ((0, 1, 2), (2,)))
+    >>> overlapping_face_pairs(cells, 3).tolist()
+    [[0, 1], [0, 2], [1, 2]]
+    """
+    chunks = []
+    for faces in cells.cells_faces:
+        count = len(faces)
+        if count < 2:
+            continue
+        first, second = np.triu_indices(count, 1)
+        array = np.asarray(faces, dtype=np.int64)
+        chunks.append(array[first] * face_count + array[second])
+    if not chunks:
+        return np.zeros((0, 2), dtype=np.int64)
+    keys = np.unique(np.concatenate(chunks))
+    return np.stack([keys // face_count, keys % face_count], axis=1)

@@ -1,0 +1,233 @@
+"""The crease-pattern compiler: crease pattern in, folded states (or a precise error) out."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from foldbench.crease.cells import OverlapCells, build_cells
+from foldbench.crease.constraints import ABOVE, BELOW
+from foldbench.crease.errors import AmbiguousFoldedState, CreasePatternError
+from foldbench.crease.folding import FoldedGeometry, fold_faces
+from foldbench.crease.layer_constraints import LayerConstraints, build_layer_constraints
+from foldbench.crease.local_checks import LocalCheckReport, check_vertices
+from foldbench.crease.pattern import CreasePattern
+from foldbench.crease.solver import LayerSolver, SolveResult
+from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR
+
+__all__ = ["CompiledFold", "compile_crease_pattern", "crease_assignment_orders"]
+
+
+@dataclass(frozen=True)
+class CompiledFold:
+    """Everything the compiler found about one crease pattern.
+
+    Attributes:
+        pattern: the planarised crease pattern.
+        local_checks: Kawasaki errors and precision warnings of the vertex checks.
+        folded: folded vertex coordinates and face flips.
+        cells: overlap cells and the faces covering them.
+        constraints: variables and constraints.
+        solution: forced values, components with their counts, the total number of states.
+        limit: the per-component cap used (None: every state counted).
+        timings: seconds per stage.
+        warnings: non-fatal remarks (planarisation, imprecise vertices, ambiguity).
+    """
+
+    pattern: CreasePattern
+    local_checks: LocalCheckReport
+    folded: FoldedGeometry
+    cells: OverlapCells
+    constraints: LayerConstraints
+    solution: SolveResult
+    limit: int | None
+    timings: dict[str, float] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def state_count(self) -> int:
+        """Number of flat-folded states (product over components; capped per component by ``limit``)."""
+        return self.solution.state_count
+
+    def summary(self) -> dict[str, Any]:
+        """JSON-ready summary (the ``foldbench fold --json`` object without ``error``)."""
+        components = self.solution.components
+        return {
+            "vertices": self.pattern.vertex_count,
+            "edges": self.pattern.edge_count,
+            "faces": self.pattern.face_count,
+            "cells": len(self.cells.cells_faces),
+            "flipped_faces": int(self.folded.faces_flipped.sum()),
+            "variables": len(self.constraints.variables_faces),
+            "constraints": self.constraints.counts,
+            "components": len(components),
+            "component_solutions": [c.solution_count for c in components],
+            "limited": any(c.limited for c in components),
+            "limit": self.limit,
+            "states": self.state_count,
+            "timings": {k: round(v, 4) for k, v in self.timings.items()},
+            "warnings": list(self.warnings),
+        }
+
+    def state_values(self, state: int = 0) -> list[int]:
+        """Every variable's value in state number ``state`` (mixed radix over the components).
+
+        Raises:
+            ValueError: ``state`` is out of range.
+        """
+        if not 0 <= state < self.state_count:
+            raise ValueError(f"state {state} does not exist ({self.state_count} states)")
+        values = list(self.solution.forced_values)
+        remainder = state
+        solver: LayerSolver | None = None
+        for component in self.solution.components:
+            index = remainder % component.solution_count
+            remainder //= component.solution_count
+            chosen = component.first_solution
+            if index:
+                if solver is None:
+                    solver = LayerSolver(self.constraints)
+                    solver.values[:] = self.solution.forced_values
+                _, _, chosen = solver.enumerate_component(np.array(component.variables), index + 1, index)
+            for variable, value in zip(component.variables, chosen, strict=False):
+                values[variable] = value
+        return values
+
+    def face_orders(self, state: int = 0) -> list[list[int]]:
+        """FOLD ``faceOrders`` ``[f, g, s]`` of a state: ``s = +1`` when ``f`` lies on the side of ``g``'s normal."""
+        flipped = self.folded.faces_flipped
+        orders = []
+        for (f, g), value in zip(self.constraints.variables_faces.tolist(), self.state_values(state), strict=False):
+            f_higher = value == ABOVE
+            orders.append([f, g, 1 if f_higher != bool(flipped[g]) else -1])
+        return orders
+
+    def cells_layer_order(self, state: int = 0) -> list[list[int]]:
+        """For each cell, its faces from top (front side) to bottom."""
+        values = self.state_values(state)
+        face_count = self.pattern.face_count
+        index_of = {f * face_count + g: i for i, (f, g) in enumerate(self.constraints.variables_faces.tolist())}
+        ordered = []
+        for faces in self.cells.cells_faces:
+            below_count = {face: 0 for face in faces}
+            for i, f in enumerate(faces):
+                for g in faces[i + 1:]:
+                    value = values[index_of[f * face_count + g]]
+                    below_count[f if value == ABOVE else g] += 1
+            ordered.append(sorted(faces, key=lambda face: -below_count[face]))
+        return ordered
+
+    def folded_frame(self, state: int = 0) -> dict[str, Any]:
+        """A FOLD frame (``frame_classes: foldedForm``) of a state with ``faceOrders``."""
+        fields = self.pattern.to_fold_fields()
+        coords = self.folded.vertices_coords_folded * self.pattern.scale
+        return {
+            "frame_classes": ["foldedForm"],
+            "frame_attributes": ["2D", "nonSelfIntersecting"],
+            "vertices_coords": coords.tolist(),
+            "edges_vertices": fields["edges_vertices"],
+            "edges_assignment": fields["edges_assignment"],
+            "faces_vertices": fields["faces_vertices"],
+            "faceOrders": self.face_orders(state),
+        }
+
+    def fold_document(self, state: int = 0, title: str = "") -> dict[str, Any]:
+        """A FOLD 1.2 document: the crease pattern plus the folded state as a second frame."""
+        document: dict[str, Any] = {
+            "file_spec": 1.2,
+            "file_creator": "foldbench",
+            "file_title": title,
+            "file_classes": ["singleModel"],
+            "frame_classes": ["creasePattern"],
+            **self.pattern.to_fold_fields(),
+            "file_frames": [{**self.folded_frame(state), "frame_parent": 0, "frame_inherit": False}],
+        }
+        return document
+
+
+def crease_assignment_orders(
+    pattern: CreasePattern, folded: FoldedGeometry, constraints: LayerConstraints
+) -> list[tuple[int, int]]:
+    """The ``(variable, value)`` orders forced directly by mountain and valley creases.
+
+    Seen from face 0's front, a valley crease brings the far face up toward the viewer when the near face
+    shows its front, and down when it shows its back; a mountain does the opposite.
+    """
+    face_count = pattern.face_count
+    index_of = {f * face_count + g: i for i, (f, g) in enumerate(constraints.variables_faces.tolist())}
+    seeds: list[tuple[int, int]] = []
+    for edge, (near, far) in enumerate(pattern.edges_faces.tolist()):
+        assignment = pattern.edges_assignment[edge]
+        if assignment not in "MV" or near < 0 or far < 0:
+            continue
+        far_is_above = (assignment == "V") != bool(folded.faces_flipped[near])
+        low, high = min(near, far), max(near, far)
+        variable = index_of.get(low * face_count + high)
+        if variable is None:
+            continue
+        low_is_above = far_is_above if low == far else not far_is_above
+        seeds.append((variable, ABOVE if low_is_above else BELOW))
+    return seeds
+
+
+def compile_crease_pattern(
+    pattern: CreasePattern, *, limit: int | None = None, require_unique: bool = False
+) -> CompiledFold:
+    """Decide flat-foldability and count the flat-folded states of a crease pattern.
+
+    Args:
+        pattern: a crease pattern (from :mod:`foldbench.crease.io`).
+        limit: cap on the solutions searched per component (None: count every state exactly).
+        require_unique: raise :class:`AmbiguousFoldedState` when there is more than one state.
+
+    Raises:
+        GeometricallyImpossibleFold: a local condition fails or the paper does not close up.
+        SelfIntersection: no layer order exists.
+        AmbiguousFoldedState: ``require_unique`` and more than one state.
+        PrecisionProblem: the coordinates are too imprecise to decide.
+    """
+    if limit is not None and limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit}")
+    timings: dict[str, float] = {}
+    clock = time.perf_counter()
+
+    def lap(name: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        timings[name] = now - clock
+        clock = now
+
+    local = check_vertices(pattern)
+    folded = fold_faces(pattern)
+    lap("fold")
+    folded_tolerance = max(FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR * folded.worst_mismatch)
+    cells = build_cells(pattern, folded, folded_tolerance)
+    lap("cells")
+    constraints = build_layer_constraints(pattern, cells)
+    lap("constraints")
+    solver = LayerSolver(constraints)
+    solution = solver.solve(crease_assignment_orders(pattern, folded, constraints), limit)
+    lap("solve")
+    warnings = list(pattern.notes)
+    if folded_tolerance > FOLDED_DISTANCE_TOLERANCE:
+        warnings.append(f"imprecise coordinates: folded vertices disagree by up to {folded.worst_mismatch:.1e}; "
+                        f"folded tolerance widened to {folded_tolerance:.1e}")
+    if local.imprecise_vertices:
+        warnings.append(f"{len(local.imprecise_vertices)} vertices meet Kawasaki only approximately")
+    free = [i for i, c in enumerate(solution.components) if c.solution_count > 1]
+    if solution.state_count > 1:
+        message = f"{solution.state_count} flat-folded states; free components {free}"
+        if require_unique:
+            raise AmbiguousFoldedState(
+                "E_AMBIGUOUS_STATE", message,
+                {"states": solution.state_count, "free_components": free,
+                 "component_solutions": [c.solution_count for c in solution.components]},
+            )
+        warnings.append(f"AFS: {message}")
+    return CompiledFold(pattern, local, folded, cells, constraints, solution, limit, timings, tuple(warnings))
+
+
+_ = CreasePatternError

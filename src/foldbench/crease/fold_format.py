@@ -1,0 +1,204 @@
+"""FOLD 1.2 reading (with structural validation) and writing.
+
+Reading validates every field the compiler uses and raises :class:`CreasePatternSyntaxError` naming the field
+and index. The edges are then planarised (see :func:`foldbench.crease.pattern.build_crease_pattern`), so a
+FOLD file whose faces are missing or stale still compiles; ``faces_vertices`` given in the file are checked to
+be closed polygons over existing edges.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from foldbench.crease.errors import CreasePatternSyntaxError
+from foldbench.crease.pattern import ASSIGNMENTS, CreasePattern, build_crease_pattern
+
+__all__ = ["MAX_FILE_BYTES", "parse_fold_text", "pattern_from_fold", "read_fold", "write_fold"]
+
+MAX_FILE_BYTES: int = 200_000_000
+"""Inputs larger than this are refused before parsing."""
+
+
+def parse_fold_text(text: str, source: str = "<text>") -> dict[str, Any]:
+    """Parse FOLD JSON text into a dict, or raise a CSE error with line and column.
+
+    >>> parse_fold_text('{"vertices_coords": []}')["vertices_coords"]
+    []
+    >>> parse_fold_text('')
+    Traceback (most recent call last):
+    ...
+    foldbench.crease.errors.CreasePatternSyntaxError: CSE E_CP_SYNTAX_EMPTY: <text> is empty
+    """
+    if not text.strip():
+        raise CreasePatternSyntaxError("E_CP_SYNTAX_EMPTY", f"{source} is empty", {"source": source})
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise CreasePatternSyntaxError(
+            "E_CP_SYNTAX_JSON",
+            f"{source} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}",
+            {"source": source, "line": error.lineno, "column": error.colno},
+        ) from None
+    if not isinstance(document, dict):
+        raise CreasePatternSyntaxError(
+            "E_CP_SYNTAX_NOT_OBJECT", f"{source}: a FOLD file is a JSON object, got {type(document).__name__}",
+            {"source": source},
+        )
+    return document
+
+
+def _fail(code: str, field: str, index: int | None, message: str) -> CreasePatternSyntaxError:
+    where: dict[str, Any] = {"field": field}
+    if index is not None:
+        where["index"] = index
+    location = f"{field}[{index}]" if index is not None else field
+    return CreasePatternSyntaxError(code, f"{location}: {message}", where)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _validated_coordinates(document: dict[str, Any]) -> np.ndarray:
+    coords = document.get("vertices_coords")
+    if coords is None:
+        raise _fail("E_CP_MISSING_FIELD", "vertices_coords", None, "missing")
+    if not isinstance(coords, list):
+        raise _fail("E_CP_SYNTAX_INVALID_PARAM_TYPE", "vertices_coords", None, "must be a list of [x, y]")
+    for index, point in enumerate(coords):
+        if not isinstance(point, list) or len(point) not in (2, 3) or not all(_is_number(c) for c in point):
+            raise _fail("E_CP_SYNTAX_INVALID_PARAM_TYPE", "vertices_coords", index,
+                        f"expected [x, y] of finite numbers, got {json.dumps(point)[:60]}")
+        if len(point) == 3 and point[2] != 0:
+            raise _fail("E_CP_SYNTAX_VALUE_OUT_OF_RANGE", "vertices_coords", index,
+                        "a crease pattern is flat: z must be 0")
+    return np.array([point[:2] for point in coords], dtype=float).reshape(-1, 2)
+
+
+def _validated_edges(document: dict[str, Any], vertex_count: int) -> np.ndarray:
+    edges = document.get("edges_vertices")
+    if edges is None:
+        raise _fail("E_CP_MISSING_FIELD", "edges_vertices", None, "missing")
+    if not isinstance(edges, list):
+        raise _fail("E_CP_SYNTAX_INVALID_PARAM_TYPE", "edges_vertices", None, "must be a list of [u, v]")
+    for index, edge in enumerate(edges):
+        if (not isinstance(edge, list) or len(edge) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in edge)):
+            raise _fail("E_CP_SYNTAX_INVALID_PARAM_TYPE", "edges_vertices", index,
+                        f"expected [u, v] of integers, got {json.dumps(edge)[:60]}")
+        for vertex in edge:
+            if not 0 <= vertex < vertex_count:
+                raise _fail("E_CP_SYNTAX_INVALID_LINE_REFERENCE", "edges_vertices", index,
+                            f"vertex {vertex} does not exist ({vertex_count} vertices)")
+        if edge[0] == edge[1]:
+            raise _fail("E_CP_DEGENERATE_EDGE", "edges_vertices", index, f"edge joins vertex {edge[0]} to itself")
+    return np.array(edges, dtype=np.int64).reshape(-1, 2)
+
+
+def _validated_assignments(document: dict[str, Any], edge_count: int) -> list[str]:
+    assignments = document.get("edges_assignment")
+    angles = document.get("edges_foldAngle")
+    if angles is not None:
+        if not isinstance(angles, list) or len(angles) != edge_count:
+            raise _fail("E_CP_SYNTAX_INVALID_PARAM_COUNT", "edges_foldAngle", None,
+                        f"expected a list of {edge_count} numbers")
+        for index, angle in enumerate(angles):
+            if angle is not None and not _is_number(angle):
+                raise _fail("E_CP_SYNTAX_INVALID_PARAM_TYPE", "edges_foldAngle", index, f"not a number: {angle!r}")
+            if angle is not None and abs(angle) > 180:
+                raise _fail("E_CP_SYNTAX_VALUE_OUT_OF_RANGE", "edges_foldAngle", index,
+                            f"{angle} is outside [-180, 180]")
+    if assignments is None:
+        if angles is None:
+            return ["U"] * edge_count
+        return ["U" if a is None else ("V" if a > 0 else "M" if a < 0 else "F") for a in angles]
+    if not isinstance(assignments, list) or len(assignments) != edge_count:
+        raise _fail("E_CP_SYNTAX_INVALID_PARAM_COUNT", "edges_assignment", None,
+                    f"expected a list of {edge_count} letters, one per edge")
+    letters = []
+    for index, letter in enumerate(assignments):
+        if not isinstance(letter, str) or letter.upper() not in ASSIGNMENTS:
+            raise _fail("E_CP_UNKNOWN_ASSIGNMENT", "edges_assignment", index,
+                        f"unknown assignment {letter!r} (expected one of B M V F U C J)")
+        letters.append(letter.upper())
+    if angles is not None:  # a partial fold angle (not ±180) is not a flat fold
+        for index, (letter, angle) in enumerate(zip(letters, angles, strict=False)):
+            if letter in "MV" and angle is not None and 0 < abs(angle) < 180 - 1e-6:
+                raise _fail("E_CP_NOT_FLAT_FOLD_ANGLE", "edges_foldAngle", index,
+                            f"fold angle {angle} is not a flat fold (±180)")
+    return letters
+
+
+def _check_faces(document: dict[str, Any], vertex_count: int, edges: np.ndarray) -> None:
+    faces = document.get("faces_vertices")
+    if faces is None:
+        return
+    if not isinstance(faces, list):
+        raise _fail("E_CP_SYNTAX_INVALID_PARAM_TYPE", "faces_vertices", None, "must be a list of vertex lists")
+    edge_keys = {(int(a), int(b)) for a, b in edges.tolist()} | {(int(b), int(a)) for a, b in edges.tolist()}
+    for index, face in enumerate(faces):
+        if not isinstance(face, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in face):
+            raise _fail("E_CP_SYNTAX_INVALID_PARAM_TYPE", "faces_vertices", index, "expected a list of integers")
+        if len(face) < 3:
+            raise _fail("E_CP_FACE_NOT_CLOSED", "faces_vertices", index, f"a face needs 3 vertices, got {len(face)}")
+        for vertex in face:
+            if not 0 <= vertex < vertex_count:
+                raise _fail("E_CP_SYNTAX_INVALID_LINE_REFERENCE", "faces_vertices", index,
+                            f"vertex {vertex} does not exist ({vertex_count} vertices)")
+        for position, vertex in enumerate(face):
+            following = face[(position + 1) % len(face)]
+            if (vertex, following) not in edge_keys:
+                raise _fail("E_CP_FACE_NOT_CLOSED", "faces_vertices", index,
+                            f"side {vertex}-{following} is not an edge, so the face is not a closed polygon")
+
+
+def pattern_from_fold(document: dict[str, Any], source: str = "<fold>") -> CreasePattern:
+    """Validate a FOLD document and build its crease pattern (first frame if the top level has no geometry).
+
+    >>> doc = {"vertices_coords": [[0, 0], [1, 0], [1, 1], [0, 1]],
+    ...        "edges_vertices": [[0, 1], [1, 2], [2, 3], [3, 0], [0, 2]],
+    ...        "edges_assignment": ["B", "B", "B", "B", "V"]}
+    >>> pattern_from_fold(doc).face_count
+    2
+    >>> pattern_from_fold({"edges_vertices": []})
+    Traceback (most recent call last):
+    ...
+    foldbench.crease.errors.CreasePatternSyntaxError: CSE E_CP_MISSING_FIELD: vertices_coords: missing
+    """
+    if "vertices_coords" not in document and isinstance(document.get("file_frames"), list):
+        frames = document["file_frames"]
+        if frames and isinstance(frames[0], dict):
+            document = {**frames[0]}
+    coords = _validated_coordinates(document)
+    edges = _validated_edges(document, len(coords))
+    assignments = _validated_assignments(document, len(edges))
+    _check_faces(document, len(coords), edges)
+    return build_crease_pattern(coords[edges], assignments, source=source)
+
+
+def read_fold(path: str | Path) -> CreasePattern:
+    """Read a ``.fold`` file into a crease pattern (CSE errors name the file, field and index)."""
+    path = Path(path)
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise CreasePatternSyntaxError(
+            "E_CP_FILE_TOO_LARGE", f"{path.name} is {path.stat().st_size} bytes (limit {MAX_FILE_BYTES})",
+            {"source": str(path)},
+        )
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise CreasePatternSyntaxError(
+            "E_CP_SYNTAX_ENCODING", f"{path.name} is not UTF-8 text (byte {error.start})",
+            {"source": str(path), "byte": error.start},
+        ) from None
+    return pattern_from_fold(parse_fold_text(text, path.name), path.name)
+
+
+def write_fold(document: dict[str, Any], path: str | Path) -> None:
+    """Write a FOLD dict as JSON (one line per top-level field)."""
+    Path(path).write_text(json.dumps(document, indent=1), encoding="utf-8")

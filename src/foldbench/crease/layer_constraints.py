@@ -1,0 +1,239 @@
+"""Build the layer-order variables and constraints of a folded crease pattern from its overlap cells."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from foldbench.crease._cell_kernels import (
+    dense_transitivity_variables,
+    face_pairs_sharing_a_cell,
+    transitivity_variables,
+)
+from foldbench.crease.cells import OverlapCells
+from foldbench.crease.constraints import (
+    CONSTRAINT_NAMES,
+    CONSTRAINT_SLOTS,
+    TACO_TACO,
+    TACO_TORTILLA,
+    TORTILLA_TORTILLA,
+    TRANSITIVITY,
+)
+from foldbench.crease.errors import PrecisionProblem
+from foldbench.crease.pattern import CreasePattern
+
+__all__ = ["DENSE_LOOKUP_FACES", "LayerConstraints", "build_layer_constraints"]
+
+DENSE_LOOKUP_FACES: int = 6000
+"""Up to this many faces, transitivity is enumerated with two ``(F, F)`` int32 lookup tables (144 MB each at
+the limit); above it, with binary searches."""
+
+
+@dataclass(frozen=True)
+class LayerConstraints:
+    """Variables (overlapping face pairs) and the constraints over them, as arrays.
+
+    Attributes:
+        variables_faces: ``(k, 2)`` face pairs ``[f, g]``, ``f < g``, sorted.
+        constraints_kind: ``(c,)`` constraint type (index into ``CONSTRAINT_NAMES``).
+        constraints_faces: ``(l, 4)`` the faces of the first ``l`` constraints (all but transitivity) in their
+            type's order, padded with -1; a transitivity constraint's faces come from its variables.
+        constraints_variables: ``(c, 6)`` the variable of each slot (padded with -1).
+        constraints_flipped: ``(c, 6)`` whether a slot's pair is its variable's pair reversed.
+    """
+
+    variables_faces: np.ndarray
+    constraints_kind: np.ndarray
+    constraints_faces: np.ndarray
+    constraints_variables: np.ndarray
+    constraints_flipped: np.ndarray
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Number of constraints of each type, by name."""
+        counts = np.bincount(self.constraints_kind, minlength=4) if len(self.constraints_kind) else [0] * 4
+        return {name: int(counts[kind]) for kind, name in enumerate(CONSTRAINT_NAMES)}
+
+    def faces_of(self, constraint: int) -> list[int]:
+        """The faces a constraint speaks about."""
+        kind = int(self.constraints_kind[constraint])
+        if constraint >= len(self.constraints_faces):
+            first, second = self.variables_faces[self.constraints_variables[constraint, 0]]
+            third = self.variables_faces[self.constraints_variables[constraint, 1], 1]
+            return [int(first), int(second), int(third)]
+        size = 3 if kind == TACO_TORTILLA else 4
+        return [int(f) for f in self.constraints_faces[constraint, :size]]
+
+
+def _incidences(cells_faces: tuple[tuple[int, ...], ...], face_count: int) -> tuple[np.ndarray, ...]:
+    """Cell-face incidences in compressed rows, both ways (cells' sorted faces, faces' sorted cells)."""
+    sizes = np.array([len(faces) for faces in cells_faces], dtype=np.int64)
+    cell_offsets = np.zeros(len(cells_faces) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=cell_offsets[1:])
+    cell_faces = np.fromiter(itertools.chain.from_iterable(cells_faces), dtype=np.int64, count=int(sizes.sum()))
+    cell_of_entry = np.repeat(np.arange(len(cells_faces), dtype=np.int64), sizes)
+    order = np.lexsort((cell_of_entry, cell_faces))
+    face_cells = cell_of_entry[order]
+    face_offsets = np.zeros(face_count + 1, dtype=np.int64)
+    np.cumsum(np.bincount(cell_faces, minlength=face_count), out=face_offsets[1:])
+    return cell_offsets, cell_faces, face_offsets, face_cells
+
+
+def build_layer_constraints(pattern: CreasePattern, cells: OverlapCells) -> LayerConstraints:
+    """All variables and taco-taco, taco-tortilla, tortilla-tortilla and transitivity constraints.
+
+    >>> empty = OverlapCells(np.zeros((0, 2)), np.zeros((0, 2), int), (), np.zeros((0, 2), int), (), ((0,),))
+    >>> from foldbench.crease.pattern import build_crease_pattern
+    >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
+    >>> build_layer_constraints(build_crease_pattern(square, "BBBB"), empty).counts["transitivity"]
+    0
+    """
+    face_count = pattern.face_count
+    incidences = _incidences(cells.cells_faces, face_count)
+    pairs = face_pairs_sharing_a_cell(*incidences, face_count)  # type: ignore[call-arg]
+    variable_keys = pairs[:, 0] * face_count + pairs[:, 1]
+    key_set = set(variable_keys.tolist())
+
+    def overlap(f: int, g: int) -> bool:
+        return (min(f, g) * face_count + max(f, g)) in key_set
+
+    edges_faces = pattern.edges_faces.tolist()
+    two_sided = [left >= 0 and right >= 0 and left != right for left, right in edges_faces]
+    found: list[tuple[int, tuple[int, ...]]] = []
+    seen_edge_pairs: set[tuple[int, int]] = set()
+    for sources in cells.segments_edges:
+        usable = [e for e in sources if two_sided[e]]
+        for first, second in itertools.combinations(usable, 2):
+            key = (min(first, second), max(first, second))
+            if key in seen_edge_pairs:
+                continue
+            seen_edge_pairs.add(key)
+            found.extend(_edge_edge_constraint(edges_faces[key[0]], edges_faces[key[1]], overlap))
+    seen_edge_face: set[tuple[int, int]] = set()
+    for segment, (left, right) in enumerate(cells.segments_cells.tolist()):
+        if left < 0 or right < 0:
+            continue
+        crossing = set(cells.cells_faces[left]).intersection(cells.cells_faces[right])
+        if not crossing:
+            continue
+        for edge in cells.segments_edges[segment]:
+            if not two_sided[edge]:
+                continue
+            a, b = edges_faces[edge]
+            folded_edge = overlap(a, b)
+            for face in crossing:
+                if face in (a, b) or (edge, face) in seen_edge_face:
+                    continue
+                seen_edge_face.add((edge, face))
+                if folded_edge:
+                    found.append((TACO_TORTILLA, (a, b, face)))
+                else:
+                    found.append((TORTILLA_TORTILLA, (a, b, face, face)))
+    local_count = len(found)
+    row_offsets = np.searchsorted(pairs[:, 0], np.arange(face_count + 1)).astype(np.int64)
+    side_keys, side_labels = _same_side_groups(found, face_count)
+    if face_count <= DENSE_LOOKUP_FACES:
+        side_matrix = np.full((face_count, face_count), -1, dtype=np.int32)
+        side_matrix.reshape(-1)[side_keys] = np.unique(side_labels, return_inverse=True)[1]
+        variable_matrix = np.full((face_count, face_count), -1, dtype=np.int32)
+        variable_matrix[pairs[:, 0], pairs[:, 1]] = np.arange(len(pairs), dtype=np.int32)
+        transitivity = dense_transitivity_variables(  # type: ignore[call-arg]
+            pairs, *incidences, face_count, side_matrix, variable_matrix
+        )
+        del side_matrix, variable_matrix
+    else:
+        transitivity = transitivity_variables(  # type: ignore[call-arg]
+            pairs, row_offsets, *incidences, face_count, side_keys, side_labels
+        )
+    total = local_count + len(transitivity)
+    kinds = np.full(total, TRANSITIVITY, dtype=np.int8)
+    faces_array = np.full((local_count, 4), -1, dtype=np.int32)
+    for row, (kind, faces) in enumerate(found):
+        kinds[row] = kind
+        faces_array[row, : len(faces)] = faces
+    slot_variables = np.full((total, 6), -1, dtype=np.int32)
+    slot_flipped = np.zeros((total, 6), dtype=np.bool_)
+    # transitivity [f, g, h] compares (f, g), (g, h) and (h, f): only the last slot is reversed
+    slot_variables[local_count:, :3] = transitivity
+    slot_flipped[local_count:, 2] = True
+    del transitivity
+    for kind in (TACO_TACO, TACO_TORTILLA, TORTILLA_TORTILLA):
+        rows = np.flatnonzero(kinds[:local_count] == kind)
+        for slot, (x, y) in enumerate(CONSTRAINT_SLOTS[kind]):
+            f = faces_array[rows, x].astype(np.int64)
+            g = faces_array[rows, y].astype(np.int64)
+            keys = np.minimum(f, g) * face_count + np.maximum(f, g)
+            index = np.searchsorted(variable_keys, keys)
+            clipped = np.minimum(index, max(len(variable_keys) - 1, 0))
+            if len(keys) and (not len(variable_keys) or not (variable_keys[clipped] == keys).all()):
+                raise PrecisionProblem(
+                    "E_PRECISION_OVERLAP",
+                    f"a {CONSTRAINT_NAMES[kind]} constraint compares faces that share no cell: the folded edges "
+                    "and cells disagree, the coordinates are too imprecise",
+                    {"constraint_type": CONSTRAINT_NAMES[kind]},
+                )
+            slot_variables[rows, slot] = index
+            slot_flipped[rows, slot] = f > g
+    return LayerConstraints(
+        variables_faces=pairs,
+        constraints_kind=kinds,
+        constraints_faces=faces_array,
+        constraints_variables=slot_variables,
+        constraints_flipped=slot_flipped,
+    )
+
+
+def _same_side_groups(found: list[tuple[int, tuple[int, ...]]], face_count: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each tortilla face ``c``, groups of faces that taco-tortilla constraints keep on one side of ``c``.
+
+    Returns sorted keys ``c * face_count + face`` and a group label per key (labels are unique overall).
+    """
+    parent: dict[int, int] = {}
+
+    def root(key: int) -> int:
+        parent.setdefault(key, key)
+        while parent[key] != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    for kind, faces in found:
+        if kind != TACO_TORTILLA:
+            continue
+        a, b, c = faces
+        first, second = root(c * face_count + a), root(c * face_count + b)
+        if first != second:
+            parent[second] = first
+    keys = np.array(sorted(parent), dtype=np.int64)
+    labels = np.array([root(int(key)) for key in keys], dtype=np.int64)
+    return keys, labels
+
+
+def _edge_edge_constraint(
+    first_faces: list[int], second_faces: list[int], overlap: object
+) -> list[tuple[int, tuple[int, ...]]]:
+    """The constraint between two two-sided edges lying on a common folded segment (maybe none)."""
+    assert callable(overlap)
+    a, b = first_faces
+    c, d = second_faces
+    if len({a, b, c, d}) < 4:
+        return []
+    first_folded = overlap(a, b)
+    a_with_c, a_with_d = overlap(a, c), overlap(a, d)
+    if first_folded:
+        if a_with_c and a_with_d:
+            return [(TACO_TACO, (a, b, c, d))]
+        if a_with_c:
+            return [(TACO_TORTILLA, (a, b, c))]
+        if a_with_d:
+            return [(TACO_TORTILLA, (a, b, d))]
+        return []
+    if a_with_c and a_with_d:
+        return [(TACO_TORTILLA, (c, d, a))]
+    if a_with_c:
+        return [(TORTILLA_TORTILLA, (a, b, c, d))]
+    if a_with_d:
+        return [(TORTILLA_TORTILLA, (a, b, d, c))]
+    return [(TACO_TORTILLA, (c, d, b))]

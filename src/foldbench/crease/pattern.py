@@ -1,0 +1,239 @@
+"""The crease pattern: a planar graph with assigned edges and faces, built from segments of any format.
+
+Assignments follow FOLD: ``B`` boundary, ``M`` mountain, ``V`` valley, ``F`` flat (not folded), ``U``
+unassigned (folded, direction unknown), ``C`` cut (treated as boundary), ``J`` join (treated as flat).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from foldbench.crease.errors import CreasePatternSyntaxError, GeometricallyImpossibleFold
+from foldbench.crease.planar import find_faces, planarize_segments
+from foldbench.crease.tolerance import AREA_TOLERANCE, CREASE_DISTANCE_TOLERANCE, IMPORT_TOLERANCE_LIMIT
+
+__all__ = ["ASSIGNMENTS", "CreasePattern", "build_crease_pattern", "normalize_coordinates"]
+
+ASSIGNMENTS: frozenset[str] = frozenset("BMVFUCJ")
+"""The FOLD edge assignments the compiler accepts."""
+
+_ASSIGNMENT_MEANING = {"C": "B", "J": "F"}
+_PRIORITY = {"B": 4, "M": 3, "V": 3, "U": 2, "F": 1}
+
+
+@dataclass(frozen=True)
+class CreasePattern:
+    """A planar crease pattern on paper normalised to a unit bounding box.
+
+    Attributes:
+        vertices_coords: ``(n, 2)`` float array (paper's bounding box scaled to longest side 1).
+        edges_vertices: ``(m, 2)`` int array.
+        edges_assignment: one of ``B M V F U`` per edge.
+        faces_vertices: counter-clockwise vertex cycles of the faces.
+        faces_edges: the edge of each face side.
+        edges_faces: ``(m, 2)`` faces left and right of each edge (``-1`` outside the paper).
+        scale: the factor that normalised the input coordinates (input = coords * scale + offset).
+        offset: the translation that normalised the input coordinates.
+        notes: non-fatal remarks about the input (merged duplicates, split crossings, ...).
+    """
+
+    vertices_coords: np.ndarray
+    edges_vertices: np.ndarray
+    edges_assignment: tuple[str, ...]
+    faces_vertices: tuple[tuple[int, ...], ...]
+    faces_edges: tuple[tuple[int, ...], ...]
+    edges_faces: np.ndarray
+    scale: float = 1.0
+    offset: tuple[float, float] = (0.0, 0.0)
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def vertex_count(self) -> int:
+        """Number of vertices."""
+        return len(self.vertices_coords)
+
+    @property
+    def edge_count(self) -> int:
+        """Number of edges."""
+        return len(self.edges_vertices)
+
+    @property
+    def face_count(self) -> int:
+        """Number of faces."""
+        return len(self.faces_vertices)
+
+    def to_fold_fields(self) -> dict[str, Any]:
+        """The pattern as FOLD fields in the input's coordinates."""
+        coords = self.vertices_coords * self.scale + np.array(self.offset)
+        return {
+            "vertices_coords": coords.tolist(),
+            "edges_vertices": self.edges_vertices.tolist(),
+            "edges_assignment": list(self.edges_assignment),
+            "edges_foldAngle": [_fold_angle(a) for a in self.edges_assignment],
+            "faces_vertices": [list(face) for face in self.faces_vertices],
+        }
+
+
+def _fold_angle(assignment: str) -> float | None:
+    return {"M": -180.0, "V": 180.0, "F": 0.0, "B": 0.0}.get(assignment)
+
+
+def normalize_coordinates(points: np.ndarray) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """Translate and scale points so their bounding box starts at 0 with longest side 1.
+
+    >>> coords, scale, offset = normalize_coordinates(np.array([[2.0, 2.0], [6.0, 4.0]]))
+    >>> coords.tolist(), scale, offset
+    ([[0.0, 0.0], [1.0, 0.5]], 4.0, (2.0, 2.0))
+    >>> normalize_coordinates(np.zeros((0, 2)))[1]
+    1.0
+    """
+    points = np.asarray(points, dtype=float).reshape(-1, 2)
+    if len(points) == 0:
+        return points, 1.0, (0.0, 0.0)
+    low = points.min(axis=0)
+    size = float((points.max(axis=0) - low).max())
+    scale = size if size > 0 else 1.0
+    return (points - low) / scale, scale, (float(low[0]), float(low[1]))
+
+
+def build_crease_pattern(
+    segments: np.ndarray,
+    assignments: Sequence[str],
+    *,
+    tolerance: float = CREASE_DISTANCE_TOLERANCE,
+    source: str = "segments",
+) -> CreasePattern:
+    """Planarise assigned segments into a crease pattern with faces; validate its structure.
+
+    Args:
+        segments: ``(k, 2, 2)`` endpoints in any units.
+        assignments: one FOLD letter per segment.
+        tolerance: merge distance as a fraction of the paper size.
+        source: names the input in error messages.
+
+    Raises:
+        CreasePatternSyntaxError: unknown assignment, conflicting duplicates, no faces, disconnected creases.
+        GeometricallyImpossibleFold: a crease outside the paper.
+
+    >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
+    >>> pattern = build_crease_pattern(np.vstack([square, [[[0, 0], [1, 1]]]]), "BBBBV")
+    >>> pattern.vertex_count, pattern.edge_count, pattern.face_count
+    (4, 5, 2)
+    """
+    segments = np.asarray(segments, dtype=float).reshape(-1, 2, 2)
+    if len(segments) != len(assignments):
+        raise CreasePatternSyntaxError(
+            "E_CP_LENGTH_MISMATCH",
+            f"{len(segments)} segments but {len(assignments)} assignments",
+            {"source": source},
+        )
+    letters = []
+    for index, letter in enumerate(assignments):
+        upper = str(letter).upper()
+        if upper not in ASSIGNMENTS:
+            raise CreasePatternSyntaxError(
+                "E_CP_UNKNOWN_ASSIGNMENT",
+                f"unknown edge assignment {letter!r} (expected one of B M V F U C J)",
+                {"field": "edges_assignment", "index": index, "value": str(letter)},
+            )
+        letters.append(_ASSIGNMENT_MEANING.get(upper, upper))
+    if len(segments) == 0:
+        raise CreasePatternSyntaxError("E_CP_EMPTY", "the crease pattern has no edges", {"source": source})
+    normalized, scale, offset = normalize_coordinates(segments.reshape(-1, 2))
+    current = tolerance
+    while True:
+        try:
+            pattern = _build_at_tolerance(normalized.reshape(-1, 2, 2), letters, current, scale, offset, source)
+        except CreasePatternSyntaxError as error:
+            if error.code != "E_CP_DISCONNECTED" or current * 10 > IMPORT_TOLERANCE_LIMIT:
+                raise
+            current *= 10
+            continue
+        if current > tolerance:
+            note = f"creases connected only at the wider import tolerance {current:.0e} (drawing imprecise)"
+            pattern = replace(pattern, notes=pattern.notes + (note,))
+        return pattern
+
+
+def _build_at_tolerance(
+    normalized: np.ndarray, letters: list[str], tolerance: float, scale: float, offset: tuple[float, float],
+    source: str,
+) -> CreasePattern:
+    graph = planarize_segments(normalized, tolerance)
+    segments = normalized
+    notes: list[str] = []
+    if len(graph.edges_vertices) != len(segments):
+        notes.append(f"planarised {len(segments)} segments into {len(graph.edges_vertices)} edges")
+    edges_assignment = []
+    for edge_index, sources in enumerate(graph.edges_sources):
+        options = {letters[s] for s in sources}
+        if {"M", "V"} <= options and "B" not in options:
+            raise CreasePatternSyntaxError(
+                "E_CP_CONFLICTING_ASSIGNMENT",
+                "a mountain and a valley crease overlap",
+                {"field": "edges_assignment", "index": list(sources),
+                 "coordinates": (graph.vertices_coords[graph.edges_vertices[edge_index]] * scale
+                                 + np.array(offset)).tolist()},
+            )
+        edges_assignment.append(max(options, key=lambda a: _PRIORITY[a]))
+    faces = find_faces(graph.vertices_coords, graph.edges_vertices)
+    if not faces.faces_vertices:
+        raise CreasePatternSyntaxError("E_CP_NO_FACES", "the edges enclose no face of paper", {"source": source})
+    if len(faces.outer_cycles) != 1:
+        raise CreasePatternSyntaxError(
+            "E_CP_DISCONNECTED",
+            f"the crease graph has {len(faces.outer_cycles)} separate pieces; creases must connect to the paper",
+            {"pieces": len(faces.outer_cycles),
+             "vertices": [list(cycle[:4]) for cycle in faces.outer_cycles[1:4]]},
+        )
+    vertex_count, edge_count, face_count = len(graph.vertices_coords), len(graph.edges_vertices), len(
+        faces.faces_vertices
+    )
+    if vertex_count - edge_count + face_count != 1:
+        raise CreasePatternSyntaxError(
+            "E_CP_EULER",
+            f"V - E + F = {vertex_count - edge_count + face_count}, expected 1 (2 counting the outside)",
+            {"vertices": vertex_count, "edges": edge_count, "faces": face_count},
+        )
+    areas = [_polygon_area(graph.vertices_coords[list(face)]) for face in faces.faces_vertices]
+    tiny = [index for index, area in enumerate(areas) if area < AREA_TOLERANCE]
+    if tiny:
+        raise CreasePatternSyntaxError(
+            "E_CP_DEGENERATE_FACE", f"{len(tiny)} face(s) have (almost) zero area", {"faces": tiny[:10]}
+        )
+    outer_edges = np.flatnonzero((faces.edges_faces == -1).any(axis=1))
+    has_boundary = "B" in edges_assignment
+    for edge_index in outer_edges.tolist():
+        if edges_assignment[edge_index] == "B":
+            continue
+        if has_boundary:
+            a, b = graph.edges_vertices[edge_index]
+            raise GeometricallyImpossibleFold(
+                "E_GEOM_CREASE_OUTSIDE_PAPER",
+                f"crease {edge_index} ({edges_assignment[edge_index]}) lies outside the paper boundary",
+                {"edge": edge_index, "vertices": [int(a), int(b)],
+                 "coordinates": (graph.vertices_coords[[a, b]] * scale + np.array(offset)).tolist()},
+            )
+        edges_assignment[edge_index] = "B"
+    if not has_boundary:
+        notes.append("no boundary edges given: the outline of the graph is the paper boundary")
+    return CreasePattern(
+        vertices_coords=graph.vertices_coords,
+        edges_vertices=graph.edges_vertices,
+        edges_assignment=tuple(edges_assignment),
+        faces_vertices=faces.faces_vertices,
+        faces_edges=faces.faces_edges,
+        edges_faces=faces.edges_faces,
+        scale=scale,
+        offset=offset,
+        notes=tuple(notes),
+    )
+
+
+def _polygon_area(points: np.ndarray) -> float:
+    shifted = np.roll(points, -1, axis=0)
+    return 0.5 * float(np.sum(points[:, 0] * shifted[:, 1] - points[:, 1] * shifted[:, 0]))

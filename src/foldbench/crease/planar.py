@@ -1,0 +1,281 @@
+"""Planarise line segments into a plane graph and find its faces.
+
+Used twice: on the crease pattern (segments from any input format) and on the folded state (the folded
+edges, whose overlay gives the overlap cells). Follows the tolerance policy of
+:mod:`foldbench.crease.tolerance`: endpoints closer than ``tolerance`` merge, an endpoint within ``tolerance``
+of a segment splits it, proper crossings add a vertex, and duplicate pieces merge while remembering every input
+segment they came from (``edges_sources``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+__all__ = ["PlanarGraph", "PlaneFaces", "find_faces", "merge_close_points", "planarize_segments"]
+
+
+@dataclass(frozen=True)
+class PlanarGraph:
+    """A plane straight-line graph made from segments.
+
+    Attributes:
+        vertices_coords: ``(n, 2)`` float array.
+        edges_vertices: ``(m, 2)`` int array, each row ``[smaller, larger]`` vertex index.
+        edges_sources: for each edge, the sorted indices of the input segments it lies on.
+    """
+
+    vertices_coords: np.ndarray
+    edges_vertices: np.ndarray
+    edges_sources: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class PlaneFaces:
+    """Faces of a plane graph, found by walking half-edges.
+
+    Attributes:
+        faces_vertices: bounded faces, each a counter-clockwise list of vertex indices.
+        faces_edges: for each face, the edge index of the side from ``faces_vertices[f][i]`` to the next vertex.
+        edges_faces: ``(m, 2)`` int array: the face left of the edge walked from ``edges_vertices[e][0]`` to
+            ``[1]``, then the face on its right; ``-1`` for the unbounded side.
+        outer_cycles: vertex cycles of the unbounded side (one per connected component).
+    """
+
+    faces_vertices: tuple[tuple[int, ...], ...]
+    faces_edges: tuple[tuple[int, ...], ...]
+    edges_faces: np.ndarray
+    outer_cycles: tuple[tuple[int, ...], ...]
+
+
+def merge_close_points(points: np.ndarray, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
+    """Merge points closer than ``tolerance`` (first come, first kept).
+
+    Returns the kept coordinates and, for each input point, the index of the kept point it merged into.
+
+    >>> coords, labels = merge_close_points(np.array([[0.0, 0.0], [1e-9, 0.0], [1.0, 0.0]]), 1e-6)
+    >>> labels.tolist(), len(coords)
+    ([0, 0, 1], 2)
+    >>> merge_close_points(np.zeros((0, 2)), 1e-6)[1].tolist()
+    []
+    """
+    cells = np.floor(points / tolerance).astype(np.int64)
+    labels = np.empty(len(points), dtype=np.int64)
+    grid: dict[tuple[int, int], list[int]] = {}
+    kept: list[int] = []
+    tolerance_squared = tolerance * tolerance
+    for index in range(len(points)):
+        cell_x, cell_y = int(cells[index, 0]), int(cells[index, 1])
+        found = -1
+        x, y = points[index]
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                for candidate in grid.get((cell_x + dx, cell_y + dy), ()):
+                    cx, cy = points[kept[candidate]]
+                    if (cx - x) ** 2 + (cy - y) ** 2 <= tolerance_squared:
+                        found = candidate
+                        break
+                if found >= 0:
+                    break
+            if found >= 0:
+                break
+        if found < 0:
+            found = len(kept)
+            kept.append(index)
+            grid.setdefault((cell_x, cell_y), []).append(found)
+        labels[index] = found
+    return points[np.array(kept, dtype=np.int64)].reshape(-1, 2), labels
+
+
+def _candidate_pairs(starts: np.ndarray, ends: np.ndarray, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs ``i < j`` of segments whose bounding boxes (grown by ``tolerance``) meet."""
+    low = np.minimum(starts, ends) - tolerance
+    high = np.maximum(starts, ends) + tolerance
+    boxes = shapely.box(low[:, 0], low[:, 1], high[:, 0], high[:, 1])
+    tree = shapely.STRtree(boxes)
+    first, second = tree.query(boxes, predicate="intersects")
+    keep = first < second
+    return first[keep], second[keep]
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+
+
+def planarize_segments(segments: np.ndarray, tolerance: float) -> PlanarGraph:
+    """Split segments at every intersection, merge close points and duplicate pieces.
+
+    Args:
+        segments: ``(k, 2, 2)`` array of segment endpoints.
+        tolerance: merge distance (see :mod:`foldbench.crease.tolerance`).
+
+    >>> cross = np.array([[[0, 0], [2, 2]], [[0, 2], [2, 0]]], dtype=float)
+    >>> graph = planarize_segments(cross, 1e-9)
+    >>> len(graph.vertices_coords), len(graph.edges_vertices)
+    (5, 4)
+    >>> len(planarize_segments(np.zeros((0, 2, 2)), 1e-9).edges_vertices)
+    0
+    """
+    segments = np.asarray(segments, dtype=float).reshape(-1, 2, 2)
+    vertices, labels = merge_close_points(segments.reshape(-1, 2), tolerance)
+    segment_vertices = labels.reshape(-1, 2)
+    alive = np.flatnonzero(segment_vertices[:, 0] != segment_vertices[:, 1])
+    # split points per segment: (segment, parameter, vertex)
+    split_segment: list[np.ndarray] = [alive, alive]
+    split_parameter: list[np.ndarray] = [np.zeros(len(alive)), np.ones(len(alive))]
+    split_vertex: list[np.ndarray] = [segment_vertices[alive, 0], segment_vertices[alive, 1]]
+    starts = vertices[segment_vertices[alive, 0]]
+    ends = vertices[segment_vertices[alive, 1]]
+    new_points = np.zeros((0, 2))
+    crossing_pairs = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    crossing_parameters = (np.zeros(0), np.zeros(0))
+    if len(alive) > 1:
+        first, second = _candidate_pairs(starts, ends, tolerance)
+        directions = ends - starts
+        lengths = np.hypot(directions[:, 0], directions[:, 1])
+        # endpoints of one segment lying on the interior of the other
+        for host, guest in ((first, second), (second, first)):
+            for end_index in (0, 1):
+                point = starts[guest] if end_index == 0 else ends[guest]
+                offset = point - starts[host]
+                distance = np.abs(_cross(directions[host], offset)) / lengths[host]
+                parameter = np.einsum("ij,ij->i", offset, directions[host]) / lengths[host] ** 2
+                margin = tolerance / lengths[host]
+                on_interior = (distance <= tolerance) & (parameter > margin) & (parameter < 1 - margin)
+                split_segment.append(alive[host[on_interior]])
+                split_parameter.append(parameter[on_interior])
+                split_vertex.append(segment_vertices[alive[guest[on_interior]], end_index])
+        # proper crossings
+        denominator = _cross(directions[first], directions[second])
+        offset = starts[second] - starts[first]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            parameter_first = _cross(offset, directions[second]) / denominator
+            parameter_second = _cross(offset, directions[first]) / denominator
+        sine = np.abs(denominator) / (lengths[first] * lengths[second])
+        # nearly collinear pairs never cross: their overlap is handled by the endpoint splits above
+        second_off_first = np.maximum(
+            np.abs(_cross(directions[first], starts[second] - starts[first])),
+            np.abs(_cross(directions[first], ends[second] - starts[first])),
+        ) / lengths[first]
+        first_off_second = np.maximum(
+            np.abs(_cross(directions[second], starts[first] - starts[second])),
+            np.abs(_cross(directions[second], ends[first] - starts[second])),
+        ) / lengths[second]
+        collinear = (second_off_first <= tolerance) | (first_off_second <= tolerance)
+        margin_first = tolerance / lengths[first]
+        margin_second = tolerance / lengths[second]
+        crossing = (
+            (sine > 1e-12)
+            & ~collinear
+            & (parameter_first > margin_first)
+            & (parameter_first < 1 - margin_first)
+            & (parameter_second > margin_second)
+            & (parameter_second < 1 - margin_second)
+        )
+        crossing_pairs = (first[crossing], second[crossing])
+        crossing_parameters = (parameter_first[crossing], parameter_second[crossing])
+        new_points = starts[crossing_pairs[0]] + crossing_parameters[0][:, None] * directions[crossing_pairs[0]]
+    if len(new_points):
+        all_points = np.vstack([vertices, new_points])
+        vertices, relabel = merge_close_points(all_points, tolerance)
+        split_vertex = [relabel[v] for v in split_vertex]
+        crossing_vertices = relabel[len(all_points) - len(new_points) :]
+        split_segment += [alive[crossing_pairs[0]], alive[crossing_pairs[1]]]
+        split_parameter += [crossing_parameters[0], crossing_parameters[1]]
+        split_vertex += [crossing_vertices, crossing_vertices]
+    all_segments = np.concatenate(split_segment)
+    all_parameters = np.concatenate(split_parameter)
+    all_vertices = np.concatenate(split_vertex)
+    order = np.lexsort((all_parameters, all_segments))
+    all_segments, all_vertices = all_segments[order], all_vertices[order]
+    same_segment = all_segments[1:] == all_segments[:-1]
+    edge_start = all_vertices[:-1][same_segment]
+    edge_end = all_vertices[1:][same_segment]
+    edge_source = all_segments[:-1][same_segment]
+    proper = edge_start != edge_end
+    edge_start, edge_end, edge_source = edge_start[proper], edge_end[proper], edge_source[proper]
+    low = np.minimum(edge_start, edge_end)
+    high = np.maximum(edge_start, edge_end)
+    keys = low * (len(vertices) + 1) + high
+    unique_keys, inverse = np.unique(keys, return_inverse=True)
+    edges_vertices = np.stack([unique_keys // (len(vertices) + 1), unique_keys % (len(vertices) + 1)], axis=1)
+    source_order = np.lexsort((edge_source, inverse))
+    sources: list[list[int]] = [[] for _ in range(len(unique_keys))]
+    for edge, source in zip(inverse[source_order].tolist(), edge_source[source_order].tolist(), strict=False):
+        bucket = sources[edge]
+        if not bucket or bucket[-1] != source:
+            bucket.append(source)
+    return PlanarGraph(
+        vertices_coords=vertices,
+        edges_vertices=edges_vertices.astype(np.int64).reshape(-1, 2),
+        edges_sources=tuple(tuple(bucket) for bucket in sources),
+    )
+
+
+def find_faces(vertices_coords: np.ndarray, edges_vertices: np.ndarray) -> PlaneFaces:
+    """Faces of a plane graph by walking each half-edge with the face on its left.
+
+    >>> square = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=float)
+    >>> faces = find_faces(square, np.array([[0, 1], [1, 2], [2, 3], [0, 3]]))
+    >>> faces.faces_vertices, len(faces.outer_cycles)
+    (((0, 1, 2, 3),), 1)
+    >>> find_faces(np.zeros((0, 2)), np.zeros((0, 2), dtype=int)).faces_vertices
+    ()
+    """
+    edges_vertices = np.asarray(edges_vertices, dtype=np.int64).reshape(-1, 2)
+    edge_count = len(edges_vertices)
+    origin = np.concatenate([edges_vertices[:, 0], edges_vertices[:, 1]])
+    target = np.concatenate([edges_vertices[:, 1], edges_vertices[:, 0]])
+    delta = vertices_coords[target] - vertices_coords[origin] if edge_count else np.zeros((0, 2))
+    angle = np.arctan2(delta[:, 1], delta[:, 0])
+    order = np.lexsort((angle, origin))  # half-edges grouped by origin, counter-clockwise
+    position = np.empty(2 * edge_count, dtype=np.int64)
+    position[order] = np.arange(2 * edge_count)
+    group_start = np.searchsorted(origin[order], origin[order], side="left")
+    group_end = np.searchsorted(origin[order], origin[order], side="right")
+    twin = np.concatenate([np.arange(edge_count) + edge_count, np.arange(edge_count)])
+    # next(u->v) = v->w with w the neighbour of v just clockwise of u
+    twin_position = position[twin]
+    start_of_twin = group_start[twin_position]
+    size_of_twin = group_end[twin_position] - start_of_twin
+    previous = start_of_twin + (twin_position - start_of_twin - 1) % np.maximum(size_of_twin, 1)
+    next_half_edge = order[previous] if edge_count else np.zeros(0, dtype=np.int64)
+    next_list = next_half_edge.tolist()
+    origin_list = origin.tolist()
+    half_edge_face = [-1] * (2 * edge_count)
+    cycles: list[list[int]] = []
+    for start in range(2 * edge_count):
+        if half_edge_face[start] != -1:
+            continue
+        cycle = []
+        current = start
+        while half_edge_face[current] == -1:
+            half_edge_face[current] = len(cycles)
+            cycle.append(current)
+            current = next_list[current]
+        cycles.append(cycle)
+    faces_vertices: list[tuple[int, ...]] = []
+    faces_edges: list[tuple[int, ...]] = []
+    outer_cycles: list[tuple[int, ...]] = []
+    cycle_to_face: list[int] = []
+    for cycle in cycles:
+        points = vertices_coords[[origin_list[h] for h in cycle]]
+        shifted = np.roll(points, -1, axis=0)
+        area = 0.5 * float(np.sum(points[:, 0] * shifted[:, 1] - points[:, 1] * shifted[:, 0]))
+        if area > 0:
+            cycle_to_face.append(len(faces_vertices))
+            faces_vertices.append(tuple(origin_list[h] for h in cycle))
+            faces_edges.append(tuple(h % edge_count for h in cycle) if edge_count else ())
+        else:
+            cycle_to_face.append(-1)
+            outer_cycles.append(tuple(origin_list[h] for h in cycle))
+    face_of_half_edge = np.array([cycle_to_face[c] for c in half_edge_face], dtype=np.int64)
+    edges_faces = np.stack([face_of_half_edge[:edge_count], face_of_half_edge[edge_count:]], axis=1)
+    return PlaneFaces(
+        faces_vertices=tuple(faces_vertices),
+        faces_edges=tuple(faces_edges),
+        edges_faces=edges_faces.reshape(-1, 2),
+        outer_cycles=tuple(outer_cycles),
+    )

@@ -1,0 +1,172 @@
+"""Solve the layer-order constraints: propagate the crease assignment, split into independent components,
+count each component's solutions (optionally up to a limit) and multiply.
+
+Propagation is unit propagation over the tables of :mod:`foldbench.crease.constraints`. A component is a
+group of unassigned variables linked by constraints that still matter (not yet satisfied whatever the
+remaining values); components are searched depth-first (first face above, then below), each assignment
+followed by propagation. The loops run compiled (:mod:`foldbench.crease._solver_kernels`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from foldbench.crease import _solver_kernels as kernels
+from foldbench.crease.constraints import CONSTRAINT_NAMES, propagation_arrays
+from foldbench.crease.errors import SelfIntersection
+from foldbench.crease.layer_constraints import LayerConstraints
+
+__all__ = ["ComponentSolutions", "LayerSolver", "SolveResult"]
+
+_SLOT_COUNTS, _TABLE_STATE, _TABLE_FORCED = propagation_arrays()
+
+
+@dataclass(frozen=True)
+class ComponentSolutions:
+    """One independent component of unassigned variables.
+
+    Attributes:
+        variables: the component's variable indices.
+        solution_count: solutions found (capped at the limit when ``limited``).
+        limited: True when the search stopped at the limit.
+        first_solution: values of ``variables`` in the first solution found.
+    """
+
+    variables: tuple[int, ...]
+    solution_count: int
+    limited: bool
+    first_solution: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """Outcome of solving: forced values and the free components.
+
+    Attributes:
+        forced_values: value of every variable after propagating the crease assignment (0 if free).
+        components: the independent components, smallest first.
+        state_count: product of the components' solution counts (exact integer).
+    """
+
+    forced_values: tuple[int, ...]
+    components: tuple[ComponentSolutions, ...]
+    state_count: int
+
+
+class LayerSolver:
+    """Propagation and search over one set of layer constraints (mutable working state)."""
+
+    def __init__(self, constraints: LayerConstraints) -> None:
+        self.constraints = constraints
+        variable_count = len(constraints.variables_faces)
+        self.values = np.zeros(variable_count, dtype=np.int8)
+        self.reasons = np.full(variable_count, -1, dtype=np.int64)
+        self.trail = np.zeros(variable_count + 1, dtype=np.int64)
+        self.trail_length = 0
+        self.kinds = np.ascontiguousarray(constraints.constraints_kind, dtype=np.int8)
+        self.slot_variables = np.ascontiguousarray(constraints.constraints_variables, dtype=np.int32)
+        self.slot_flipped = np.ascontiguousarray(constraints.constraints_flipped, dtype=np.bool_)
+        self.touching_offsets, self.touching = kernels.constraints_of_variables(self.slot_variables, variable_count)
+
+    def _arrays(self) -> tuple:
+        return (self.touching_offsets, self.touching, self.kinds, self.slot_variables, self.slot_flipped,
+                _SLOT_COUNTS, _TABLE_STATE, _TABLE_FORCED)
+
+    def assign(self, seeds: list[tuple[int, int]]) -> int:
+        """Assign ``(variable, value)`` seeds and propagate; return -1, or a violated constraint (-2: seeds clash)."""
+        head = self.trail_length
+        for variable, value in seeds:
+            if self.values[variable] == 0:
+                self.values[variable] = value
+                self.reasons[variable] = -1
+                self.trail[self.trail_length] = variable
+                self.trail_length += 1
+            elif self.values[variable] != value:
+                return -2
+        conflict, self.trail_length = kernels.propagate_from(
+            head, self.trail_length, self.values, self.trail, self.reasons, *self._arrays()
+        )
+        return int(conflict)
+
+    def conflict_faces(self, constraint: int) -> list[int]:
+        """Faces involved in a conflict: the constraint's faces and those of the constraints that forced it."""
+        faces: set[int] = set(self.constraints.faces_of(constraint))
+        pending = [int(v) for v in self.slot_variables[constraint] if v >= 0]
+        seen: set[int] = set()
+        while pending and len(seen) < 10_000:
+            variable = pending.pop()
+            if variable in seen:
+                continue
+            seen.add(variable)
+            faces.update(int(f) for f in self.constraints.variables_faces[variable])
+            reason = int(self.reasons[variable])
+            if reason >= 0 and self.values[variable]:
+                pending.extend(int(v) for v in self.slot_variables[reason] if v >= 0)
+        return sorted(faces)
+
+    def raise_conflict(self, constraint: int, stage: str) -> None:
+        """Raise :class:`SelfIntersection` for a violated constraint."""
+        kind = CONSTRAINT_NAMES[int(self.kinds[constraint])]
+        faces = self.constraints.faces_of(constraint)
+        raise SelfIntersection(
+            "E_PHYS_SELF_INTERSECTION",
+            f"no layer order exists: a {kind} constraint on faces {faces} cannot be satisfied ({stage})",
+            {"constraint_type": kind, "faces": faces, "conflicting_faces": self.conflict_faces(constraint)},
+        )
+
+    def components(self) -> list[np.ndarray]:
+        """Groups of unassigned variables linked by constraints that are not yet decided (smallest first)."""
+        states = kernels.constraint_states(
+            self.values, self.kinds, self.slot_variables, self.slot_flipped, _SLOT_COUNTS, _TABLE_STATE
+        )
+        labels = kernels.component_labels(self.values, self.kinds, self.slot_variables, _SLOT_COUNTS, states)
+        free = np.flatnonzero(labels >= 0)
+        if not len(free):
+            return []
+        order = np.lexsort((free, labels[free]))
+        sorted_free = free[order]
+        boundaries = np.flatnonzero(np.diff(labels[sorted_free])) + 1
+        groups = np.split(sorted_free, boundaries)
+        return sorted(groups, key=lambda group: (len(group), int(group[0])))
+
+    def enumerate_component(
+        self, variables: np.ndarray, limit: int | None, keep_index: int = 0
+    ) -> tuple[int, bool, tuple[int, ...]]:
+        """Count the component's solutions (up to ``limit``); return the count, whether it was capped, and
+        the values of solution number ``keep_index`` (empty if there are fewer solutions)."""
+        count, limited, kept = kernels.enumerate_component(
+            np.ascontiguousarray(variables, dtype=np.int64), 0 if limit is None else int(limit), int(keep_index),
+            self.trail_length, self.values, self.trail, self.reasons, *self._arrays(),
+        )
+        return int(count), bool(limited), tuple(int(v) for v in kept)
+
+    def solve(self, seeds: list[tuple[int, int]], limit: int | None = None) -> SolveResult:
+        """Propagate the crease assignment, split into components and count each one's solutions.
+
+        Raises:
+            SelfIntersection: the assignment forces a conflict, or a component has no solution.
+        """
+        conflict = self.assign(seeds)
+        if conflict == -2:
+            raise SelfIntersection(
+                "E_PHYS_SELF_INTERSECTION", "two creases force opposite orders on the same pair of faces", {}
+            )
+        if conflict >= 0:
+            self.raise_conflict(conflict, "while propagating the mountain-valley assignment")
+        forced = tuple(int(v) for v in self.values)
+        results = []
+        state_count = 1
+        for index, group in enumerate(self.components()):
+            count, limited, first = self.enumerate_component(group, limit)
+            if count == 0:
+                faces = sorted({int(f) for v in group for f in self.constraints.variables_faces[v]})
+                raise SelfIntersection(
+                    "E_PHYS_SELF_INTERSECTION",
+                    f"no layer order exists: component {index} ({len(group)} face pairs) has no solution",
+                    {"component": index, "faces": faces[:200], "face_count": len(faces)},
+                )
+            results.append(ComponentSolutions(tuple(int(v) for v in group), count, limited, first))
+            state_count *= count
+        return SolveResult(forced, tuple(results), state_count)

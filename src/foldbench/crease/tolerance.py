@@ -1,0 +1,70 @@
+"""The one tolerance policy of the crease-pattern compiler.
+
+Crease patterns arrive as floating-point coordinates, so exact arithmetic is not available. The compiler
+follows one rule, applied everywhere through the constants below:
+
+1. **Normalise first.** Every input is translated and scaled so that the paper's bounding box has its longest
+   side equal to 1. All distances below are therefore fractions of the paper size.
+2. **Points closer than the distance tolerance are the same point.** When the crease pattern is planarised
+   (and again when the folded edges are overlaid into cells), endpoints and intersection points closer than
+   :data:`CREASE_DISTANCE_TOLERANCE` (or :data:`FOLDED_DISTANCE_TOLERANCE` in the folded state) are merged.
+3. **A point within the distance tolerance of a segment lies on it.** The segment is split there; two
+   segments that overlap along a common line are merged piece by piece.
+4. **Angles** (Kawasaki's alternating sums, collinearity) are compared with :data:`ANGLE_TOLERANCE` radians.
+5. **Drawings that do not connect at the crease tolerance** (creases stopping just short of the boundary, as
+   in hand-drawn SVG) are planarised again with the tolerance ten times wider, up to
+   :data:`IMPORT_TOLERANCE_LIMIT`; the pattern then carries a note saying so.
+6. **Imprecise inputs widen the folded tolerance, within a limit.** A vertex reached around different faces
+   lands at slightly different folded points when the input coordinates are rounded. Each vertex keeps the
+   position from the first face that reaches it; the folded tolerance becomes
+   ``max(FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR * worst mismatch)``, and a mismatch above
+   :data:`FOLDED_MISMATCH_LIMIT` is a :class:`~foldbench.crease.errors.PrecisionProblem`.
+7. **Precision is reported, never guessed.** When a check fails by less than
+   :data:`PRECISION_MARGIN` times its tolerance, the compiler raises
+   :class:`foldbench.crease.errors.PrecisionProblem` instead of a geometric verdict.
+
+The folded-state tolerance is larger than the crease-pattern one because folding composes reflections and
+accumulates rounding error (about one unit of rounding per fold in a chain).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ANGLE_TOLERANCE",
+    "AREA_TOLERANCE",
+    "CREASE_DISTANCE_TOLERANCE",
+    "FOLDED_DISTANCE_TOLERANCE",
+    "FOLDED_MISMATCH_FACTOR",
+    "FOLDED_MISMATCH_LIMIT",
+    "IMPORT_TOLERANCE_LIMIT",
+    "KAWASAKI_IMPOSSIBLE",
+    "PRECISION_MARGIN",
+]
+
+CREASE_DISTANCE_TOLERANCE: float = 1e-7
+"""Points of the crease pattern closer than this (paper size = 1) are merged."""
+
+FOLDED_DISTANCE_TOLERANCE: float = 1e-6
+"""Points of the folded state closer than this (paper size = 1) are merged when building overlap cells."""
+
+ANGLE_TOLERANCE: float = 1e-6
+"""Angles (radians) that differ by less than this are equal (Kawasaki sums, straight vertices)."""
+
+AREA_TOLERANCE: float = 1e-12
+"""Faces or cells with a smaller area (paper area = 1) are degenerate."""
+
+PRECISION_MARGIN: float = 1e3
+"""A check that fails by less than this many tolerances is a precision problem, not a geometric verdict."""
+
+FOLDED_MISMATCH_FACTOR: float = 8.0
+"""The folded tolerance is at least this many times the worst folded-vertex mismatch."""
+
+FOLDED_MISMATCH_LIMIT: float = 1e-2
+"""A folded-vertex mismatch larger than this (paper size = 1) cannot be absorbed by the tolerance."""
+
+KAWASAKI_IMPOSSIBLE: float = 1e-2
+"""A Kawasaki error (radians) above this is a geometric verdict; between ``ANGLE_TOLERANCE`` and this it is a
+precision warning and the folded geometry decides."""
+
+IMPORT_TOLERANCE_LIMIT: float = 1e-4
+"""The widest crease-pattern tolerance tried when a drawing does not connect at the default one."""

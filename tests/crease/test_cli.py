@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from foldbench.crease.cli import fold_command
+
+from .builders import fold_document, map_pattern, square_with
+
+
+@pytest.fixture()
+def folder(tmp_path: Path) -> Path:
+    (tmp_path / "a_good.fold").write_text(json.dumps(fold_document(map_pattern(1, 3))))
+    (tmp_path / "b_bad.fold").write_text('{"vertices_coords": [[0, 0]], "edges_vertices": [[0, 3]]}')
+    (tmp_path / "c_broken.fold").write_text("{not json")
+    (tmp_path / "d_maekawa.fold").write_text(json.dumps(fold_document(
+        square_with([((0.5, 0), (0.5, 1), "V"), ((0, 0.5), (1, 0.5), "V")]))))
+    return tmp_path
+
+
+def test_json_summary_has_the_required_keys(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert fold_command(folder / "a_good.fold", json_output=True) == 0
+    report = json.loads(capsys.readouterr().out)
+    for key in ("vertices", "edges", "faces", "variables", "components", "states", "constraints", "error"):
+        assert key in report
+    assert report["states"] == 6 and report["error"] is None
+    assert set(report["constraints"]) == {"taco-taco", "taco-tortilla", "tortilla-tortilla", "transitivity"}
+
+
+def test_errors_are_one_line_without_traceback(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert fold_command(folder / "b_bad.fold") == 1
+    output = capsys.readouterr()
+    assert "Traceback" not in output.out + output.err
+    assert output.out.count("\n") == 1
+    assert "CSE" in output.out and "edges_vertices" in output.out
+
+
+def test_folder_batch_reports_every_file(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert fold_command(folder, json_output=True) == 1
+    reports = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [Path(r["file"]).name for r in reports] == ["a_good.fold", "b_bad.fold", "c_broken.fold", "d_maekawa.fold"]
+    assert [r["error"]["class"] if r["error"] else None for r in reports] == [None, "CSE", "CSE", "GIF"]
+    assert reports[3]["error"]["where"]["vertex"] >= 0
+
+
+def test_outputs_are_written(folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    assert fold_command(folder / "a_good.fold", state=5, out=out, svg=True, png=True, size=64) == 0
+    names = sorted(p.name for p in out.iterdir())
+    assert "a_good.state5.fold" in names and "a_good.state5.back.png" in names and "a_good.cp.svg" in names
+    frame = json.loads((out / "a_good.state5.fold").read_text())["file_frames"][0]
+    assert frame["frame_classes"] == ["foldedForm"] and len(frame["faceOrders"]) == 3
+    assert fold_command(folder / "a_good.fold", state=6) == 1  # only 6 states
+    assert fold_command(folder / "missing.fold") == 2
+    assert fold_command(folder / "a_good.fold", limit=0) == 2
+    capsys.readouterr()
+
+
+def test_unique_request_turns_ambiguity_into_an_error(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert fold_command(folder / "a_good.fold", json_output=True, require_unique=True) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["error"]["class"] == "AFS" and report["error"]["where"]["states"] == 6
+
+
+def test_the_foldbench_fold_command_as_a_user_runs_it(folder: Path) -> None:
+    import subprocess
+    import sys
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "foldbench", "fold", *args], capture_output=True, text=True,
+                              timeout=300)  # fmt: skip
+
+    good = run(str(folder / "a_good.fold"), "--json")
+    assert good.returncode == 0, good.stderr
+    report = json.loads(good.stdout)
+    assert report["states"] == 6 and report["error"] is None
+    for name in ("b_bad.fold", "c_broken.fold"):
+        bad = run(str(folder / name))
+        assert bad.returncode == 1 and "Traceback" not in bad.stdout + bad.stderr
+    batch = run(str(folder))
+    assert batch.returncode == 1
+    assert all(name in batch.stdout for name in ("a_good", "b_bad", "c_broken", "d_maekawa"))

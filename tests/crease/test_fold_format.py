@@ -1,0 +1,143 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from foldbench.crease.errors import CreasePatternSyntaxError, GeometricallyImpossibleFold
+from foldbench.crease.fold_format import parse_fold_text, pattern_from_fold, read_fold
+
+from .builders import fold_document, square_with
+
+SQUARE_DOC = {
+    "vertices_coords": [[0, 0], [1, 0], [1, 1], [0, 1]],
+    "edges_vertices": [[0, 1], [1, 2], [2, 3], [3, 0], [0, 2]],
+    "edges_assignment": ["B", "B", "B", "B", "V"],
+}
+
+
+def _expect(document: dict, code: str, field: str | None = None, index: int | None = None) -> None:
+    with pytest.raises(CreasePatternSyntaxError) as caught:
+        pattern_from_fold(document)
+    assert caught.value.code == code
+    assert caught.value.error_class == "CSE"
+    if field is not None:
+        assert caught.value.where["field"] == field
+    if index is not None:
+        assert caught.value.where["index"] == index
+
+
+def test_valid_document_reads() -> None:
+    pattern = pattern_from_fold(SQUARE_DOC)
+    assert (pattern.vertex_count, pattern.edge_count, pattern.face_count) == (4, 5, 2)
+    assert sorted(pattern.edges_assignment) == ["B", "B", "B", "B", "V"]
+
+
+def test_missing_field() -> None:
+    _expect({"edges_vertices": []}, "E_CP_MISSING_FIELD", "vertices_coords")
+
+
+def test_ill_typed_coordinate_names_its_index() -> None:
+    _expect({**SQUARE_DOC, "vertices_coords": [[0, 0], [1, "x"], [1, 1], [0, 1]]},
+            "E_CP_SYNTAX_INVALID_PARAM_TYPE", "vertices_coords", 1)
+
+
+def test_dangling_vertex_index() -> None:
+    _expect({**SQUARE_DOC, "edges_vertices": [[0, 1], [1, 2], [2, 3], [3, 9], [0, 2]]},
+            "E_CP_SYNTAX_INVALID_LINE_REFERENCE", "edges_vertices", 3)
+
+
+def test_unknown_assignment_letter() -> None:
+    _expect({**SQUARE_DOC, "edges_assignment": ["B", "B", "B", "B", "X"]}, "E_CP_UNKNOWN_ASSIGNMENT",
+            "edges_assignment", 4)
+
+
+def test_wrong_assignment_count() -> None:
+    _expect({**SQUARE_DOC, "edges_assignment": ["B"]}, "E_CP_SYNTAX_INVALID_PARAM_COUNT", "edges_assignment")
+
+
+def test_face_that_is_not_a_closed_polygon() -> None:
+    _expect({**SQUARE_DOC, "faces_vertices": [[0, 1, 3]]}, "E_CP_FACE_NOT_CLOSED", "faces_vertices", 0)
+
+
+def test_partial_fold_angle_is_rejected() -> None:
+    _expect({**SQUARE_DOC, "edges_foldAngle": [0, 0, 0, 0, 90]}, "E_CP_NOT_FLAT_FOLD_ANGLE", "edges_foldAngle", 4)
+
+
+def test_fold_angles_alone_give_assignments() -> None:
+    document = {key: value for key, value in SQUARE_DOC.items() if key != "edges_assignment"}
+    document["edges_foldAngle"] = [0, 0, 0, 0, -180]
+    assert "M" in pattern_from_fold(document).edges_assignment
+
+
+def test_malformed_json_names_line_and_column() -> None:
+    with pytest.raises(CreasePatternSyntaxError) as caught:
+        parse_fold_text('{\n  "vertices_coords": [,]\n}')
+    assert caught.value.code == "E_CP_SYNTAX_JSON"
+    assert caught.value.where["line"] == 2
+
+
+@pytest.mark.parametrize("text", ["", "   \n", "[1, 2]"])
+def test_empty_or_non_object_files(text: str) -> None:
+    with pytest.raises(CreasePatternSyntaxError):
+        parse_fold_text(text)
+
+
+def test_disconnected_crease_is_a_structure_error() -> None:
+    document = {
+        "vertices_coords": [[0, 0], [1, 0], [1, 1], [0, 1], [0.2, 0.5], [0.4, 0.5]],
+        "edges_vertices": [[0, 1], [1, 2], [2, 3], [3, 0], [4, 5]],
+        "edges_assignment": ["B", "B", "B", "B", "V"],
+    }
+    _expect(document, "E_CP_DISCONNECTED")
+
+
+def test_crease_outside_the_paper() -> None:
+    document = {
+        "vertices_coords": [[0, 0], [1, 0], [1, 1], [0, 1], [2, 0]],
+        "edges_vertices": [[0, 1], [1, 2], [2, 3], [3, 0], [1, 4]],
+        "edges_assignment": ["B", "B", "B", "B", "V"],
+    }
+    with pytest.raises(GeometricallyImpossibleFold) as caught:
+        pattern_from_fold(document)
+    assert caught.value.code == "E_GEOM_CREASE_OUTSIDE_PAPER"
+
+
+def test_reversed_edges_and_split_creases_read_like_the_plain_pattern() -> None:
+    plain = square_with([((0, 0.5), (1, 0.5), "V")])
+    document = {
+        "vertices_coords": [[0, 0], [1, 0], [1, 1], [0, 1], [0, 0.5], [1, 0.5], [0.3, 0.5]],
+        "edges_vertices": [[1, 0], [2, 1], [3, 2], [3, 0], [6, 4], [5, 6]],
+        "edges_assignment": ["B", "B", "B", "B", "V", "V"],
+    }
+    split = pattern_from_fold(document)
+    assert split.face_count == plain.face_count == 2
+
+
+def test_read_fold_from_disk(tmp_path: Path) -> None:
+    path = tmp_path / "square.fold"
+    path.write_text(json.dumps(fold_document(square_with([((0, 0), (1, 1), "M")]))))
+    assert read_fold(path).face_count == 2
+
+
+def test_huge_file_is_refused_before_parsing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from foldbench.crease import fold_format
+
+    path = tmp_path / "huge.fold"
+    path.write_text(json.dumps(SQUARE_DOC))
+    monkeypatch.setattr(fold_format, "MAX_FILE_BYTES", 10)
+    with pytest.raises(CreasePatternSyntaxError) as caught:
+        read_fold(path)
+    assert caught.value.code == "E_CP_FILE_TOO_LARGE"
+
+
+def test_crossing_fold_edges_are_planarised_with_a_note() -> None:
+    document = {
+        "vertices_coords": [[0, 0], [1, 0], [1, 1], [0, 1]],
+        "edges_vertices": [[0, 1], [1, 2], [2, 3], [3, 0], [0, 2], [1, 3]],
+        "edges_assignment": ["B", "B", "B", "B", "U", "U"],
+    }
+    pattern = pattern_from_fold(document)
+    assert pattern.face_count == 4 and pattern.vertex_count == 5
+    assert any("planarised" in note for note in pattern.notes)

@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from foldbench.crease.planar import find_faces, merge_close_points, planarize_segments
+
+from .builders import UNIT_SQUARE
+
+
+def _area(points: np.ndarray) -> float:
+    shifted = np.roll(points, -1, axis=0)
+    return 0.5 * float(np.sum(points[:, 0] * shifted[:, 1] - points[:, 1] * shifted[:, 0]))
+
+
+def test_crossing_segments_are_split_at_their_intersection() -> None:
+    graph = planarize_segments(np.array([[[0, 0], [2, 2]], [[0, 2], [2, 0]]], float), 1e-9)
+    assert len(graph.vertices_coords) == 5
+    assert len(graph.edges_vertices) == 4
+    assert any(np.allclose(p, [1, 1]) for p in graph.vertices_coords)
+
+
+def test_duplicates_merge_and_remember_their_sources() -> None:
+    segments = np.array([[[0, 0], [1, 0]], [[1, 0], [0, 0]], [[0.5, 0], [2, 0]]], float)
+    graph = planarize_segments(segments, 1e-9)
+    assert len(graph.edges_vertices) == 3  # 0-0.5, 0.5-1, 1-2
+    sources = sorted(graph.edges_sources)
+    assert sources == [(0, 1), (0, 1, 2), (2,)]
+
+
+def test_point_within_tolerance_of_a_segment_splits_it() -> None:
+    segments = np.array([[[0, 0], [1, 0]], [[0.5, 1e-10], [0.5, 1]]], float)
+    graph = planarize_segments(segments, 1e-8)
+    assert len(graph.edges_vertices) == 3
+
+
+def test_merge_close_points_keeps_distant_points_apart() -> None:
+    coords, labels = merge_close_points(np.array([[0, 0], [0, 1e-12], [0, 1e-3]], float), 1e-9)
+    assert labels.tolist() == [0, 0, 1]
+    assert len(coords) == 2
+
+
+def test_faces_of_a_square_with_a_diagonal() -> None:
+    segments = np.vstack([UNIT_SQUARE, [[[0, 0], [1, 1]]]])
+    graph = planarize_segments(segments, 1e-9)
+    faces = find_faces(graph.vertices_coords, graph.edges_vertices)
+    assert len(faces.faces_vertices) == 2
+    assert len(faces.outer_cycles) == 1
+    assert sorted(round(_area(graph.vertices_coords[list(f)]), 9) for f in faces.faces_vertices) == [0.5, 0.5]
+
+
+chord = st.tuples(st.floats(0.05, 0.95), st.floats(0.05, 0.95), st.sampled_from(["h", "v", "d"]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(chord, min_size=0, max_size=6))
+def test_chords_of_a_square_tile_it_and_satisfy_euler(chords: list[tuple[float, float, str]]) -> None:
+    segments = [*UNIT_SQUARE.tolist()]
+    for a, b, kind in chords:
+        if kind == "h":
+            segments.append([[0, a], [1, a]])
+        elif kind == "v":
+            segments.append([[a, 0], [a, 1]])
+        else:
+            segments.append([[0, a], [1, b]])
+    graph = planarize_segments(np.array(segments, float), 1e-9)
+    faces = find_faces(graph.vertices_coords, graph.edges_vertices)
+    total = sum(_area(graph.vertices_coords[list(f)]) for f in faces.faces_vertices)
+    assert abs(total - 1) < 1e-9
+    assert len(graph.vertices_coords) - len(graph.edges_vertices) + len(faces.faces_vertices) == 1
