@@ -175,3 +175,20 @@ def test_suite_generates_evaluates_and_reports(tmp_path: Path) -> None:
     assert len(list((tmp_path / "suite" / "reports").glob("*/report.html"))) == 10
     manifest = json.loads((tmp_path / "suite" / "data" / "mentalblackboard-planning" / "manifest.json").read_text())
     assert manifest["n"] == 3 and manifest["modalities"] == ["text", "image"]
+
+
+def test_gallery_replays_the_models_unfolding(prediction_dataset: Path) -> None:
+    from foldbench.tasks import make
+    from foldbench.tasks.dataset import read_items
+
+    task = make("mentalblackboard/prediction")
+    item = next(i for i in read_items(prediction_dataset) if i.metadata["num_folds"] >= 2)
+    truth = task.oracle(item).model_dump()
+    wrong_first = dict(
+        truth, unfolding=["V1-F" if truth["unfolding"][0] != "V1-F" else "V2-F", *truth["unfolding"][1:]]
+    )
+    captions = [caption for caption, _ in task.gallery(item, wrong_first)]
+    assert any("step 1" in c and "cannot be made here" in c for c in captions), captions
+    captions = [caption for caption, _ in task.gallery(item, truth)]
+    assert any(c.startswith("model's unfolding: all") for c in captions), captions
+    assert "ground-truth unfolding" in captions

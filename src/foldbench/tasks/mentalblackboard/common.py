@@ -165,16 +165,23 @@ class MentalBlackboardTask:
         return PredictionAnswer.model_validate(answer).holes()
 
     def gallery(self, item: Item, answer: dict[str, Any] | None) -> list[tuple[str, bytes]]:
-        """Pictures for a report: the model's answer drawn on the sheet, beside the ground truth."""
+        """Pictures for a report: the model's answer drawn on the sheet beside the ground truth, and the model's
+        unfolding replayed on the engine's folded paper as a frame strip (with the ground truth's beside it)."""
         from foldbench.pft.encoders import image
+        from foldbench.pft.encoders.answer_strip import predicted_unfolding_strip
 
         pictures = []
-        if answer is not None:
-            holes = self.answer_holes(item, answer)
-            if holes is not None:
-                pictures.append(("model's answer", image.png_bytes(image.render_result(holes, size=256))))
+        holes = self.answer_holes(item, answer) if answer is not None else None
+        if holes is not None:
+            pictures.append(("model's answer", image.png_bytes(image.render_result(holes, size=256))))
         truth = [hole_from_dict(h) for h in item.target["result_holes"]]
         pictures.append(("ground truth", image.png_bytes(image.render_result(truth, size=256))))
+        if answer is not None and holes is not None and "unfolding" in answer and "actions" in item.inputs:
+            solution = solution_of(item.inputs)
+            strip, caption = predicted_unfolding_strip(solution, answer["unfolding"], holes)
+            pictures.append((caption, image.png_bytes(strip)))
+            correct, _ = predicted_unfolding_strip(solution, [f.code for f in solution.unfolding], truth)
+            pictures.append(("ground-truth unfolding", image.png_bytes(correct)))
         if "video" in item.inputs:
             from foldbench.pft.encoders.video_strip import unfolding_strip
 
