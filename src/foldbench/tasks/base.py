@@ -12,14 +12,26 @@ A task turns engine states into questions and scores answers to them:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["Item", "Task", "Prompt", "TextPart", "ImagePart", "VideoPart", "ParseFailure", "Scores"]
+from foldbench.errors import InvalidKnobError
+
+__all__ = [
+    "Item",
+    "Task",
+    "Prompt",
+    "TextPart",
+    "ImagePart",
+    "VideoPart",
+    "ParseFailure",
+    "Scores",
+    "check_modalities",
+]
 
 
 class Item(BaseModel):
@@ -142,3 +154,13 @@ class Task(Protocol):
     def random_answer(self, item: Item, rng: np.random.Generator) -> BaseModel:
         """A well-formed answer of the right type, drawn at random."""
         ...
+
+
+def check_modalities(task_id: str, requested: Sequence[str], available: Sequence[str]) -> None:
+    """Raise :class:`InvalidKnobError` naming the first requested modality a task does not have.
+
+    >>> check_modalities("family/name-v1", ["text"], ["text", "image"])
+    """
+    unknown = [m for m in requested if m not in available]
+    if unknown:
+        raise InvalidKnobError(f"{task_id} has no modality {unknown[0]!r} (it has {', '.join(available)})")

@@ -13,7 +13,7 @@ from foldbench.pft.actions import Fold, Rotation, parse_actions
 from foldbench.pft.enumeration import GROUPS, pattern_of
 from foldbench.pft.holes import Hole
 from foldbench.pft.simulate import Solution, solve
-from foldbench.tasks.base import Item, ParseFailure, Scores
+from foldbench.tasks.base import Item, ParseFailure, Scores, check_modalities
 from foldbench.tasks.mentalblackboard import baselines
 from foldbench.tasks.mentalblackboard.answers import PredictionAnswer, parse_prediction
 from foldbench.tasks.mentalblackboard.sampling import (
@@ -95,9 +95,7 @@ class MentalBlackboardTask:
         start: int = 0,
     ) -> Iterator[Item]:
         knobs = dict(knobs or {})
-        unknown = [m for m in modalities if m not in self.modalities]
-        if unknown:
-            raise InvalidKnobError(f"{self.id} has no modality {unknown[0]!r} (it has {', '.join(self.modalities)})")
+        check_modalities(self.id, modalities, self.modalities)
         size, fps = picture_knobs(knobs)
         for index in range(start, n):
             item_seed, rng = item_rng(seed, index)

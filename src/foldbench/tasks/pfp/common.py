@@ -18,7 +18,7 @@ from shapely.errors import GEOSException
 
 from foldbench.pfp import ENGINE_VERSION
 from foldbench.pfp.errors import PfpGenerationError, PfpKnobError
-from foldbench.tasks.base import ImagePart, Item, ParseFailure, Prompt, Scores, TextPart
+from foldbench.tasks.base import ImagePart, Item, ParseFailure, Prompt, Scores, TextPart, check_modalities
 from foldbench.tasks.pfp.answer import LETTERS, Choice, parse_choice, score_choice
 
 __all__ = ["MAX_TRIES", "SPLIT_SIZES", "PfpTaskBase", "item_rng", "load_template", "split_of"]
@@ -116,9 +116,7 @@ class PfpTaskBase:
     ) -> Iterator[Item]:
         """Yield items ``start .. n-1`` of the dataset seeded with ``seed`` (item ``i`` depends only on ``seed``,
         ``i`` and the knobs); knobs are checked when this is called, before anything is generated."""
-        unknown = [m for m in modalities if m not in self.modalities]
-        if unknown:
-            raise PfpKnobError(f"{self.id} has no modality {unknown[0]!r} (it has {', '.join(self.modalities)})")
+        check_modalities(self.id, modalities, self.modalities)
         if n < 0 or not 0 <= start <= n:
             raise PfpKnobError(f"{self.id}: need 0 <= start <= n, got start {start} and n {n}")
         config = self.validate_knobs(knobs)
