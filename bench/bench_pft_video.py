@@ -99,8 +99,7 @@ def item_seconds(solutions: list[Solution], size: int, fps: int) -> tuple[list[f
 
 def _summary(values: list[float], unit: str, digits: int = 1) -> str:
     return (
-        f"{statistics.median(values):8.{digits}f} {unit} "
-        f"(min {min(values):.{digits}f}, max {max(values):.{digits}f})"
+        f"{statistics.median(values):8.{digits}f} {unit} (min {min(values):.{digits}f}, max {max(values):.{digits}f})"
     )
 
 

@@ -23,7 +23,9 @@ def _post(url: str, body: bytes) -> tuple[int, dict[str, Any], dict[str, str]]:
 
 
 def _chat(text: str) -> bytes:
-    return json.dumps({"model": "m", "messages": [{"role": "user", "content": [{"type": "text", "text": text}]}]}).encode()
+    return json.dumps(
+        {"model": "m", "messages": [{"role": "user", "content": [{"type": "text", "text": text}]}]}
+    ).encode()
 
 
 def test_attempts_are_counted_per_prompt_under_concurrency() -> None:

@@ -43,7 +43,10 @@ def test_images_enter_by_their_bytes_not_their_path(tmp_path: Path) -> None:
     write_png(tmp_path / "a.png", (10, 20, 30))
     write_png(tmp_path / "copy/b.png", (10, 20, 30))
     write_png(tmp_path / "c.png", (10, 20, 31))
-    key = {name: request_fingerprint("m", PARAMS, _prompt(ImagePart(name)), tmp_path) for name in ("a.png", "copy/b.png", "c.png")}
+    key = {
+        name: request_fingerprint("m", PARAMS, _prompt(ImagePart(name)), tmp_path)
+        for name in ("a.png", "copy/b.png", "c.png")
+    }
     assert key["a.png"] == key["copy/b.png"] != key["c.png"]
 
 

@@ -206,7 +206,8 @@ def test_a_real_local_model_answers(tmp_path: Path) -> None:
         pytest.skip("set FOLDBENCH_TEST_TRANSFORMERS_MODEL to a local model directory to run a real generation")
     write_png(tmp_path / "a.png", (255, 255, 255), size=64)
     adapter = TransformersModel(os.environ["FOLDBENCH_TEST_TRANSFORMERS_MODEL"], max_new_tokens=8)
-    reply = asyncio.run(adapter.complete(make_request(tmp_path, (ImagePart("a.png"), TextPart("What colour is this?")))))
+    request = make_request(tmp_path, (ImagePart("a.png"), TextPart("What colour is this?")))
+    reply = asyncio.run(adapter.complete(request))
     asyncio.run(adapter.aclose())
     assert reply.error is None, reply.error
     assert reply.completion_tokens is not None and 1 <= reply.completion_tokens <= 8

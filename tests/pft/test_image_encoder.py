@@ -99,7 +99,7 @@ def assert_green_only_at(pixels: np.ndarray, size: int, holes: list[Hole]) -> No
         px, py = layout.to_pixel(cx, cy)
         centres.append((px, py, RADIUS_BY_SIZE[hole.size] * layout.cell))
         assert green[int(py), int(px)], f"no green at the centre of {hole}"
-    for row, column in zip(rows, columns):
+    for row, column in zip(rows, columns, strict=True):
         near = any(math.hypot(column + 0.5 - px, row + 0.5 - py) <= reach + 1.5 for px, py, reach in centres)
         assert near, f"green pixel at row {row}, column {column} is not near any hole of {holes}"
 
@@ -125,7 +125,7 @@ def test_each_position_is_white_with_paper_and_black_without(actions: tuple[Acti
     solution = solve(actions, [])
     images = render_steps(solution, size=SIZE)
     assert len(images) == len(actions) + 2
-    for state, image in zip(list(solution.states) + [solution.folded], images):
+    for state, image in zip(list(solution.states) + [solution.folded], images, strict=True):
         pixels = rgb(image)
         assert not green_mask(pixels).any()
         for position in range(NUM_POSITIONS):
@@ -139,9 +139,7 @@ def test_each_position_is_white_with_paper_and_black_without(actions: tuple[Acti
 
 @settings(max_examples=60, deadline=None)
 @given(configurations_strategy, st.data())
-def test_holes_are_green_at_their_centroids_and_nowhere_else(
-    actions: tuple[Action, ...], data: st.DataObject
-) -> None:
+def test_holes_are_green_at_their_centroids_and_nowhere_else(actions: tuple[Action, ...], data: st.DataObject) -> None:
     occupied = solve(actions, []).folded.occupied()
     count = data.draw(st.integers(1, min(3, len(occupied))))
     positions = data.draw(st.lists(st.sampled_from(occupied), min_size=count, max_size=count, unique=True))
@@ -163,7 +161,7 @@ def test_holes_are_green_at_their_centroids_and_nowhere_else(
     unfolding = render_unfolding(solution, size=SIZE)
     unfolding_steps = solution.unfolding_steps()
     assert len(unfolding) == len(unfolding_steps)
-    for step, image in zip(unfolding_steps, unfolding):
+    for step, image in zip(unfolding_steps, unfolding, strict=True):
         assert_green_only_at(rgb(image), SIZE, list(step.holes))
     result = rgb(render_result(solution.result_holes, size=SIZE))
     assert_green_only_at(result, SIZE, list(solution.result_holes))
@@ -197,13 +195,10 @@ def test_a_triangle_hole_points_counter_clockwise_from_up(direction: int, pointi
 
 def test_different_directions_give_different_pixels() -> None:
     pictures = {
-        d: png_bytes(render_result([Hole(Shape.TRIANGLE, Size.SMALL, d, 7)], size=SIZE))
-        for d in (0, 90, 180, 270)
+        d: png_bytes(render_result([Hole(Shape.TRIANGLE, Size.SMALL, d, 7)], size=SIZE)) for d in (0, 90, 180, 270)
     }
     assert len(set(pictures.values())) == 4
-    ellipses = {
-        d: rgb(render_result([Hole(Shape.ELLIPSE, Size.LARGE, d, 7)], size=SIZE)).tobytes() for d in (0, 90)
-    }
+    ellipses = {d: rgb(render_result([Hole(Shape.ELLIPSE, Size.LARGE, d, 7)], size=SIZE)).tobytes() for d in (0, 90)}
     assert ellipses[0] != ellipses[90]
 
 
@@ -225,12 +220,9 @@ def test_same_input_gives_the_same_png_bytes() -> None:
     actions = parse_actions("D1-F R90 H2-B")
     holes = [Hole(Shape.STAR, Size.LARGE, 90, solve(actions, []).folded.occupied()[0] + 1)]
     first = [png_bytes(image) for image in render_steps(solve(actions, holes), size=SIZE)]
-    second = [
-        png_bytes(image)
-        for image in render_steps(solve(parse_actions("D1-F R90 H2-B"), list(holes)), size=SIZE)
-    ]
+    second = [png_bytes(image) for image in render_steps(solve(parse_actions("D1-F R90 H2-B"), list(holes)), size=SIZE)]
     assert first == second
-    for data, image in zip(first, render_steps(solve(actions, holes), size=SIZE)):
+    for data, image in zip(first, render_steps(solve(actions, holes), size=SIZE), strict=True):
         assert set(png_chunk_types(data)) <= {b"IHDR", b"PLTE", b"IDAT", b"IEND", b"tRNS"}
         decoded = Image.open(io.BytesIO(data))
         assert np.array_equal(rgb(decoded), rgb(image))  # lossless

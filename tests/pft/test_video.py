@@ -85,12 +85,10 @@ def _silhouette_change(frame: np.ndarray, other: np.ndarray) -> float:
     return float(np.mean(paper(frame) != paper(other)))
 
 
-def _solution_with_holes(
-    actions: tuple[Action, ...] | list[Action], shapes: tuple[str, ...] = ("circle",)
-) -> Solution:
+def _solution_with_holes(actions: tuple[Action, ...] | list[Action], shapes: tuple[str, ...] = ("circle",)) -> Solution:
     occupied = solve(actions, []).folded.occupied()
     chosen = occupied[:: max(1, len(occupied) // len(shapes))][: len(shapes)]
-    return solve(actions, [Hole(Shape(shape), Size.LARGE, 90, p + 1) for shape, p in zip(shapes, chosen)])
+    return solve(actions, [Hole(Shape(shape), Size.LARGE, 90, p + 1) for shape, p in zip(shapes, chosen, strict=True)])
 
 
 def test_frames_are_rgb_uint8_of_the_chosen_size_and_count() -> None:
@@ -108,7 +106,7 @@ def test_rendering_is_deterministic() -> None:
     first = list(video.folding_frames(solution, size=SIZE, timing=FAST))
     second = list(video.folding_frames(solution, size=SIZE, timing=FAST))
     assert len(first) == len(second)
-    assert all(np.array_equal(a, b) for a, b in zip(first, second))
+    assert all(np.array_equal(a, b) for a, b in zip(first, second, strict=True))
     keys_a = [png_bytes(image) for image in video.key_frames(solution, size=SIZE)]
     keys_b = [png_bytes(image) for image in video.key_frames(solution, size=SIZE)]
     assert keys_a == keys_b
@@ -130,7 +128,7 @@ def test_key_frames_match_the_engine_silhouette_and_visible_side(actions: tuple[
     keys = video.key_frames(solution, size=SIZE)
     assert len(keys) == len(actions) + 2
     points = _centroid_pixels()
-    for state, image in zip(solution.states, keys):
+    for state, image in zip(solution.states, keys, strict=False):
         frame = np.asarray(image)
         for position, point in enumerate(points):
             color = _pixel(frame, point)
@@ -147,7 +145,7 @@ def test_key_frames_match_the_engine_silhouette_and_visible_side(actions: tuple[
 @given(st.sampled_from(SAMPLE))
 def test_rest_poses_put_every_triangle_on_its_engine_position(actions: tuple[Action, ...]) -> None:
     solution = solve(actions, [])
-    for state, poses in zip(solution.states, state_poses(solution)):
+    for state, poses in zip(solution.states, state_poses(solution), strict=True):
         where = state.positions()
         for triangle in range(NUM_POSITIONS):
             linear = poses.rotations[triangle, :2, :2]
@@ -179,9 +177,7 @@ def test_mid_fold_frames_differ_between_toward_and_away() -> None:
     # all but a sliver hidden (the camera looks from slightly above and to the right).
     assert _back_pixel_count(toward[4]) > 0.05 * SIZE * SIZE
     assert _back_pixel_count(away[4]) < 0.05 * _back_pixel_count(toward[4])
-    assert np.array_equal(
-        toward[-1], np.asarray(video.key_frames(solve(parse_actions("V2-F"), []), size=SIZE)[1])
-    )
+    assert np.array_equal(toward[-1], np.asarray(video.key_frames(solve(parse_actions("V2-F"), []), size=SIZE)[1]))
 
 
 @pytest.mark.parametrize("codes", ["D1-F R90", "H2-B R270", "V1-F R180"])
@@ -297,7 +293,7 @@ def test_render_item_video_writes_the_video_and_key_frames(tmp_path) -> None:  #
     keys = video.key_frames(solution, size=SIZE)
     assert paths["video"] == "folding.mp4" and paths["unfolding_video"] == "unfolding.mp4"
     assert len(paths["key_frames"]) == len(keys) == 4
-    for name, image in zip(paths["key_frames"], keys):
+    for name, image in zip(paths["key_frames"], keys, strict=True):
         assert (tmp_path / "item" / name).read_bytes() == png_bytes(image)
     assert (tmp_path / "item" / "folding.mp4").stat().st_size > 0
     assert (tmp_path / "item" / "unfolding.mp4").stat().st_size > 0

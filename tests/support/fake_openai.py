@@ -116,7 +116,9 @@ def status(code: int, retry_after: float | str | None = None, message: str | Non
     if retry_after is not None:
         headers += (("Retry-After", str(retry_after)),)
     text = message if message is not None else f"scripted HTTP {code}"
-    return Behaviour(status=code, body=_json({"error": {"message": text, "type": "fake", "code": code}}), headers=headers)
+    return Behaviour(
+        status=code, body=_json({"error": {"message": text, "type": "fake", "code": code}}), headers=headers
+    )
 
 
 def disconnect() -> Behaviour:
@@ -216,7 +218,7 @@ class _Handler(BaseHTTPRequestHandler):
         attempt = fake._record(self.path, dict(self.headers), data)
         try:
             behaviour = fake.script(data, attempt)
-        except Exception as error:  # noqa: BLE001 - reported to the test when the server stops
+        except Exception as error:
             fake._script_errors.append(error)
             self._send(500, _json({"error": {"message": f"fake server script failed: {error!r}"}}), ())
             return

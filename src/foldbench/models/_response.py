@@ -73,7 +73,9 @@ def reply_from_body(body: bytes) -> ModelReply | Failure:
     try:
         data = json.loads(body)
     except ValueError:
-        return Failure("bad_response", f"the response is not JSON: {_excerpt(body.decode('utf-8', 'replace'))!r}", False)
+        return Failure(
+            "bad_response", f"the response is not JSON: {_excerpt(body.decode('utf-8', 'replace'))!r}", False
+        )
     if not isinstance(data, dict):
         return Failure("bad_response", f"the response is JSON but not an object: {_excerpt(body.decode())!r}", False)
     choices = data.get("choices")
@@ -86,7 +88,9 @@ def reply_from_body(body: bytes) -> ModelReply | Failure:
         return Failure("bad_response", "the first choice of the response has no message object", False)
     text = _content_text(message.get("content"))
     if text is None:
-        return Failure("bad_response", f"the message content is not text: {_excerpt(repr(message.get('content')))}", False)
+        return Failure(
+            "bad_response", f"the message content is not text: {_excerpt(repr(message.get('content')))}", False
+        )
     finish_reason = choice.get("finish_reason")
     usage = data.get("usage")
     extra: dict[str, Any] = {}

@@ -92,5 +92,7 @@ def request_fingerprint(
     try:
         text = canonical_json(record)
     except (TypeError, ValueError) as error:
-        raise ModelConfigError(f"model {model_name}: parameters {dict(params)!r} are not plain JSON data: {error}") from None
+        raise ModelConfigError(
+            f"model {model_name}: parameters {dict(params)!r} are not plain JSON data: {error}"
+        ) from None
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -272,7 +272,8 @@ class OpenAICompatibleModel:
         retry_after_ms = parse_retry_after(headers.get("retry-after-ms"))
         if retry_after_ms is not None:
             retry_after = retry_after_ms / 1000
-        return Failure(f"http_{status}", f"HTTP {status} from {self.url}: {detail}", is_retryable_status(status), retry_after)
+        message = f"HTTP {status} from {self.url}: {detail}"
+        return Failure(f"http_{status}", message, is_retryable_status(status), retry_after)
 
     async def aclose(self) -> None:
         """Close the HTTP connections (the adapter opens new ones if used again)."""

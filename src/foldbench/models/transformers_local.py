@@ -56,7 +56,9 @@ class TransformersModel:
         if not model_path:
             raise ModelConfigError("transformers: the model path is empty")
         if max_new_tokens < 1:
-            raise ModelConfigError(f"transformers:{model_path}: max_new_tokens must be at least 1, got {max_new_tokens}")
+            raise ModelConfigError(
+                f"transformers:{model_path}: max_new_tokens must be at least 1, got {max_new_tokens}"
+            )
         if temperature < 0:
             raise ModelConfigError(f"transformers:{model_path}: temperature must be at least 0, got {temperature}")
         self._torch, self._transformers = import_backend()
@@ -105,7 +107,9 @@ class TransformersModel:
             if isinstance(part, TextPart):
                 content.append({"type": "text", "text": part.text})
                 continue
-            paths = [part.path] if isinstance(part, ImagePart) else list(part.frames) if isinstance(part, VideoPart) else []
+            paths = (
+                [part.path] if isinstance(part, ImagePart) else list(part.frames) if isinstance(part, VideoPart) else []
+            )
             if isinstance(part, VideoPart) and not part.frames:
                 raise PromptInputError(f"video {part.path} of item {request.item.id} has no key frames to show")
             for relative in paths:

@@ -16,7 +16,6 @@ from foldbench.pft.encoders.image import (
     render_unfolding,
     sheet_layout,
 )
-from foldbench.pft.encoders.text import HOLE_LETTERS, encode_prompt_block, encode_steps, grid_text
 from foldbench.pft.encoders.shapes import (
     RADIUS_BY_SIZE,
     hole_center,
@@ -24,6 +23,7 @@ from foldbench.pft.encoders.shapes import (
     outline_of_hole,
     unit_outline,
 )
+from foldbench.pft.encoders.text import HOLE_LETTERS, encode_prompt_block, encode_steps, grid_text
 
 __all__ = [
     "HOLE_LETTERS",
