@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,7 @@ __all__ = [
     "groups_knob",
     "picture_knobs",
     "solution_of",
+    "step_paths",
 ]
 
 #: Where every dataset keeps the numbered location sheet.
@@ -54,6 +56,23 @@ def picture_knobs(knobs: Mapping[str, Any]) -> tuple[int, int]:
     if isinstance(fps, bool) or not isinstance(fps, int) or not 1 <= fps <= 120:
         raise InvalidKnobError(f"fps must be a whole number from 1 to 120, got {fps!r}")
     return size, fps
+
+
+def step_paths(folder: str, stem: str, actions: list[str]) -> list[str]:
+    """The file names of a configuration's step pictures: the flat sheet, one per action, and the punched paper.
+
+    >>> step_paths("images/x", "step", ["H1-F"])
+    ['images/x/step_00.png', 'images/x/step_01.png', 'images/x/step_02.png']
+    """
+    return [f"{folder}/{stem}_{index:02d}.png" for index in range(len(actions) + 2)]
+
+
+@cache
+def _reference_sheet_png(size: int) -> bytes:
+    """The numbered location sheet as PNG bytes, encoded once per size (every item of a dataset shares it)."""
+    from foldbench.pft.encoders import image
+
+    return image.png_bytes(image.reference_sheet(size=size))
 
 
 def describe(actions: tuple[Any, ...]) -> dict[str, Any]:
@@ -125,10 +144,8 @@ class MentalBlackboardTask:
         video = item.inputs.get("video")
         if not images and not video:
             return
-        from foldbench.pft.encoders import image
-
         size = int((images or video or {}).get("size", 512))
-        yield REFERENCE_SHEET, image.png_bytes(image.reference_sheet(size=size))
+        yield REFERENCE_SHEET, _reference_sheet_png(size)
         if images:
             yield from self._image_assets(item, images, size)
         if video:

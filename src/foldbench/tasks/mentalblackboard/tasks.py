@@ -32,6 +32,7 @@ from foldbench.tasks.mentalblackboard.common import (
     describe,
     groups_knob,
     solution_of,
+    step_paths,
 )
 from foldbench.tasks.mentalblackboard.render import render_prompt
 from foldbench.tasks.mentalblackboard.sampling import (
@@ -76,21 +77,19 @@ class PredictionTask(MentalBlackboardTask):
         if "text" in modalities:
             inputs["text"] = encode_prompt_block(solution_of(inputs))
         if "image" in modalities:
-            count = len(inputs["actions"]) + 2
             inputs["images"] = {
                 "size": size,
                 "reference": REFERENCE_SHEET,
-                "steps": [f"images/{item.id}/step_{i:02d}.png" for i in range(count)],
+                "steps": step_paths(f"images/{item.id}", "step", inputs["actions"]),
             }
             target["image"] = f"images/{item.id}/result.png"
         if "video" in modalities or "frames" in modalities:
-            count = len(inputs["actions"]) + 2
             inputs["video"] = {
                 "size": size,
                 "fps": fps,
                 "reference": REFERENCE_SHEET,
                 "video": f"videos/{item.id}/folding.mp4",
-                "frames": [f"videos/{item.id}/key_{i:02d}.png" for i in range(count)],
+                "frames": step_paths(f"videos/{item.id}", "key", inputs["actions"]),
             }
             target["video"] = f"videos/{item.id}/unfolding.mp4"
         return item.model_copy(update={"inputs": inputs, "target": target})
@@ -289,13 +288,12 @@ class GeneralizationTask(MentalBlackboardTask):
                 "target": encode_prompt_block(solution_of(inputs)),
             }
         if "image" in modalities:
-            count = len(inputs["actions"]) + 2
             inputs["images"] = {
                 "size": size,
                 "reference": REFERENCE_SHEET,
-                "reference_steps": [f"images/{item.id}/reference_step_{i:02d}.png" for i in range(count)],
+                "reference_steps": step_paths(f"images/{item.id}", "reference_step", inputs["actions"]),
                 "reference_result": f"images/{item.id}/reference_result.png",
-                "steps": [f"images/{item.id}/step_{i:02d}.png" for i in range(count)],
+                "steps": step_paths(f"images/{item.id}", "step", inputs["actions"]),
             }
         return item.model_copy(update={"inputs": inputs})
 
