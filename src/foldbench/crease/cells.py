@@ -16,10 +16,10 @@ import numpy as np
 from foldbench.crease.errors import PrecisionProblem
 from foldbench.crease.folding import FoldedGeometry
 from foldbench.crease.pattern import CreasePattern
-from foldbench.crease.planar import find_faces, planarize_segments
+from foldbench.crease.planar import PlanarGraph, find_faces, planarize_segments
 from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE
 
-__all__ = ["OverlapCells", "build_cells", "overlapping_face_pairs"]
+__all__ = ["OverlapCells", "build_cells", "overlay_folded_edges", "overlapping_face_pairs"]
 
 
 @dataclass(frozen=True)
@@ -43,10 +43,20 @@ class OverlapCells:
     cells_faces: tuple[tuple[int, ...], ...]
 
 
+def overlay_folded_edges(pattern: CreasePattern, folded: FoldedGeometry, tolerance: float) -> PlanarGraph:
+    """The folded edges planarised at ``tolerance`` (the arrangement whose faces are the cells)."""
+    return planarize_segments(folded.vertices_coords_folded[pattern.edges_vertices], tolerance)
+
+
 def build_cells(
-    pattern: CreasePattern, folded: FoldedGeometry, tolerance: float = FOLDED_DISTANCE_TOLERANCE
+    pattern: CreasePattern,
+    folded: FoldedGeometry,
+    tolerance: float = FOLDED_DISTANCE_TOLERANCE,
+    graph: PlanarGraph | None = None,
 ) -> OverlapCells:
     """Overlay the folded edges into cells and find the faces covering each cell.
+
+    ``graph`` is the overlay at ``tolerance`` when the caller has it already.
 
     Raises:
         PrecisionProblem: walking the cells gives a cell two different face sets (imprecise coordinates).
@@ -58,19 +68,20 @@ def build_cells(
     >>> build_cells(pattern, fold_faces(pattern)).cells_faces
     ((0,),)
     """
-    folded_segments = folded.vertices_coords_folded[pattern.edges_vertices]
-    graph = planarize_segments(folded_segments, tolerance)
+    if graph is None:
+        graph = overlay_folded_edges(pattern, folded, tolerance)
     faces = find_faces(graph.vertices_coords, graph.edges_vertices)
     segments_cells = faces.edges_faces
     edges_faces = pattern.edges_faces
     segment_face_lists: list[list[int]] = []
     for sources in graph.edges_sources:
-        faces_here: list[int] = []
+        # a face on both sides of an edge (a flat slit into the face) is crossed twice: no change in cover
+        toggled_faces: set[int] = set()
         for edge in sources:
             for face in edges_faces[edge]:
                 if face >= 0:
-                    faces_here.append(int(face))
-        segment_face_lists.append(faces_here)
+                    toggled_faces.symmetric_difference_update((int(face),))
+        segment_face_lists.append(sorted(toggled_faces))
     cell_count = len(faces.faces_vertices)
     cells_faces: list[set[int] | None] = [None] * cell_count
     cell_segments: list[list[int]] = [[] for _ in range(cell_count)]

@@ -8,15 +8,16 @@ from typing import Any
 
 import numpy as np
 
-from foldbench.crease.cells import OverlapCells, build_cells
+from foldbench.crease.cells import OverlapCells
 from foldbench.crease.constraints import ABOVE, BELOW
-from foldbench.crease.errors import AmbiguousFoldedState, CreasePatternError
+from foldbench.crease.errors import AmbiguousFoldedState
 from foldbench.crease.folding import FoldedGeometry, fold_faces
-from foldbench.crease.layer_constraints import LayerConstraints, build_layer_constraints
+from foldbench.crease.layer_constraints import LayerConstraints
 from foldbench.crease.local_checks import LocalCheckReport, check_vertices
+from foldbench.crease.overlay import build_overlay
 from foldbench.crease.pattern import CreasePattern
 from foldbench.crease.solver import LayerSolver, SolveResult
-from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR
+from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE
 
 __all__ = ["CompiledFold", "compile_crease_pattern", "crease_assignment_orders"]
 
@@ -35,6 +36,7 @@ class CompiledFold:
         limit: the per-component cap used (None: every state counted).
         timings: seconds per stage.
         warnings: non-fatal remarks (planarisation, imprecise vertices, ambiguity).
+        folded_tolerance: the folded-state tolerance the overlay was built at (paper size = 1).
     """
 
     pattern: CreasePattern
@@ -46,6 +48,7 @@ class CompiledFold:
     limit: int | None
     timings: dict[str, float] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    folded_tolerance: float = FOLDED_DISTANCE_TOLERANCE
 
     @property
     def state_count(self) -> int:
@@ -60,6 +63,7 @@ class CompiledFold:
             "edges": self.pattern.edge_count,
             "faces": self.pattern.face_count,
             "cells": len(self.cells.cells_faces),
+            "folded_tolerance": self.folded_tolerance,
             "flipped_faces": int(self.folded.faces_flipped.sum()),
             "variables": len(self.constraints.variables_faces),
             "constraints": self.constraints.counts,
@@ -203,18 +207,16 @@ def compile_crease_pattern(
     local = check_vertices(pattern)
     folded = fold_faces(pattern)
     lap("fold")
-    folded_tolerance = max(FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR * folded.worst_mismatch)
-    cells = build_cells(pattern, folded, folded_tolerance)
-    lap("cells")
-    constraints = build_layer_constraints(pattern, cells)
-    lap("constraints")
+    overlay = build_overlay(pattern, folded)
+    cells, constraints = overlay.cells, overlay.constraints
+    lap("overlay")
     solver = LayerSolver(constraints)
     solution = solver.solve(crease_assignment_orders(pattern, folded, constraints), limit)
     lap("solve")
     warnings = list(pattern.notes)
-    if folded_tolerance > FOLDED_DISTANCE_TOLERANCE:
-        warnings.append(f"imprecise coordinates: folded vertices disagree by up to {folded.worst_mismatch:.1e}; "
-                        f"folded tolerance widened to {folded_tolerance:.1e}")
+    if overlay.tolerance != FOLDED_DISTANCE_TOLERANCE:
+        warnings.append(f"folded tolerance {overlay.tolerance:.1e} (folded vertices disagree by up to "
+                        f"{folded.worst_mismatch:.1e}; {len(overlay.rejected)} level(s) rejected first)")
     if local.imprecise_vertices:
         warnings.append(f"{len(local.imprecise_vertices)} vertices meet Kawasaki only approximately")
     free = [i for i, c in enumerate(solution.components) if c.solution_count > 1]
@@ -227,7 +229,5 @@ def compile_crease_pattern(
                  "component_solutions": [c.solution_count for c in solution.components]},
             )
         warnings.append(f"AFS: {message}")
-    return CompiledFold(pattern, local, folded, cells, constraints, solution, limit, timings, tuple(warnings))
-
-
-_ = CreasePatternError
+    return CompiledFold(pattern, local, folded, cells, constraints, solution, limit, timings, tuple(warnings),
+                        overlay.tolerance)

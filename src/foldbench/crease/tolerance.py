@@ -14,11 +14,13 @@ follows one rule, applied everywhere through the constants below:
 5. **Drawings that do not connect at the crease tolerance** (creases stopping just short of the boundary, as
    in hand-drawn SVG) are planarised again with the tolerance ten times wider, up to
    :data:`IMPORT_TOLERANCE_LIMIT`; the pattern then carries a note saying so.
-6. **Imprecise inputs widen the folded tolerance, within a limit.** A vertex reached around different faces
-   lands at slightly different folded points when the input coordinates are rounded. Each vertex keeps the
-   position from the first face that reaches it; the folded tolerance becomes
-   ``max(FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR * worst mismatch)``, and a mismatch above
-   :data:`FOLDED_MISMATCH_LIMIT` is a :class:`~foldbench.crease.errors.PrecisionProblem`.
+6. **The folded tolerance is chosen per file and checked.** A vertex reached around different faces lands at
+   slightly different folded points when the input coordinates are rounded; each vertex keeps the position
+   from the first face that reaches it, and a mismatch above :data:`FOLDED_MISMATCH_LIMIT` is a
+   :class:`~foldbench.crease.errors.PrecisionProblem`. The overlay of folded edges starts at
+   ``max(FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR * worst mismatch)`` and moves down (then up) by
+   factors of four until the arrangement is stable under refinement and its cells and constraints are
+   consistent (:mod:`foldbench.crease.overlay`); finer than :data:`FOLDED_TOLERANCE_FLOOR` it does not go.
 7. **Precision is reported, never guessed.** When a check fails by less than
    :data:`PRECISION_MARGIN` times its tolerance, the compiler raises
    :class:`foldbench.crease.errors.PrecisionProblem` instead of a geometric verdict.
@@ -36,6 +38,7 @@ __all__ = [
     "FOLDED_DISTANCE_TOLERANCE",
     "FOLDED_MISMATCH_FACTOR",
     "FOLDED_MISMATCH_LIMIT",
+    "FOLDED_TOLERANCE_FLOOR",
     "IMPORT_TOLERANCE_LIMIT",
     "KAWASAKI_IMPOSSIBLE",
     "PRECISION_MARGIN",
@@ -45,7 +48,11 @@ CREASE_DISTANCE_TOLERANCE: float = 1e-7
 """Points of the crease pattern closer than this (paper size = 1) are merged."""
 
 FOLDED_DISTANCE_TOLERANCE: float = 1e-6
-"""Points of the folded state closer than this (paper size = 1) are merged when building overlap cells."""
+"""The starting folded tolerance: points of the folded state closer than this (paper size = 1) are merged when
+building overlap cells, unless the file needs another level (rule 6)."""
+
+FOLDED_TOLERANCE_FLOOR: float = 1e-11
+"""The finest folded tolerance tried: about a hundred thousand times the rounding of coordinates near 1."""
 
 ANGLE_TOLERANCE: float = 1e-6
 """Angles (radians) that differ by less than this are equal (Kawasaki sums, straight vertices)."""
@@ -57,7 +64,7 @@ PRECISION_MARGIN: float = 1e3
 """A check that fails by less than this many tolerances is a precision problem, not a geometric verdict."""
 
 FOLDED_MISMATCH_FACTOR: float = 8.0
-"""The folded tolerance is at least this many times the worst folded-vertex mismatch."""
+"""The starting folded tolerance is at least this many times the worst folded-vertex mismatch."""
 
 FOLDED_MISMATCH_LIMIT: float = 1e-2
 """A folded-vertex mismatch larger than this (paper size = 1) cannot be absorbed by the tolerance."""

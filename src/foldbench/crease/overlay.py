@@ -1,0 +1,124 @@
+"""Choose the folded-state tolerance: the coarsest level at which the overlay of folded edges is trustworthy.
+
+A level is accepted when three things hold (rule 6 of :mod:`foldbench.crease.tolerance`):
+
+1. **Stable:** planarising the folded edges at a quarter of the tolerance gives the same numbers of points and
+   segments, so no two features of the folded state lie between the two distances;
+2. **Consistent:** walking across segments gives every cell one set of covering faces;
+3. **Coherent:** every constraint found along the segments compares faces that share a cell.
+
+Levels are tried from the starting tolerance down by factors of four to :data:`FOLDED_TOLERANCE_FLOOR`, then
+up by factors of four to the coarsest sensible level (an eighth of the shortest folded edge, at most
+:data:`FOLDED_MISMATCH_LIMIT`). When no level passes, the compiler reports a precision problem listing what
+each level failed; it never answers from an overlay that failed a check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from foldbench.crease.cells import OverlapCells, build_cells, overlay_folded_edges
+from foldbench.crease.errors import PrecisionProblem
+from foldbench.crease.folding import FoldedGeometry
+from foldbench.crease.layer_constraints import LayerConstraints, build_layer_constraints
+from foldbench.crease.pattern import CreasePattern
+from foldbench.crease.planar import PlanarGraph
+from foldbench.crease.tolerance import (
+    FOLDED_DISTANCE_TOLERANCE,
+    FOLDED_MISMATCH_FACTOR,
+    FOLDED_MISMATCH_LIMIT,
+    FOLDED_TOLERANCE_FLOOR,
+)
+
+__all__ = ["FoldedOverlay", "build_overlay", "folded_tolerance_levels"]
+
+LEVEL_STEP: float = 4.0
+"""Neighbouring tolerance levels differ by this factor; stability compares a level with the next finer one."""
+
+
+@dataclass(frozen=True)
+class FoldedOverlay:
+    """Cells and constraints built at an accepted folded tolerance.
+
+    Attributes:
+        cells: overlap cells.
+        constraints: variables and constraints.
+        tolerance: the folded tolerance used (paper size = 1).
+        rejected: the levels tried before it, each ``(tolerance, reason)``.
+    """
+
+    cells: OverlapCells
+    constraints: LayerConstraints
+    tolerance: float
+    rejected: tuple[tuple[float, str], ...]
+
+
+def folded_tolerance_levels(pattern: CreasePattern, folded: FoldedGeometry) -> Iterator[float]:
+    """Tolerances to try, in order: the starting level, finer levels, then coarser levels.
+
+    The starting level is ``max(FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR * worst mismatch)``.
+
+    >>> from foldbench.crease.pattern import build_crease_pattern
+    >>> from foldbench.crease.folding import fold_faces
+    >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
+    >>> pattern = build_crease_pattern(square, "BBBB")
+    >>> levels = list(folded_tolerance_levels(pattern, fold_faces(pattern)))
+    >>> levels[:3], levels[-1] <= 1e-2
+    ([1e-06, 2.5e-07, 6.25e-08], True)
+    """
+    start = min(max(FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR * folded.worst_mismatch), FOLDED_MISMATCH_LIMIT)
+    level = start
+    while level >= FOLDED_TOLERANCE_FLOOR:
+        yield level
+        level /= LEVEL_STEP
+    segments = folded.vertices_coords_folded[pattern.edges_vertices]
+    lengths = np.hypot(*(segments[:, 1] - segments[:, 0]).T)
+    positive = lengths[lengths > 0]
+    coarsest = min(FOLDED_MISMATCH_LIMIT, float(positive.min()) / 8 if len(positive) else FOLDED_MISMATCH_LIMIT)
+    level = start * LEVEL_STEP
+    while level <= coarsest:
+        yield level
+        level *= LEVEL_STEP
+
+
+def build_overlay(pattern: CreasePattern, folded: FoldedGeometry) -> FoldedOverlay:
+    """Cells and constraints at the first folded tolerance level that passes every check.
+
+    Raises:
+        PrecisionProblem: no level is stable, consistent and coherent (``where`` lists each level's failure).
+    """
+    graphs: dict[float, PlanarGraph] = {}
+
+    def overlay_at(tolerance: float) -> PlanarGraph:
+        if tolerance not in graphs:
+            if len(graphs) > 2:
+                graphs.pop(next(iter(graphs)))
+            graphs[tolerance] = overlay_folded_edges(pattern, folded, tolerance)
+        return graphs[tolerance]
+
+    rejected: list[tuple[float, str]] = []
+    for tolerance in folded_tolerance_levels(pattern, folded):
+        graph = overlay_at(tolerance)
+        finer = overlay_at(tolerance / LEVEL_STEP)
+        if (len(graph.vertices_coords), len(graph.edges_vertices)) != (
+            len(finer.vertices_coords),
+            len(finer.edges_vertices),
+        ):
+            rejected.append((tolerance, "unstable"))
+            continue
+        try:
+            cells = build_cells(pattern, folded, tolerance, graph)
+            constraints = build_layer_constraints(pattern, cells)
+        except PrecisionProblem as problem:
+            rejected.append((tolerance, problem.code))
+            continue
+        return FoldedOverlay(cells, constraints, tolerance, tuple(rejected))
+    raise PrecisionProblem(
+        "E_PRECISION_TOLERANCE",
+        f"no folded tolerance between {FOLDED_TOLERANCE_FLOOR:.0e} and {FOLDED_MISMATCH_LIMIT:.0e} gives a stable, "
+        "consistent overlay of the folded edges; the coordinates are too imprecise to decide",
+        {"tried": [{"tolerance": tolerance, "reason": reason} for tolerance, reason in rejected]},
+    )
