@@ -82,3 +82,31 @@ def test_the_foldbench_fold_command_as_a_user_runs_it(folder: Path) -> None:
     batch = run(str(folder))
     assert batch.returncode == 1
     assert all(name in batch.stdout for name in ("a_good", "b_bad", "c_broken", "d_maekawa"))
+
+
+def test_a_non_planar_fold_file_is_rejected_unless_repaired(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "crossing.fold"
+    path.write_text(json.dumps({
+        "vertices_coords": [[0, 0], [1, 0], [1, 1], [0, 1]],
+        "edges_vertices": [[0, 1], [1, 2], [2, 3], [3, 0], [0, 2], [1, 3]],
+        "edges_assignment": ["B", "B", "B", "B", "V", "V"],
+    }))
+    assert fold_command(path) == 1
+    assert "E_CP_NOT_PLANAR" in capsys.readouterr().out
+    fold_command(path, repair=True, json_output=True)
+    report = json.loads(capsys.readouterr().out)
+    assert report["error"]["code"] == "E_GEOM_MAEKAWA"  # repaired, then judged: four creases meet, all valleys
+
+
+def test_empty_and_huge_files_are_one_line_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from foldbench.crease import fold_format
+
+    (tmp_path / "empty.fold").write_text("")
+    (tmp_path / "huge.fold").write_text(json.dumps(fold_document(map_pattern(4, 4))))
+    monkeypatch.setattr(fold_format, "MAX_FILE_BYTES", 500)
+    assert fold_command(tmp_path, json_output=True) == 1
+    reports = {Path(r["file"]).name: r for r in map(json.loads, capsys.readouterr().out.splitlines())}
+    assert reports["empty.fold"]["error"]["class"] == "CSE"
+    assert reports["huge.fold"]["error"]["code"] == "E_CP_FILE_TOO_LARGE"

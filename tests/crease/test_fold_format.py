@@ -108,11 +108,12 @@ def test_reversed_edges_and_split_creases_read_like_the_plain_pattern() -> None:
     plain = square_with([((0, 0.5), (1, 0.5), "V")])
     document = {
         "vertices_coords": [[0, 0], [1, 0], [1, 1], [0, 1], [0, 0.5], [1, 0.5], [0.3, 0.5]],
-        "edges_vertices": [[1, 0], [2, 1], [3, 2], [3, 0], [6, 4], [5, 6]],
-        "edges_assignment": ["B", "B", "B", "B", "V", "V"],
+        "edges_vertices": [[1, 0], [5, 1], [2, 5], [3, 2], [4, 3], [4, 0], [6, 4], [5, 6]],
+        "edges_assignment": ["B", "B", "B", "B", "B", "B", "V", "V"],
     }
     split = pattern_from_fold(document)
     assert split.face_count == plain.face_count == 2
+    assert not split.notes
 
 
 def test_read_fold_from_disk(tmp_path: Path) -> None:
@@ -132,12 +133,50 @@ def test_huge_file_is_refused_before_parsing(tmp_path: Path, monkeypatch: pytest
     assert caught.value.code == "E_CP_FILE_TOO_LARGE"
 
 
-def test_crossing_fold_edges_are_planarised_with_a_note() -> None:
-    document = {
-        "vertices_coords": [[0, 0], [1, 0], [1, 1], [0, 1]],
-        "edges_vertices": [[0, 1], [1, 2], [2, 3], [3, 0], [0, 2], [1, 3]],
-        "edges_assignment": ["B", "B", "B", "B", "U", "U"],
+CROSSING_DOC = {
+    "vertices_coords": [[0, 0], [2, 0], [2, 2], [0, 2]],
+    "edges_vertices": [[0, 1], [1, 2], [2, 3], [3, 0], [0, 2], [1, 3]],
+    "edges_assignment": ["B", "B", "B", "B", "U", "U"],
+}
+
+
+def test_crossing_fold_edges_are_a_structure_error_with_the_edges_and_the_point() -> None:
+    with pytest.raises(CreasePatternSyntaxError) as caught:
+        pattern_from_fold(CROSSING_DOC)
+    error = caught.value
+    assert error.code == "E_CP_NOT_PLANAR" and error.where["field"] == "edges_vertices"
+    assert {error.where["index"], *error.where["edges"]} == {4, 5}
+    assert error.where["coordinates"] == pytest.approx([1.0, 1.0])
+
+
+def test_a_vertex_on_another_edge_is_a_structure_error() -> None:
+    document = {  # the crease ends at (1, 0.5), in the middle of the right side, which is not split there
+        "vertices_coords": [[0, 0], [1, 0], [1, 1], [0, 1], [0, 0.5], [1, 0.5]],
+        "edges_vertices": [[0, 1], [1, 2], [2, 3], [3, 4], [4, 0], [4, 5]],
+        "edges_assignment": ["B", "B", "B", "B", "B", "V"],
     }
-    pattern = pattern_from_fold(document)
+    with pytest.raises(CreasePatternSyntaxError) as caught:
+        pattern_from_fold(document)
+    assert caught.value.code == "E_CP_NOT_PLANAR" and caught.value.where["index"] == 1
+
+
+def test_repair_planarises_crossing_fold_edges_with_a_note() -> None:
+    pattern = pattern_from_fold(CROSSING_DOC, repair=True)
     assert pattern.face_count == 4 and pattern.vertex_count == 5
     assert any("planarised" in note for note in pattern.notes)
+
+
+def test_duplicate_fold_edges_merge_without_repair() -> None:
+    document = {**SQUARE_DOC, "edges_vertices": [*SQUARE_DOC["edges_vertices"], [2, 0]],
+                "edges_assignment": [*SQUARE_DOC["edges_assignment"], "V"]}
+    pattern = pattern_from_fold(document)
+    assert pattern.edge_count == 5 and any("planarised" in note for note in pattern.notes)
+
+
+def test_too_many_segments_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from foldbench.crease import pattern as pattern_module
+
+    monkeypatch.setattr(pattern_module, "MAX_SEGMENTS", 4)
+    with pytest.raises(CreasePatternSyntaxError) as caught:
+        pattern_from_fold(SQUARE_DOC)
+    assert caught.value.code == "E_CP_TOO_LARGE" and caught.value.where["segments"] == 5

@@ -20,8 +20,11 @@ def fold(
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object per file.")] = False,
     size: Annotated[int, typer.Option(help="Render size in pixels.")] = 512,
     unique: Annotated[bool, typer.Option("--unique", help="Treat more than one state as an error (AFS).")] = False,
+    repair: Annotated[
+        bool, typer.Option("--repair", help="Split crossing edges of a FOLD file instead of rejecting it (CSE).")
+    ] = False,
 ) -> None:
     """Compile a crease pattern: flat-foldability, folded states, layer order, or a precise error."""
     from foldbench.crease.cli import fold_command
 
-    raise typer.Exit(fold_command(file, limit, state, out, svg, png, json_output, size, unique))
+    raise typer.Exit(fold_command(file, limit, state, out, svg, png, json_output, size, unique, repair))

@@ -23,12 +23,13 @@ EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
 def fold_file_report(
     path: Path, *, limit: int | None, state: int, out: Path | None, svg: bool, png: bool, size: int,
-    require_unique: bool,
+    require_unique: bool, repair: bool = False,
 ) -> tuple[dict[str, Any], CompiledFold | None]:
     """Compile one file and write the requested outputs; return the JSON report (with ``error``) and result."""
     report: dict[str, Any] = {"file": str(path)}
     try:
-        compiled = compile_crease_pattern(read_crease_pattern(path), limit=limit, require_unique=require_unique)
+        pattern = read_crease_pattern(path, repair=repair)
+        compiled = compile_crease_pattern(pattern, limit=limit, require_unique=require_unique)
     except CreasePatternError as error:
         report.update({"vertices": None, "edges": None, "faces": None, "variables": None, "components": None,
                        "states": None, "constraints": None, "error": error.to_dict()})
@@ -93,6 +94,7 @@ def fold_command(
     json_output: bool = False,
     size: int = 512,
     require_unique: bool = False,
+    repair: bool = False,
 ) -> int:
     """Compile a crease pattern file (or every pattern in a folder) and print the result.
 
@@ -123,7 +125,7 @@ def fold_command(
         task = progress.add_task("folding", total=len(files)) if progress is not None else None
         for file_path in files:
             report, _ = fold_file_report(file_path, limit=limit, state=state, out=out_path, svg=svg, png=png,
-                                         size=size, require_unique=require_unique)
+                                         size=size, require_unique=require_unique, repair=repair)
             if report["error"] is not None:
                 exit_code = EXIT_INVALID
             reports.append(report)

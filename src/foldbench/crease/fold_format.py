@@ -157,8 +157,12 @@ def _check_faces(document: dict[str, Any], vertex_count: int, edges: np.ndarray)
                             f"side {vertex}-{following} is not an edge, so the face is not a closed polygon")
 
 
-def pattern_from_fold(document: dict[str, Any], source: str = "<fold>") -> CreasePattern:
+def pattern_from_fold(document: dict[str, Any], source: str = "<fold>", *, repair: bool = False) -> CreasePattern:
     """Validate a FOLD document and build its crease pattern (first frame if the top level has no geometry).
+
+    A FOLD file is a graph, so edges that cross or touch another edge's interior are a structure error
+    (``E_CP_NOT_PLANAR``) unless ``repair`` is set, which planarises them as for a drawing. Duplicate edges
+    merge either way, with a note.
 
     >>> doc = {"vertices_coords": [[0, 0], [1, 0], [1, 1], [0, 1]],
     ...        "edges_vertices": [[0, 1], [1, 2], [2, 3], [3, 0], [0, 2]],
@@ -178,10 +182,10 @@ def pattern_from_fold(document: dict[str, Any], source: str = "<fold>") -> Creas
     edges = _validated_edges(document, len(coords))
     assignments = _validated_assignments(document, len(edges))
     _check_faces(document, len(coords), edges)
-    return build_crease_pattern(coords[edges], assignments, source=source)
+    return build_crease_pattern(coords[edges], assignments, source=source, split_crossings=repair)
 
 
-def read_fold(path: str | Path) -> CreasePattern:
+def read_fold(path: str | Path, *, repair: bool = False) -> CreasePattern:
     """Read a ``.fold`` file into a crease pattern (CSE errors name the file, field and index)."""
     path = Path(path)
     if path.stat().st_size > MAX_FILE_BYTES:
@@ -196,7 +200,7 @@ def read_fold(path: str | Path) -> CreasePattern:
             "E_CP_SYNTAX_ENCODING", f"{path.name} is not UTF-8 text (byte {error.start})",
             {"source": str(path), "byte": error.start},
         ) from None
-    return pattern_from_fold(parse_fold_text(text, path.name), path.name)
+    return pattern_from_fold(parse_fold_text(text, path.name), path.name, repair=repair)
 
 
 def write_fold(document: dict[str, Any], path: str | Path) -> None:

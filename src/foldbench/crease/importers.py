@@ -205,8 +205,11 @@ def parse_svg_text(text: str, source: str = "<svg>") -> Segments:
     return array, letters
 
 
-def read_crease_pattern(path: str | Path) -> CreasePattern:
+def read_crease_pattern(path: str | Path, *, repair: bool = False) -> CreasePattern:
     """Read a crease pattern from ``.fold``, ``.cp``, ``.opx`` or ``.svg`` (by suffix).
+
+    Drawings (``.cp``, ``.opx``, ``.svg``) are always planarised; a ``.fold`` graph with crossing edges is an
+    error unless ``repair`` (see :func:`~foldbench.crease.fold_format.pattern_from_fold`).
 
     Raises:
         CreasePatternSyntaxError: unknown suffix, unreadable or malformed file (with the location).
@@ -221,7 +224,7 @@ def read_crease_pattern(path: str | Path) -> CreasePattern:
     if not path.is_file():
         raise CreasePatternSyntaxError("E_CP_NO_FILE", f"{path} is not a file", {"source": str(path)})
     if suffix == ".fold":
-        return read_fold(path)
+        return read_fold(path, repair=repair)
     if path.stat().st_size > MAX_FILE_BYTES:
         raise CreasePatternSyntaxError("E_CP_FILE_TOO_LARGE", f"{path.name} is too large", {"source": str(path)})
     text = path.read_text(encoding="utf-8", errors="replace")

@@ -13,13 +13,17 @@ from typing import Any
 import numpy as np
 
 from foldbench.crease.errors import CreasePatternSyntaxError, GeometricallyImpossibleFold
-from foldbench.crease.planar import find_faces, planarize_segments
+from foldbench.crease.planar import PlanarGraph, find_faces, planarize_segments
 from foldbench.crease.tolerance import AREA_TOLERANCE, CREASE_DISTANCE_TOLERANCE, IMPORT_TOLERANCE_LIMIT
 
-__all__ = ["ASSIGNMENTS", "CreasePattern", "build_crease_pattern", "normalize_coordinates"]
+__all__ = ["ASSIGNMENTS", "MAX_SEGMENTS", "CreasePattern", "build_crease_pattern", "normalize_coordinates"]
 
 ASSIGNMENTS: frozenset[str] = frozenset("BMVFUCJ")
 """The FOLD edge assignments the compiler accepts."""
+
+MAX_SEGMENTS: int = 250_000
+"""Inputs with more segments are refused (CSE ``E_CP_TOO_LARGE``): ten times the largest corpus pattern
+(27,277 edges), well beyond what folds in reasonable time and memory."""
 
 _ASSIGNMENT_MEANING = {"C": "B", "J": "F"}
 _PRIORITY = {"B": 4, "M": 3, "V": 3, "U": 2, "F": 1}
@@ -106,6 +110,7 @@ def build_crease_pattern(
     *,
     tolerance: float = CREASE_DISTANCE_TOLERANCE,
     source: str = "segments",
+    split_crossings: bool = True,
 ) -> CreasePattern:
     """Planarise assigned segments into a crease pattern with faces; validate its structure.
 
@@ -114,9 +119,12 @@ def build_crease_pattern(
         assignments: one FOLD letter per segment.
         tolerance: merge distance as a fraction of the paper size.
         source: names the input in error messages.
+        split_crossings: split segments where they cross or touch another one (drawings); when False, such
+            a segment is an error (a FOLD graph must already be planar). Duplicates merge either way.
 
     Raises:
-        CreasePatternSyntaxError: unknown assignment, conflicting duplicates, no faces, disconnected creases.
+        CreasePatternSyntaxError: unknown assignment, conflicting duplicates, no faces, disconnected creases,
+            crossing edges (with ``split_crossings=False``).
         GeometricallyImpossibleFold: a crease outside the paper.
 
     >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
@@ -143,11 +151,18 @@ def build_crease_pattern(
         letters.append(_ASSIGNMENT_MEANING.get(upper, upper))
     if len(segments) == 0:
         raise CreasePatternSyntaxError("E_CP_EMPTY", "the crease pattern has no edges", {"source": source})
+    if len(segments) > MAX_SEGMENTS:
+        raise CreasePatternSyntaxError(
+            "E_CP_TOO_LARGE", f"{len(segments)} segments (limit {MAX_SEGMENTS})",
+            {"source": source, "segments": len(segments), "limit": MAX_SEGMENTS},
+        )
     normalized, scale, offset = normalize_coordinates(segments.reshape(-1, 2))
     current = tolerance
     while True:
         try:
-            pattern = _build_at_tolerance(normalized.reshape(-1, 2, 2), letters, current, scale, offset, source)
+            pattern = _build_at_tolerance(
+                normalized.reshape(-1, 2, 2), letters, current, scale, offset, source, split_crossings
+            )
         except CreasePatternSyntaxError as error:
             if error.code != "E_CP_DISCONNECTED" or current * 10 > IMPORT_TOLERANCE_LIMIT:
                 raise
@@ -161,10 +176,12 @@ def build_crease_pattern(
 
 def _build_at_tolerance(
     normalized: np.ndarray, letters: list[str], tolerance: float, scale: float, offset: tuple[float, float],
-    source: str,
+    source: str, split_crossings: bool = True,
 ) -> CreasePattern:
     graph = planarize_segments(normalized, tolerance)
     segments = normalized
+    if not split_crossings:
+        _reject_split_segments(graph, len(segments), scale, offset)
     notes: list[str] = []
     if len(graph.edges_vertices) != len(segments):
         notes.append(f"planarised {len(segments)} segments into {len(graph.edges_vertices)} edges")
@@ -231,6 +248,31 @@ def _build_at_tolerance(
         scale=scale,
         offset=offset,
         notes=tuple(notes),
+    )
+
+
+def _reject_split_segments(graph: PlanarGraph, segment_count: int, scale: float, offset: tuple[float, float]) -> None:
+    """Raise when an input segment became several edges: another one crosses or touches its interior."""
+    pieces = np.zeros(segment_count, dtype=np.int64)
+    for sources in graph.edges_sources:
+        pieces[list(sources)] += 1
+    split = np.flatnonzero(pieces > 1)
+    if not len(split):
+        return
+    segment = int(split[0])
+    own_edges = [e for e, sources in enumerate(graph.edges_sources) if segment in sources]
+    ends = graph.edges_vertices[own_edges].ravel()
+    values, counts = np.unique(ends, return_counts=True)
+    inner = int(values[counts > 1][0])
+    others = sorted({s for e, sources in enumerate(graph.edges_sources) if inner in graph.edges_vertices[e]
+                     for s in sources if s != segment})
+    point = (graph.vertices_coords[inner] * scale + np.array(offset)).tolist()
+    raise CreasePatternSyntaxError(
+        "E_CP_NOT_PLANAR",
+        f"edge {segment} is crossed or touched inside by edge(s) {others} at {point}: the graph is not planar "
+        f"({len(split)} edge(s) affected)",
+        {"field": "edges_vertices", "index": segment, "edges": others, "coordinates": point,
+         "affected_edges": split[:20].tolist()},
     )
 
 
