@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from foldbench.crease.compiler import compile_crease_pattern
 from foldbench.crease.errors import GeometricallyImpossibleFold
@@ -63,3 +66,67 @@ def test_valid_vertex_passes_and_compiles() -> None:
     pattern = square_with(_vertex([(0, "M"), (90, "M"), (180, "M"), (270, "V")]))
     assert check_vertices(pattern).checked_vertices == 1
     assert compile_crease_pattern(pattern).state_count == 1
+
+
+def _layer_states(pattern) -> int:  # type: ignore[no-untyped-def]
+    """States found by the layer solver alone (the local checks skipped); 0 when no layer order exists."""
+    from foldbench.crease.compiler import crease_assignment_orders
+    from foldbench.crease.errors import SelfIntersection
+    from foldbench.crease.folding import fold_faces
+    from foldbench.crease.overlay import build_overlay
+    from foldbench.crease.solver import LayerSolver
+
+    folded = fold_faces(pattern)
+    overlay = build_overlay(pattern, folded)
+    try:
+        solution = LayerSolver(overlay.constraints).solve(
+            crease_assignment_orders(pattern, folded, overlay.constraints), 1)
+    except SelfIntersection:
+        return 0
+    return solution.state_count
+
+
+def test_a_run_of_equal_small_sectors_needs_mixed_creases() -> None:
+    # sectors 30, 30, 120, 30, 30, 120: the first run of two small sectors is bounded by three mountains
+    directions = [(0, "M"), (30, "M"), (60, "M"), (180, "V"), (210, "M"), (240, "V")]
+    error = _fails(_vertex(directions), "E_GEOM_BIG_LITTLE_BIG")
+    assert len(error.where["run_edges"]) == 3
+    assert _layer_states(square_with(_vertex(directions))) == 0  # the solver agrees: it cannot be layered
+
+
+def _kawasaki_sectors(draw: st.DrawFn, degree: int) -> list[int]:
+    """Sectors (multiples of 15 degrees) whose alternating sums are both 180."""
+    halves = []
+    for _ in range(2):
+        cuts = sorted(draw(st.lists(st.integers(1, 11), min_size=degree // 2 - 1, max_size=degree // 2 - 1,
+                                    unique=True)))
+        bounds = [0, *cuts, 12]
+        halves.append([15 * (b - a) for a, b in itertools.pairwise(bounds)])
+    return [angle for pair in zip(*halves, strict=True) for angle in pair]
+
+
+@st.composite
+def _maekawa_vertices(draw: st.DrawFn) -> list[tuple[float, str]]:
+    degree = draw(st.sampled_from([4, 6]))
+    sectors = _kawasaki_sectors(draw, degree)
+    majority = draw(st.sampled_from("MV"))
+    minority = "V" if majority == "M" else "M"
+    letters = [majority] * (degree // 2 + 1) + [minority] * (degree // 2 - 1)
+    letters = draw(st.permutations(letters))
+    start = draw(st.integers(0, 23)) * 15
+    directions, angle = [], start
+    for sector, letter in zip(sectors, letters, strict=True):
+        directions.append((angle % 360, letter))
+        angle += sector
+    return directions
+
+
+@settings(max_examples=60, deadline=None)
+@given(_maekawa_vertices())
+def test_big_little_big_rejects_only_vertices_the_solver_cannot_layer(directions: list) -> None:
+    pattern = square_with(_vertex(directions))
+    try:
+        check_vertices(pattern)
+    except GeometricallyImpossibleFold as error:
+        assert error.code == "E_GEOM_BIG_LITTLE_BIG"
+        assert _layer_states(pattern) == 0

@@ -3,6 +3,10 @@
 A vertex is interior when no boundary edge touches it. Only folded creases (``M``, ``V``, ``U``) count; flat
 ``F`` edges are ignored. With an unassigned crease at the vertex, Maekawa's count is replaced by the parity
 test (an even number of creases) and big-little-big is skipped.
+
+Big-little-big is checked in its general form: a run of ``k`` equal sectors with a bigger sector on each side
+is bounded by ``k + 1`` creases whose mountain and valley counts must differ by ``(k + 1) mod 2`` (for one
+small sector: its two creases differ).
 """
 
 from __future__ import annotations
@@ -115,21 +119,46 @@ def check_vertices(pattern: CreasePattern) -> LocalCheckReport:
             imprecise.append(vertex)
         if "U" in letters:
             continue
-        count = len(sectors)
-        for index in range(count):
-            before, here, after = sectors[index - 1], sectors[index], sectors[(index + 1) % count]
-            clearly = ANGLE_TOLERANCE * PRECISION_MARGIN  # nearly equal sectors are left to the solver
-            if here < before - clearly and here < after - clearly:
-                left, right = letters[index], letters[(index + 1) % count]
-                if left == right:
-                    raise GeometricallyImpossibleFold(
-                        "E_GEOM_BIG_LITTLE_BIG",
-                        f"vertex {vertex}: the smallest sector ({math.degrees(here):.4f} degrees) lies between "
-                        f"two {left} creases (edges {edges[index]}, {edges[(index + 1) % count]}); "
-                        "they must differ",
-                        {**where, "sector_angles_degrees": [round(math.degrees(s), 6) for s in sectors]},
-                    )
+        for first, length in _locally_smallest_runs(sectors):
+            creases = [(first + offset) % len(sectors) for offset in range(length + 1)]
+            run_letters = [letters[c] for c in creases]
+            difference = abs(run_letters.count("M") - run_letters.count("V"))
+            if difference != (length + 1) % 2:
+                raise GeometricallyImpossibleFold(
+                    "E_GEOM_BIG_LITTLE_BIG",
+                    f"vertex {vertex}: {length} equal locally smallest sector(s) of {math.degrees(sectors[first]):.4f} "
+                    f"degrees lie between creases {''.join(run_letters)} (edges {[edges[c] for c in creases]}); "
+                    f"between bigger sectors their mountains and valleys must differ by {(length + 1) % 2}, "
+                    f"not {difference}",
+                    {**where, "sector_angles_degrees": [round(math.degrees(s), 6) for s in sectors],
+                     "run_edges": [edges[c] for c in creases]},
+                )
     return LocalCheckReport(checked, errors, tuple(imprecise))
+
+
+def _locally_smallest_runs(sectors: list[float]) -> list[tuple[int, int]]:
+    """Runs of equal sectors with a clearly bigger sector on each side, as ``(first sector, length)``.
+
+    Sector ``i`` lies between creases ``i`` and ``i + 1``. Sectors within :data:`ANGLE_TOLERANCE` are equal;
+    a neighbour must be bigger by ``ANGLE_TOLERANCE * PRECISION_MARGIN`` (closer calls are left to the layer
+    solver). A vertex whose sectors are all equal has no such run.
+
+    >>> _locally_smallest_runs([1.0, 1.0, 2.0, 1.0, 1.0, 2.0])
+    [(0, 2), (3, 2)]
+    >>> _locally_smallest_runs([2.0, 1.0, 3.0, 0.5])
+    [(1, 1), (3, 1)]
+    """
+    count = len(sectors)
+    clearly = ANGLE_TOLERANCE * PRECISION_MARGIN
+    starts = [i for i in range(count) if abs(sectors[i] - sectors[i - 1]) > ANGLE_TOLERANCE]
+    runs = []
+    for position, first in enumerate(starts):
+        following = starts[(position + 1) % len(starts)]
+        length = (following - first) % count or count
+        value = sectors[first]
+        if sectors[first - 1] - value > clearly and sectors[following % count] - value > clearly:
+            runs.append((first, length))
+    return runs
 
 
 def _input_coords(pattern: CreasePattern, vertex: int) -> list[float]:
