@@ -51,3 +51,23 @@ def test_tables_agree_with_brute_force(kind: int) -> None:
             for slot, value in entry:
                 assert values[slot] == 0
                 assert all(c[slot] == value for c in completions)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_table_and_search_lookups_give_the_same_transitivity(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    import numpy as np
+
+    from foldbench.crease import layer_constraints
+    from foldbench.crease.cells import build_cells
+    from foldbench.crease.folding import fold_faces
+    from foldbench.crease.pattern import build_crease_pattern
+    from foldbench.crease.simple_folds import random_simple_folds
+
+    folds = random_simple_folds(np.random.default_rng(seed), 6)
+    pattern = build_crease_pattern(folds.segments, folds.assignments)
+    cells = build_cells(pattern, fold_faces(pattern))
+    with_tables = layer_constraints.build_layer_constraints(pattern, cells)
+    monkeypatch.setattr(layer_constraints, "DENSE_LOOKUP_FACES", 0)
+    with_searches = layer_constraints.build_layer_constraints(pattern, cells)
+    assert with_tables.counts == with_searches.counts and with_tables.counts["transitivity"] > 0
+    assert np.array_equal(with_tables.constraints_variables, with_searches.constraints_variables)

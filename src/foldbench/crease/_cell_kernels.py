@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
 __all__ = [
-    "dense_transitivity_variables",
     "face_pairs_sharing_a_cell",
     "face_triples_sharing_a_cell",
     "transitivity_variables",
@@ -118,26 +118,42 @@ def _side_label(side_keys, side_labels, key):  # type: ignore[no-untyped-def]
     return -1
 
 
+def _side_of(lookup, face, other):  # type: ignore[no-untyped-def]
+    """Same-side group of ``other`` relative to ``face`` (-1 if none); compiled per kind of ``lookup``."""
+    raise NotImplementedError("compiled code only")
+
+
+def _variable_between(lookup, first, second):  # type: ignore[no-untyped-def]
+    """Variable of the pair ``first < second``; compiled per kind of ``lookup``."""
+    raise NotImplementedError("compiled code only")
+
+
+# ``lookup`` is ``(side_matrix, variable_matrix)`` (tables) or ``(side_keys, side_labels, pairs, row_offsets,
+# face_count)`` (binary searches); the walk below is compiled once for each, with no test in its loops.
+@overload(_side_of)
+def _side_of_compiled(lookup, face, other):  # type: ignore[no-untyped-def]
+    if len(lookup.types) == 2:
+        return lambda lookup, face, other: lookup[0][face, other]
+    return lambda lookup, face, other: _side_label(lookup[0], lookup[1], face * lookup[4] + other)
+
+
+@overload(_variable_between)
+def _variable_between_compiled(lookup, first, second):  # type: ignore[no-untyped-def]
+    if len(lookup.types) == 2:
+        return lambda lookup, first, second: lookup[1][first, second]
+    return lambda lookup, first, second: _variable_of(lookup[2], lookup[3], first, second)
+
+
 @njit(cache=True)
 def _transitivity_pass(  # type: ignore[no-untyped-def]
-    pairs, row_offsets, cell_offsets, cell_faces, face_offsets, face_cells, face_count, side_keys, side_labels,
-    output, write,
+    pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count, lookup, output, write,
 ):
     stamp = np.full(face_count, -1, dtype=np.int64)
-    first_side = np.full(face_count, -1, dtype=np.int64)  # labels of faces relative to the current first face
-    current_first = -1
     count = 0
     for pair in range(pairs.shape[0]):
         first, second = pairs[pair, 0], pairs[pair, 1]
-        if first != current_first:
-            current_first = first
-            first_side[:] = -1
-            low = np.searchsorted(side_keys, first * face_count)
-            high = np.searchsorted(side_keys, (first + 1) * face_count)
-            for index in range(low, high):
-                first_side[side_keys[index] - first * face_count] = side_labels[index]
-        second_of_first = first_side[second]
-        first_of_second = _side_label(side_keys, side_labels, second * face_count + first)
+        second_of_first = _side_of(lookup, first, second)
+        first_of_second = _side_of(lookup, second, first)
         i, i_end = face_offsets[first], face_offsets[first + 1]
         j, j_end = face_offsets[second], face_offsets[second + 1]
         while i < i_end and j < j_end:
@@ -152,19 +168,17 @@ def _transitivity_pass(  # type: ignore[no-untyped-def]
                     if third > second and stamp[third] != pair:
                         stamp[third] = pair
                         # skip triples where one face has the other two forced to its same side
-                        if second_of_first >= 0 and first_side[third] == second_of_first:
+                        if second_of_first >= 0 and _side_of(lookup, first, third) == second_of_first:
                             continue
-                        if first_of_second >= 0 and _side_label(
-                                side_keys, side_labels, second * face_count + third) == first_of_second:
+                        if first_of_second >= 0 and _side_of(lookup, second, third) == first_of_second:
                             continue
-                        of_third = _side_label(side_keys, side_labels, third * face_count + first)
-                        if of_third >= 0 and _side_label(
-                                side_keys, side_labels, third * face_count + second) == of_third:
+                        of_third = _side_of(lookup, third, first)
+                        if of_third >= 0 and _side_of(lookup, third, second) == of_third:
                             continue
                         if write:
                             output[count, 0] = pair
-                            output[count, 1] = _variable_of(pairs, row_offsets, second, third)
-                            output[count, 2] = _variable_of(pairs, row_offsets, first, third)
+                            output[count, 1] = _variable_between(lookup, second, third)
+                            output[count, 2] = _variable_between(lookup, first, third)
                         count += 1
                 i += 1
                 j += 1
@@ -172,8 +186,18 @@ def _transitivity_pass(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _transitivity(pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count, lookup):  # type: ignore[no-untyped-def]
+    dummy = np.zeros((0, 3), dtype=np.int32)
+    total = _transitivity_pass(pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count, lookup,
+                               dummy, False)
+    output = np.empty((total, 3), dtype=np.int32)
+    _transitivity_pass(pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count, lookup, output, True)
+    return output
+
+
 def transitivity_variables(  # type: ignore[no-untyped-def]
     pairs, row_offsets, cell_offsets, cell_faces, face_offsets, face_cells, face_count, side_keys, side_labels,
+    side_matrix, variable_matrix,
 ):
     """For every triple ``f < g < h`` of faces sharing a cell, the variables of ``(f, g)``, ``(g, h)``, ``(f, h)``,
     except triples where some face has the other two forced to the same side of it.
@@ -182,70 +206,12 @@ def transitivity_variables(  # type: ignore[no-untyped-def]
     (sorted ``face * face_count + other``) and ``side_labels`` give, for each face, groups of other faces that
     taco-tortilla constraints keep on one side of it: a cycle needs each face between the other two, so such a
     triple's transitivity constraint is implied.
+
+    With ``(F, F)`` tables (``side_matrix[c, x]``: the group of ``x`` relative to ``c`` or -1;
+    ``variable_matrix[f, g]``: the variable of ``f < g``) lookups are direct; with empty ``(0, 0)`` tables they
+    are binary searches (large F).
     """
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    total = _transitivity_pass(pairs, row_offsets, cell_offsets, cell_faces, face_offsets, face_cells, face_count,
-                               side_keys, side_labels, dummy, False)
-    output = np.empty((total, 3), dtype=np.int32)
-    _transitivity_pass(pairs, row_offsets, cell_offsets, cell_faces, face_offsets, face_cells, face_count,
-                       side_keys, side_labels, output, True)
-    return output
-
-
-@njit(cache=True)
-def _dense_transitivity_pass(  # type: ignore[no-untyped-def]
-    pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count, side_matrix, variable_matrix, output,
-    write,
-):
-    stamp = np.full(face_count, -1, dtype=np.int64)
-    count = 0
-    for pair in range(pairs.shape[0]):
-        first, second = pairs[pair, 0], pairs[pair, 1]
-        second_of_first = side_matrix[first, second]
-        first_of_second = side_matrix[second, first]
-        i, i_end = face_offsets[first], face_offsets[first + 1]
-        j, j_end = face_offsets[second], face_offsets[second + 1]
-        while i < i_end and j < j_end:
-            cell_i, cell_j = face_cells[i], face_cells[j]
-            if cell_i < cell_j:
-                i += 1
-            elif cell_j < cell_i:
-                j += 1
-            else:
-                for index in range(cell_offsets[cell_i], cell_offsets[cell_i + 1]):
-                    third = cell_faces[index]
-                    if third > second and stamp[third] != pair:
-                        stamp[third] = pair
-                        if second_of_first >= 0 and side_matrix[first, third] == second_of_first:
-                            continue
-                        if first_of_second >= 0 and side_matrix[second, third] == first_of_second:
-                            continue
-                        of_third = side_matrix[third, first]
-                        if of_third >= 0 and side_matrix[third, second] == of_third:
-                            continue
-                        if write:
-                            output[count, 0] = pair
-                            output[count, 1] = variable_matrix[second, third]
-                            output[count, 2] = variable_matrix[first, third]
-                        count += 1
-                i += 1
-                j += 1
-    return count
-
-
-@njit(cache=True)
-def dense_transitivity_variables(  # type: ignore[no-untyped-def]
-    pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count, side_matrix, variable_matrix,
-):
-    """:func:`transitivity_variables` with ``(F, F)`` lookup tables instead of binary searches (small F).
-
-    ``side_matrix[c, x]`` is the same-side group of face ``x`` relative to ``c`` (-1 if none);
-    ``variable_matrix[f, g]`` is the variable of the pair ``f < g``.
-    """
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    total = _dense_transitivity_pass(pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count,
-                                     side_matrix, variable_matrix, dummy, False)
-    output = np.empty((total, 3), dtype=np.int32)
-    _dense_transitivity_pass(pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count, side_matrix,
-                             variable_matrix, output, True)
-    return output
+    incidences = (cell_offsets, cell_faces, face_offsets, face_cells, face_count)
+    if side_matrix.shape[0] > 0:
+        return _transitivity(pairs, *incidences, (side_matrix, variable_matrix))
+    return _transitivity(pairs, *incidences, (side_keys, side_labels, pairs, row_offsets, face_count))

@@ -75,6 +75,21 @@ def _undo(mark, trail_length, values, trail):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _decide(  # type: ignore[no-untyped-def]
+    variable, value, trail_length, values, trail, reasons, touching_offsets, touching, kinds, slot_variables,
+    slot_flipped, slot_counts, table_state, table_forced,
+):
+    """Set ``variable`` to ``value`` as a decision and propagate; return (violated constraint or -1, length)."""
+    values[variable] = value
+    reasons[variable] = -1
+    trail[trail_length] = variable
+    return propagate_from(
+        trail_length, trail_length + 1, values, trail, reasons, touching_offsets, touching, kinds, slot_variables,
+        slot_flipped, slot_counts, table_state, table_forced,
+    )
+
+
+@njit(cache=True)
 def enumerate_component(  # type: ignore[no-untyped-def]
     component, limit, keep_index, trail_length, values, trail, reasons, touching_offsets, touching, kinds,
     slot_variables, slot_flipped, slot_counts, table_state, table_forced,
@@ -112,11 +127,8 @@ def enumerate_component(  # type: ignore[no-untyped-def]
             decision_value[depth] = 1
             decision_mark[depth] = trail_length
             depth += 1
-            values[variable] = 1
-            reasons[variable] = -1
-            trail[trail_length] = variable
-            conflict, trail_length = propagate_from(
-                trail_length, trail_length + 1, values, trail, reasons, touching_offsets, touching, kinds,
+            conflict, trail_length = _decide(
+                variable, 1, trail_length, values, trail, reasons, touching_offsets, touching, kinds,
                 slot_variables, slot_flipped, slot_counts, table_state, table_forced,
             )
             if conflict < 0:
@@ -132,11 +144,8 @@ def enumerate_component(  # type: ignore[no-untyped-def]
                 variable = component[position]
                 decision_value[depth] = 2
                 depth += 1
-                values[variable] = 2
-                reasons[variable] = -1
-                trail[trail_length] = variable
-                conflict, trail_length = propagate_from(
-                    trail_length, trail_length + 1, values, trail, reasons, touching_offsets, touching, kinds,
+                conflict, trail_length = _decide(
+                    variable, 2, trail_length, values, trail, reasons, touching_offsets, touching, kinds,
                     slot_variables, slot_flipped, slot_counts, table_state, table_forced,
                 )
                 if conflict < 0:

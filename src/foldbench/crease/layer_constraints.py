@@ -7,11 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from foldbench.crease._cell_kernels import (
-    dense_transitivity_variables,
-    face_pairs_sharing_a_cell,
-    transitivity_variables,
-)
+from foldbench.crease._cell_kernels import face_pairs_sharing_a_cell, transitivity_variables
 from foldbench.crease.cells import OverlapCells
 from foldbench.crease.constraints import (
     CONSTRAINT_NAMES,
@@ -139,14 +135,12 @@ def build_layer_constraints(pattern: CreasePattern, cells: OverlapCells) -> Laye
         side_matrix.reshape(-1)[side_keys] = np.unique(side_labels, return_inverse=True)[1]
         variable_matrix = np.full((face_count, face_count), -1, dtype=np.int32)
         variable_matrix[pairs[:, 0], pairs[:, 1]] = np.arange(len(pairs), dtype=np.int32)
-        transitivity = dense_transitivity_variables(  # type: ignore[call-arg]
-            pairs, *incidences, face_count, side_matrix, variable_matrix
-        )
-        del side_matrix, variable_matrix
     else:
-        transitivity = transitivity_variables(  # type: ignore[call-arg]
-            pairs, row_offsets, *incidences, face_count, side_keys, side_labels
-        )
+        side_matrix = variable_matrix = np.zeros((0, 0), dtype=np.int32)
+    transitivity = transitivity_variables(  # type: ignore[call-arg]
+        pairs, row_offsets, *incidences, face_count, side_keys, side_labels, side_matrix, variable_matrix
+    )
+    del side_matrix, variable_matrix
     total = local_count + len(transitivity)
     kinds = np.full(total, TRANSITIVITY, dtype=np.int8)
     faces_array = np.full((local_count, 4), -1, dtype=np.int32)
