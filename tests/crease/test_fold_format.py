@@ -160,6 +160,17 @@ def test_a_vertex_on_another_edge_is_a_structure_error() -> None:
     assert caught.value.code == "E_CP_NOT_PLANAR" and caught.value.where["index"] == 1
 
 
+def test_a_long_edge_drawn_over_its_pieces_is_merged_without_repair() -> None:
+    document = {  # the bottom side is given whole (0-1) and in two pieces (0-4, 4-1) where the crease meets it
+        "vertices_coords": [[0, 0], [1, 0], [1, 1], [0, 1], [0.5, 0], [0.5, 1]],
+        "edges_vertices": [[0, 4], [4, 1], [0, 1], [1, 2], [2, 5], [5, 3], [3, 0], [4, 5]],
+        "edges_assignment": ["B", "B", "B", "B", "B", "B", "B", "V"],
+    }
+    pattern = pattern_from_fold(document)
+    assert pattern.face_count == 2 and pattern.edge_count == 7
+    assert any("planarised" in note for note in pattern.notes)
+
+
 def test_repair_planarises_crossing_fold_edges_with_a_note() -> None:
     pattern = pattern_from_fold(CROSSING_DOC, repair=True)
     assert pattern.face_count == 4 and pattern.vertex_count == 5
