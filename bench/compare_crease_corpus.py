@@ -10,7 +10,8 @@ Agreement mode (default) compiles every file with the reference's own per-file l
 also compared with the reference re-measured on this machine (``measured/``), which reflects the current files.
 ``--speed`` compiles with the measured runs' settings (all solutions for grids, limit 1 for instagram) and
 prints per-size-band medians of our time beside the reference's measured wall time. Each file runs in a worker
-process with a timeout; the worker's peak resident memory is reported.
+process with a timeout; the worker's peak resident memory is reported. Components and constraint counts are
+compared too (reported apart from the agreement on states; without ``--quiet`` each difference is listed).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 BANDS = ((0, 100), (100, 300), (300, 1000), (1000, 3000), (3000, 10**9))
+CONSTRAINT_COLUMNS = ("taco-taco", "taco-tortilla", "tortilla-tortilla", "transitivity")
 
 
 def compile_file(path: str, limit: int | None) -> dict[str, Any]:
@@ -38,9 +40,11 @@ def compile_file(path: str, limit: int | None) -> dict[str, Any]:
     try:
         summary = compile_crease_pattern(read_crease_pattern(path), limit=limit).summary()
         outcome: dict[str, Any] = {"states": summary["states"], "variables": summary["variables"],
-                                   "faces": summary["faces"], "error": None}
+                                   "faces": summary["faces"], "components": summary["components"],
+                                   "constraints": summary["constraints"], "error": None}
     except CreasePatternError as error:
-        outcome = {"states": None, "variables": None, "faces": None, "error": error.to_dict()}
+        outcome = {"states": None, "variables": None, "faces": None, "components": None, "constraints": None,
+                   "error": error.to_dict()}
     outcome["seconds"] = time.perf_counter() - start
     outcome["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return outcome
@@ -87,6 +91,11 @@ def _read_csv(path: Path, key: str) -> dict[str, dict[str, str]]:
         return {row[key]: row for row in csv.DictReader(handle)}
 
 
+def _column(row: dict[str, str], name: str) -> str | None:
+    """A reference column by its name in either table (``taco-taco`` or ``taco_taco``)."""
+    return row.get(name, row.get(name.replace("-", "_")))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default=str(Path(__file__).resolve().parents[2] / "shared/corpus/flat-folder"))
@@ -121,6 +130,7 @@ def main() -> int:
     jobs.sort(key=lambda job: int((job[3] or job[2] or {"faces": 0})["faces"]))
     worker = Worker()
     agree = disagree = 0
+    structure_checked = structure_agree = 0
     band_times: dict[tuple[str, tuple[int, int]], list[tuple[float, float]]] = {}
     peak = 0.0
     print(f"{'file':52} {'faces':>6} {'ref states':>14} {'our states':>14} {'ref vars':>8} {'our vars':>8} "
@@ -149,6 +159,19 @@ def main() -> int:
                       and str(outcome["states"]) == reference_states)
         agree += ok
         disagree += not ok
+        if kind != "unsatisfiable" and outcome["error"] is None and (row or measured):
+            reference = row if row and str(outcome["variables"]) == row["variables"] else (measured or row)
+            assert reference is not None
+            structure_checked += 1
+            # the reference lists the group of variables the creases fix as a first component
+            same_components = str(outcome["components"] + 1) == reference["components"]
+            same_constraints = all(str(outcome["constraints"][name]) == _column(reference, name)
+                                   for name in CONSTRAINT_COLUMNS)
+            structure_agree += same_components and same_constraints
+            if not (same_components and same_constraints) and not arguments.quiet:
+                print(f"    structure differs: components {outcome['components']} + 1 vs {reference['components']}; "
+                      + ", ".join(f"{n} {outcome['constraints'][n]} vs {_column(reference, n)}"
+                                 for n in CONSTRAINT_COLUMNS))
         peak = max(peak, outcome["peak_mb"])
         faces = int((measured or row or {"faces": outcome["faces"] or 0})["faces"])
         reference_seconds = float(measured["wall_sec"]) if measured and measured.get("wall_sec") else float("nan")
@@ -163,6 +186,7 @@ def main() -> int:
             if not ok and outcome["error"] is not None:
                 print(f"    {outcome['error']['code']}: {outcome['error']['message'][:150]}")
     print(f"\nagreement: {agree}/{agree + disagree} files")
+    print(f"same components and constraint counts: {structure_agree}/{structure_checked} compiled files")
     print(f"worker peak resident memory: {peak:.0f} MB")
     print(f"\n{'set':10} {'faces band':>12} {'files':>6} {'our median s':>13} {'ref median s':>13} {'ratio':>7}")
     for (kind, band), pairs in sorted(band_times.items()):

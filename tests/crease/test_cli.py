@@ -26,7 +26,9 @@ def test_json_summary_has_the_required_keys(folder: Path, capsys: pytest.Capture
     for key in ("vertices", "edges", "faces", "variables", "components", "states", "constraints", "error"):
         assert key in report
     assert report["states"] == 6 and report["error"] is None
-    assert set(report["constraints"]) == {"taco-taco", "taco-tortilla", "tortilla-tortilla", "transitivity"}
+    assert set(report["constraints"]) == {"taco-taco", "taco-tortilla", "tortilla-tortilla", "transitivity",
+                                          "transitivity_kept"}
+    assert report["constraints"]["transitivity"] >= report["constraints"]["transitivity_kept"]
 
 
 def test_errors_are_one_line_without_traceback(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -126,3 +126,17 @@ def test_solver_reports_a_cycle_as_self_intersection() -> None:
         solver.solve(seeds)
     assert caught.value.where["constraint_type"] in ("transitivity", "taco-tortilla")
     assert set(caught.value.where["faces"]) <= {0, 1, 2}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_transitivity_counts_every_triple_of_faces_sharing_a_cell(seed: int) -> None:
+    import itertools
+
+    from foldbench.crease.simple_folds import random_simple_folds
+
+    folds = random_simple_folds(np.random.default_rng(seed), 5)
+    compiled = compile_crease_pattern(build_crease_pattern(folds.segments, folds.assignments))
+    triples = {triple for faces in compiled.cells.cells_faces for triple in itertools.combinations(faces, 3)}
+    counts = compiled.summary()["constraints"]
+    assert counts["transitivity"] == len(triples) > 0
+    assert counts["transitivity_kept"] <= counts["transitivity"]

@@ -150,6 +150,7 @@ def _transitivity_pass(  # type: ignore[no-untyped-def]
 ):
     stamp = np.full(face_count, -1, dtype=np.int64)
     count = 0
+    triples = 0
     for pair in range(pairs.shape[0]):
         first, second = pairs[pair, 0], pairs[pair, 1]
         second_of_first = _side_of(lookup, first, second)
@@ -167,6 +168,7 @@ def _transitivity_pass(  # type: ignore[no-untyped-def]
                     third = cell_faces[index]
                     if third > second and stamp[third] != pair:
                         stamp[third] = pair
+                        triples += 1
                         # skip triples where one face has the other two forced to its same side
                         if second_of_first >= 0 and _side_of(lookup, first, third) == second_of_first:
                             continue
@@ -182,17 +184,17 @@ def _transitivity_pass(  # type: ignore[no-untyped-def]
                         count += 1
                 i += 1
                 j += 1
-    return count
+    return count, triples
 
 
 @njit(cache=True)
 def _transitivity(pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count, lookup):  # type: ignore[no-untyped-def]
     dummy = np.zeros((0, 3), dtype=np.int32)
-    total = _transitivity_pass(pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count, lookup,
-                               dummy, False)
+    total, triples = _transitivity_pass(pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count,
+                                        lookup, dummy, False)
     output = np.empty((total, 3), dtype=np.int32)
     _transitivity_pass(pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count, lookup, output, True)
-    return output
+    return output, triples
 
 
 def transitivity_variables(  # type: ignore[no-untyped-def]
@@ -200,7 +202,8 @@ def transitivity_variables(  # type: ignore[no-untyped-def]
     side_matrix, variable_matrix,
 ):
     """For every triple ``f < g < h`` of faces sharing a cell, the variables of ``(f, g)``, ``(g, h)``, ``(f, h)``,
-    except triples where some face has the other two forced to the same side of it.
+    except triples where some face has the other two forced to the same side of it; and the number of all
+    such triples (kept or not).
 
     ``pairs`` are the sorted variables and ``row_offsets`` where each face's row of pairs starts. ``side_keys``
     (sorted ``face * face_count + other``) and ``side_labels`` give, for each face, groups of other faces that

@@ -77,7 +77,8 @@ def _summary_line(report: dict[str, Any]) -> str:
     line = (f"{name}: {report['vertices']} vertices, {report['edges']} edges, {report['faces']} faces, "
             f"{report['variables']} variables, constraints taco-taco {counts['taco-taco']}, taco-tortilla "
             f"{counts['taco-tortilla']}, tortilla-tortilla {counts['tortilla-tortilla']}, transitivity "
-            f"{counts['transitivity']}; {report['components']} components {report['component_solutions']}; "
+            f"{counts['transitivity']} ({counts['transitivity_kept']} kept); {report['components']} free components "
+            f"{report['component_solutions']}; "
             f"states {report['states']}{' (limited)' if report['limited'] else ''}")
     if error is not None:
         line += f"; error {error['code']}: {error['message']}"

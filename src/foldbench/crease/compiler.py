@@ -56,7 +56,13 @@ class CompiledFold:
         return self.solution.state_count
 
     def summary(self) -> dict[str, Any]:
-        """JSON-ready summary (the ``foldbench fold --json`` object without ``error``)."""
+        """JSON-ready summary (the ``foldbench fold --json`` object without ``error``).
+
+        ``components`` counts the groups of variables left free after the crease assignment and propagation;
+        the reference solver also lists the group those fix as a first component with one solution, so its
+        ``components`` column reads one higher. ``constraints`` is described in
+        :attr:`~foldbench.crease.layer_constraints.LayerConstraints.counts`.
+        """
         components = self.solution.components
         return {
             "vertices": self.pattern.vertex_count,
