@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from foldbench.crease.pattern import CreasePattern, build_crease_pattern
@@ -32,3 +34,15 @@ def fold_document(pattern: CreasePattern) -> dict:
     """The FOLD fields of a pattern (as a reader would see them)."""
     fields = pattern.to_fold_fields()
     return {key: fields[key] for key in ("vertices_coords", "edges_vertices", "edges_assignment")}
+
+
+def ray_end(degrees: float) -> tuple[float, float]:
+    """Where the ray from the centre of the unit square at ``degrees`` leaves the square."""
+    dx, dy = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+    t = min(0.5 / abs(c) for c in (dx, dy) if abs(c) > 1e-12)
+    return (0.5 + t * dx, 0.5 + t * dy)
+
+
+def centre_vertex(directions: list[tuple[float, str]]) -> CreasePattern:
+    """The unit square with creases from its centre along ``(degrees, letter)``."""
+    return square_with([((0.5, 0.5), ray_end(angle), letter) for angle, letter in directions])

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import itertools
-import math
 
 import pytest
 from hypothesis import given, settings
@@ -11,7 +10,7 @@ from foldbench.crease.compiler import compile_crease_pattern
 from foldbench.crease.errors import GeometricallyImpossibleFold
 from foldbench.crease.local_checks import check_vertices
 
-from .builders import square_with
+from .builders import ray_end, square_with
 
 
 def _fails(creases: list, code: str) -> GeometricallyImpossibleFold:
@@ -35,15 +34,8 @@ def test_kawasaki_reports_the_angles() -> None:
     assert len(error.where["sector_angles_degrees"]) == 4
 
 
-def _ray(degrees: float) -> tuple[float, float]:
-    """Where the ray from the centre at ``degrees`` leaves the unit square."""
-    dx, dy = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
-    t = min(0.5 / abs(c) for c in (dx, dy) if abs(c) > 1e-12)
-    return (0.5 + t * dx, 0.5 + t * dy)
-
-
 def _vertex(directions: list[tuple[float, str]]) -> list:
-    return [((0.5, 0.5), _ray(angle), letter) for angle, letter in directions]
+    return [((0.5, 0.5), ray_end(angle), letter) for angle, letter in directions]
 
 
 def test_big_little_big() -> None:
