@@ -23,7 +23,9 @@ def test_strip_of_stamps(stamps: int, foldings: int) -> None:
     assert len(compiled.constraints.variables_faces) == stamps * (stamps - 1) // 2
 
 
-@pytest.mark.parametrize(("rows", "columns", "foldings"), [(2, 2, 8), (2, 3, 60), (2, 4, 320), (3, 3, 1368)])
+@pytest.mark.parametrize(
+    ("rows", "columns", "foldings"), [(2, 2, 8), (2, 3, 60), (2, 4, 320), (2, 5, 1980), (2, 6, 10512), (3, 3, 1368)]
+)
 def test_maps(rows: int, columns: int, foldings: int) -> None:
     assert compile_crease_pattern(map_pattern(rows, columns)).state_count == foldings
 

@@ -1,8 +1,12 @@
 """Compiled inner loops of the layer solver (numba): propagation, component search, component labelling.
 
-Arrays shared by the kernels (``C`` constraints, ``V`` variables):
+Arrays shared by the kernels (``L`` local constraints, ``T`` transitivity constraints, ``V`` variables);
+constraint ``c < L`` is local, ``c >= L`` is transitivity row ``c - L``:
 
-- ``kinds (C,)``, ``slot_variables (C, 6)``, ``slot_flipped (C, 6)``: the constraints (slots padded with -1);
+- ``constraints``: the tuple ``(local_kinds (L,), local_variables (L, 6), local_flipped (L, 6), transitivity
+  (T, 3))``; local slots are padded with -1, and a transitivity row lists the variables of ``(f, g)``,
+  ``(g, h)`` and ``(f, h)``, so only its last slot compares a pair reversed (stored apart because it is by far
+  the most numerous type: 3 int32 per constraint instead of 6 slots and 6 flags);
 - ``slot_counts (4,)``, ``table_state (4, 729)``, ``table_forced (4, 729, 6)``: the propagation tables
   (state ``-1`` conflict, ``0`` free, ``1`` dead, ``2`` forced; forced values ``0`` when a slot is not forced);
 - ``touching_offsets (V + 1,)``, ``touching (sum,)``: the constraints of each variable (CSR);
@@ -14,19 +18,57 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["component_labels", "constraints_of_variables", "constraint_states", "enumerate_component", "propagate_from"]
+__all__ = [
+    "component_labels",
+    "constraint_count",
+    "constraint_states",
+    "constraints_of_variables",
+    "enumerate_component",
+    "kind_of",
+    "propagate_from",
+    "slot_of",
+]
 
 STATE_CONFLICT, STATE_FREE, STATE_DEAD, STATE_FORCED = -1, 0, 1, 2
+TRANSITIVITY_KIND = 3
 
 
 @njit(cache=True)
-def _code(constraint, values, kinds, slot_variables, slot_flipped, slot_counts):  # type: ignore[no-untyped-def]
-    count = slot_counts[kinds[constraint]]
+def constraint_count(constraints):  # type: ignore[no-untyped-def]
+    """Number of constraints (local and transitivity)."""
+    return constraints[0].shape[0] + constraints[3].shape[0]
+
+
+@njit(cache=True)
+def kind_of(constraints, constraint):  # type: ignore[no-untyped-def]
+    """The type of a constraint."""
+    local_kinds = constraints[0]
+    if constraint < local_kinds.shape[0]:
+        return np.int64(local_kinds[constraint])
+    return np.int64(TRANSITIVITY_KIND)
+
+
+@njit(cache=True)
+def slot_of(constraints, constraint, slot):  # type: ignore[no-untyped-def]
+    """The variable of a constraint's slot (-1 past its slots) and whether the slot compares it reversed."""
+    local_kinds, local_variables, local_flipped, transitivity = constraints
+    local_count = local_kinds.shape[0]
+    if constraint < local_count:
+        return np.int64(local_variables[constraint, slot]), local_flipped[constraint, slot]
+    if slot > 2:
+        return np.int64(-1), False
+    return np.int64(transitivity[constraint - local_count, slot]), slot == 2
+
+
+@njit(cache=True)
+def _code(constraint, values, constraints, slot_counts):  # type: ignore[no-untyped-def]
+    count = slot_counts[kind_of(constraints, constraint)]
     code = 0
     weight = 1
     for slot in range(count):
-        value = values[slot_variables[constraint, slot]]
-        if value != 0 and slot_flipped[constraint, slot]:
+        variable, flipped = slot_of(constraints, constraint, slot)
+        value = values[variable]
+        if value != 0 and flipped:
             value = 3 - value
         code += value * weight
         weight *= 3
@@ -35,8 +77,8 @@ def _code(constraint, values, kinds, slot_variables, slot_flipped, slot_counts):
 
 @njit(cache=True)
 def propagate_from(  # type: ignore[no-untyped-def]
-    head, trail_length, values, trail, reasons, touching_offsets, touching, kinds, slot_variables, slot_flipped,
-    slot_counts, table_state, table_forced,
+    head, trail_length, values, trail, reasons, touching_offsets, touching, constraints, slot_counts, table_state,
+    table_forced,
 ):
     """Propagate the assignments ``trail[head:trail_length]``; return (violated constraint or -1, new length)."""
     while head < trail_length:
@@ -44,8 +86,8 @@ def propagate_from(  # type: ignore[no-untyped-def]
         head += 1
         for position in range(touching_offsets[variable], touching_offsets[variable + 1]):
             constraint = touching[position]
-            kind = kinds[constraint]
-            code = _code(constraint, values, kinds, slot_variables, slot_flipped, slot_counts)
+            kind = kind_of(constraints, constraint)
+            code = _code(constraint, values, constraints, slot_counts)
             state = table_state[kind, code]
             if state == STATE_CONFLICT:
                 return constraint, trail_length
@@ -54,8 +96,8 @@ def propagate_from(  # type: ignore[no-untyped-def]
                     forced = table_forced[kind, code, slot]
                     if forced == 0:
                         continue
-                    target = slot_variables[constraint, slot]
-                    value = 3 - forced if slot_flipped[constraint, slot] else forced
+                    target, flipped = slot_of(constraints, constraint, slot)
+                    value = 3 - forced if flipped else forced
                     if values[target] == 0:
                         values[target] = value
                         reasons[target] = constraint
@@ -76,23 +118,23 @@ def _undo(mark, trail_length, values, trail):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _decide(  # type: ignore[no-untyped-def]
-    variable, value, trail_length, values, trail, reasons, touching_offsets, touching, kinds, slot_variables,
-    slot_flipped, slot_counts, table_state, table_forced,
+    variable, value, trail_length, values, trail, reasons, touching_offsets, touching, constraints, slot_counts,
+    table_state, table_forced,
 ):
     """Set ``variable`` to ``value`` as a decision and propagate; return (violated constraint or -1, length)."""
     values[variable] = value
     reasons[variable] = -1
     trail[trail_length] = variable
     return propagate_from(
-        trail_length, trail_length + 1, values, trail, reasons, touching_offsets, touching, kinds, slot_variables,
-        slot_flipped, slot_counts, table_state, table_forced,
+        trail_length, trail_length + 1, values, trail, reasons, touching_offsets, touching, constraints,
+        slot_counts, table_state, table_forced,
     )
 
 
 @njit(cache=True)
 def enumerate_component(  # type: ignore[no-untyped-def]
-    component, limit, keep_index, trail_length, values, trail, reasons, touching_offsets, touching, kinds,
-    slot_variables, slot_flipped, slot_counts, table_state, table_forced,
+    component, limit, keep_index, trail_length, values, trail, reasons, touching_offsets, touching, constraints,
+    slot_counts, table_state, table_forced,
 ):
     """Depth-first search over a component (value 1 first); count solutions up to ``limit`` (0: no limit).
 
@@ -128,8 +170,8 @@ def enumerate_component(  # type: ignore[no-untyped-def]
             decision_mark[depth] = trail_length
             depth += 1
             conflict, trail_length = _decide(
-                variable, 1, trail_length, values, trail, reasons, touching_offsets, touching, kinds,
-                slot_variables, slot_flipped, slot_counts, table_state, table_forced,
+                variable, 1, trail_length, values, trail, reasons, touching_offsets, touching, constraints,
+                slot_counts, table_state, table_forced,
             )
             if conflict < 0:
                 position += 1
@@ -145,8 +187,8 @@ def enumerate_component(  # type: ignore[no-untyped-def]
                 decision_value[depth] = 2
                 depth += 1
                 conflict, trail_length = _decide(
-                    variable, 2, trail_length, values, trail, reasons, touching_offsets, touching, kinds,
-                    slot_variables, slot_flipped, slot_counts, table_state, table_forced,
+                    variable, 2, trail_length, values, trail, reasons, touching_offsets, touching, constraints,
+                    slot_counts, table_state, table_forced,
                 )
                 if conflict < 0:
                     position += 1
@@ -160,12 +202,13 @@ def enumerate_component(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def constraint_states(values, kinds, slot_variables, slot_flipped, slot_counts, table_state):  # type: ignore[no-untyped-def]
+def constraint_states(values, constraints, slot_counts, table_state):  # type: ignore[no-untyped-def]
     """Table state of every constraint under the current values."""
-    states = np.empty(kinds.shape[0], dtype=np.int8)
-    for constraint in range(kinds.shape[0]):
-        code = _code(constraint, values, kinds, slot_variables, slot_flipped, slot_counts)
-        states[constraint] = table_state[kinds[constraint], code]
+    total = constraint_count(constraints)
+    states = np.empty(total, dtype=np.int8)
+    for constraint in range(total):
+        code = _code(constraint, values, constraints, slot_counts)
+        states[constraint] = table_state[kind_of(constraints, constraint), code]
     return states
 
 
@@ -182,15 +225,15 @@ def _find(parent, x):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def component_labels(values, kinds, slot_variables, slot_counts, states):  # type: ignore[no-untyped-def]
+def component_labels(values, constraints, slot_counts, states):  # type: ignore[no-untyped-def]
     """Union unset variables sharing a constraint that is not dead; return each variable's root (-1 if set)."""
     parent = np.arange(values.shape[0])
-    for constraint in range(kinds.shape[0]):
+    for constraint in range(constraint_count(constraints)):
         if states[constraint] == STATE_DEAD:
             continue
         first = -1
-        for slot in range(slot_counts[kinds[constraint]]):
-            variable = slot_variables[constraint, slot]
+        for slot in range(slot_counts[kind_of(constraints, constraint)]):
+            variable, _ = slot_of(constraints, constraint, slot)
             if values[variable] != 0:
                 continue
             if first < 0:
@@ -207,21 +250,22 @@ def component_labels(values, kinds, slot_variables, slot_counts, states):  # typ
 
 
 @njit(cache=True)
-def constraints_of_variables(slot_variables, variable_count):  # type: ignore[no-untyped-def]
+def constraints_of_variables(constraints, variable_count):  # type: ignore[no-untyped-def]
     """Compressed rows of the constraints naming each variable (a counting sort over the slots)."""
+    total = constraint_count(constraints)
     offsets = np.zeros(variable_count + 1, dtype=np.int64)
-    for constraint in range(slot_variables.shape[0]):
-        for slot in range(slot_variables.shape[1]):
-            variable = slot_variables[constraint, slot]
+    for constraint in range(total):
+        for slot in range(6):
+            variable, _ = slot_of(constraints, constraint, slot)
             if variable >= 0:
                 offsets[variable + 1] += 1
     for variable in range(variable_count):
         offsets[variable + 1] += offsets[variable]
     fill = offsets[:-1].copy()
     touching = np.empty(offsets[variable_count], dtype=np.int32)
-    for constraint in range(slot_variables.shape[0]):
-        for slot in range(slot_variables.shape[1]):
-            variable = slot_variables[constraint, slot]
+    for constraint in range(total):
+        for slot in range(6):
+            variable, _ = slot_of(constraints, constraint, slot)
             if variable >= 0:
                 touching[fill[variable]] = constraint
                 fill[variable] += 1

@@ -31,23 +31,34 @@ the limit); above it, with binary searches."""
 class LayerConstraints:
     """Variables (overlapping face pairs) and the constraints over them, as arrays.
 
+    Constraints are numbered: first the ``l`` local ones (taco-taco, taco-tortilla, tortilla-tortilla), then
+    the ``t`` transitivity ones, which are stored apart in three columns because they are by far the most
+    numerous (over a hundred million in the largest corpus patterns).
+
     Attributes:
         variables_faces: ``(k, 2)`` face pairs ``[f, g]``, ``f < g``, sorted.
-        constraints_kind: ``(c,)`` constraint type (index into ``CONSTRAINT_NAMES``).
-        constraints_faces: ``(l, 4)`` the faces of the first ``l`` constraints (all but transitivity) in their
-            type's order, padded with -1; a transitivity constraint's faces come from its variables.
-        constraints_variables: ``(c, 6)`` the variable of each slot (padded with -1).
-        constraints_flipped: ``(c, 6)`` whether a slot's pair is its variable's pair reversed.
+        local_kinds: ``(l,)`` type of each local constraint (index into ``CONSTRAINT_NAMES``).
+        local_faces: ``(l, 4)`` the faces of each local constraint in its type's order, padded with -1.
+        local_variables: ``(l, 6)`` the variable of each slot (padded with -1).
+        local_flipped: ``(l, 6)`` whether a slot's pair is its variable's pair reversed.
+        transitivity: ``(t, 3)`` the variables of ``(f, g)``, ``(g, h)`` and ``(f, h)`` for a triple
+            ``f < g < h``; the constraint compares ``(f, g)``, ``(g, h)`` and ``(h, f)``.
         transitivity_triples: the number of triples of faces sharing a cell (each has a transitivity
             constraint; only those not implied are stored).
     """
 
     variables_faces: np.ndarray
-    constraints_kind: np.ndarray
-    constraints_faces: np.ndarray
-    constraints_variables: np.ndarray
-    constraints_flipped: np.ndarray
+    local_kinds: np.ndarray
+    local_faces: np.ndarray
+    local_variables: np.ndarray
+    local_flipped: np.ndarray
+    transitivity: np.ndarray
     transitivity_triples: int = 0
+
+    @property
+    def constraint_count(self) -> int:
+        """Number of stored constraints (local and transitivity)."""
+        return len(self.local_kinds) + len(self.transitivity)
 
     @property
     def counts(self) -> dict[str, int]:
@@ -56,21 +67,38 @@ class LayerConstraints:
         ``transitivity`` counts every triple of faces sharing a cell (as the reference solver reports it);
         ``transitivity_kept`` the ones stored, without those the taco-tortilla constraints already imply.
         """
-        counts = np.bincount(self.constraints_kind, minlength=4) if len(self.constraints_kind) else [0] * 4
+        counts = np.bincount(self.local_kinds, minlength=4) if len(self.local_kinds) else [0] * 4
         named = {name: int(counts[kind]) for kind, name in enumerate(CONSTRAINT_NAMES)}
-        named["transitivity_kept"] = named["transitivity"]
-        named["transitivity"] = max(self.transitivity_triples, named["transitivity_kept"])
+        named["transitivity_kept"] = len(self.transitivity)
+        named["transitivity"] = max(self.transitivity_triples, len(self.transitivity))
         return named
+
+    def kind_of(self, constraint: int) -> int:
+        """The type of a constraint (index into ``CONSTRAINT_NAMES``)."""
+        return int(self.local_kinds[constraint]) if constraint < len(self.local_kinds) else TRANSITIVITY
+
+    def variables_of(self, constraint: int) -> list[int]:
+        """The variables a constraint compares."""
+        if constraint < len(self.local_kinds):
+            return [int(v) for v in self.local_variables[constraint] if v >= 0]
+        return [int(v) for v in self.transitivity[constraint - len(self.local_kinds)]]
 
     def faces_of(self, constraint: int) -> list[int]:
         """The faces a constraint speaks about."""
-        kind = int(self.constraints_kind[constraint])
-        if constraint >= len(self.constraints_faces):
-            first, second = self.variables_faces[self.constraints_variables[constraint, 0]]
-            third = self.variables_faces[self.constraints_variables[constraint, 1], 1]
+        if constraint >= len(self.local_kinds):
+            first_pair, _, last_pair = self.transitivity[constraint - len(self.local_kinds)]
+            first, second = self.variables_faces[first_pair]
+            third = self.variables_faces[last_pair, 1]
             return [int(first), int(second), int(third)]
-        size = 3 if kind == TACO_TORTILLA else 4
-        return [int(f) for f in self.constraints_faces[constraint, :size]]
+        size = 3 if self.local_kinds[constraint] == TACO_TORTILLA else 4
+        return [int(f) for f in self.local_faces[constraint, :size]]
+
+    def kernel_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The constraints as the compiled solver takes them (see :mod:`foldbench.crease._solver_kernels`)."""
+        return (np.ascontiguousarray(self.local_kinds, dtype=np.int8),
+                np.ascontiguousarray(self.local_variables, dtype=np.int32),
+                np.ascontiguousarray(self.local_flipped, dtype=np.bool_),
+                np.ascontiguousarray(self.transitivity, dtype=np.int32))
 
 
 def _incidences(cells_faces: tuple[tuple[int, ...], ...], face_count: int) -> tuple[np.ndarray, ...]:
@@ -138,33 +166,15 @@ def build_layer_constraints(pattern: CreasePattern, cells: OverlapCells) -> Laye
                 else:
                     found.append((TORTILLA_TORTILLA, (a, b, face, face)))
     local_count = len(found)
-    row_offsets = np.searchsorted(pairs[:, 0], np.arange(face_count + 1)).astype(np.int64)
-    side_keys, side_labels = _same_side_groups(found, face_count)
-    if face_count <= DENSE_LOOKUP_FACES:
-        side_matrix = np.full((face_count, face_count), -1, dtype=np.int32)
-        side_matrix.reshape(-1)[side_keys] = np.unique(side_labels, return_inverse=True)[1]
-        variable_matrix = np.full((face_count, face_count), -1, dtype=np.int32)
-        variable_matrix[pairs[:, 0], pairs[:, 1]] = np.arange(len(pairs), dtype=np.int32)
-    else:
-        side_matrix = variable_matrix = np.zeros((0, 0), dtype=np.int32)
-    transitivity, transitivity_triples = transitivity_variables(  # type: ignore[call-arg]
-        pairs, row_offsets, *incidences, face_count, side_keys, side_labels, side_matrix, variable_matrix
-    )
-    del side_matrix, variable_matrix
-    total = local_count + len(transitivity)
-    kinds = np.full(total, TRANSITIVITY, dtype=np.int8)
+    kinds = np.zeros(local_count, dtype=np.int8)
     faces_array = np.full((local_count, 4), -1, dtype=np.int32)
     for row, (kind, faces) in enumerate(found):
         kinds[row] = kind
         faces_array[row, : len(faces)] = faces
-    slot_variables = np.full((total, 6), -1, dtype=np.int32)
-    slot_flipped = np.zeros((total, 6), dtype=np.bool_)
-    # transitivity [f, g, h] compares (f, g), (g, h) and (h, f): only the last slot is reversed
-    slot_variables[local_count:, :3] = transitivity
-    slot_flipped[local_count:, 2] = True
-    del transitivity
+    slot_variables = np.full((local_count, 6), -1, dtype=np.int32)
+    slot_flipped = np.zeros((local_count, 6), dtype=np.bool_)
     for kind in (TACO_TACO, TACO_TORTILLA, TORTILLA_TORTILLA):
-        rows = np.flatnonzero(kinds[:local_count] == kind)
+        rows = np.flatnonzero(kinds == kind)
         for slot, (x, y) in enumerate(CONSTRAINT_SLOTS[kind]):
             f = faces_array[rows, x].astype(np.int64)
             g = faces_array[rows, y].astype(np.int64)
@@ -180,12 +190,26 @@ def build_layer_constraints(pattern: CreasePattern, cells: OverlapCells) -> Laye
                 )
             slot_variables[rows, slot] = index
             slot_flipped[rows, slot] = f > g
+    row_offsets = np.searchsorted(pairs[:, 0], np.arange(face_count + 1)).astype(np.int64)
+    side_keys, side_labels = _same_side_groups(found, face_count)
+    del found
+    if face_count <= DENSE_LOOKUP_FACES:
+        side_matrix = np.full((face_count, face_count), -1, dtype=np.int32)
+        side_matrix.reshape(-1)[side_keys] = np.unique(side_labels, return_inverse=True)[1]
+        variable_matrix = np.full((face_count, face_count), -1, dtype=np.int32)
+        variable_matrix[pairs[:, 0], pairs[:, 1]] = np.arange(len(pairs), dtype=np.int32)
+    else:
+        side_matrix = variable_matrix = np.zeros((0, 0), dtype=np.int32)
+    transitivity, transitivity_triples = transitivity_variables(  # type: ignore[call-arg]
+        pairs, row_offsets, *incidences, face_count, side_keys, side_labels, side_matrix, variable_matrix
+    )
     return LayerConstraints(
         variables_faces=pairs,
-        constraints_kind=kinds,
-        constraints_faces=faces_array,
-        constraints_variables=slot_variables,
-        constraints_flipped=slot_flipped,
+        local_kinds=kinds,
+        local_faces=faces_array,
+        local_variables=slot_variables,
+        local_flipped=slot_flipped,
+        transitivity=transitivity,
         transitivity_triples=int(transitivity_triples),
     )
 

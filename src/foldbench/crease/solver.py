@@ -65,14 +65,11 @@ class LayerSolver:
         self.reasons = np.full(variable_count, -1, dtype=np.int64)
         self.trail = np.zeros(variable_count + 1, dtype=np.int64)
         self.trail_length = 0
-        self.kinds = np.ascontiguousarray(constraints.constraints_kind, dtype=np.int8)
-        self.slot_variables = np.ascontiguousarray(constraints.constraints_variables, dtype=np.int32)
-        self.slot_flipped = np.ascontiguousarray(constraints.constraints_flipped, dtype=np.bool_)
-        self.touching_offsets, self.touching = kernels.constraints_of_variables(self.slot_variables, variable_count)
+        self.arrays = constraints.kernel_arrays()
+        self.touching_offsets, self.touching = kernels.constraints_of_variables(self.arrays, variable_count)
 
     def _arrays(self) -> tuple:
-        return (self.touching_offsets, self.touching, self.kinds, self.slot_variables, self.slot_flipped,
-                _SLOT_COUNTS, _TABLE_STATE, _TABLE_FORCED)
+        return (self.touching_offsets, self.touching, self.arrays, _SLOT_COUNTS, _TABLE_STATE, _TABLE_FORCED)
 
     def assign(self, seeds: list[tuple[int, int]]) -> int:
         """Assign ``(variable, value)`` seeds and propagate; return -1, or a violated constraint (-2: seeds clash)."""
@@ -93,7 +90,7 @@ class LayerSolver:
     def conflict_faces(self, constraint: int) -> list[int]:
         """Faces involved in a conflict: the constraint's faces and those of the constraints that forced it."""
         faces: set[int] = set(self.constraints.faces_of(constraint))
-        pending = [int(v) for v in self.slot_variables[constraint] if v >= 0]
+        pending = self.constraints.variables_of(constraint)
         seen: set[int] = set()
         while pending and len(seen) < 10_000:
             variable = pending.pop()
@@ -103,12 +100,12 @@ class LayerSolver:
             faces.update(int(f) for f in self.constraints.variables_faces[variable])
             reason = int(self.reasons[variable])
             if reason >= 0 and self.values[variable]:
-                pending.extend(int(v) for v in self.slot_variables[reason] if v >= 0)
+                pending.extend(self.constraints.variables_of(reason))
         return sorted(faces)
 
     def raise_conflict(self, constraint: int, stage: str) -> None:
         """Raise :class:`SelfIntersection` for a violated constraint."""
-        kind = CONSTRAINT_NAMES[int(self.kinds[constraint])]
+        kind = CONSTRAINT_NAMES[self.constraints.kind_of(constraint)]
         faces = self.constraints.faces_of(constraint)
         raise SelfIntersection(
             "E_PHYS_SELF_INTERSECTION",
@@ -118,10 +115,8 @@ class LayerSolver:
 
     def components(self) -> list[np.ndarray]:
         """Groups of unassigned variables linked by constraints that are not yet decided (smallest first)."""
-        states = kernels.constraint_states(
-            self.values, self.kinds, self.slot_variables, self.slot_flipped, _SLOT_COUNTS, _TABLE_STATE
-        )
-        labels = kernels.component_labels(self.values, self.kinds, self.slot_variables, _SLOT_COUNTS, states)
+        states = kernels.constraint_states(self.values, self.arrays, _SLOT_COUNTS, _TABLE_STATE)
+        labels = kernels.component_labels(self.values, self.arrays, _SLOT_COUNTS, states)
         free = np.flatnonzero(labels >= 0)
         if not len(free):
             return []
