@@ -46,3 +46,31 @@ def ray_end(degrees: float) -> tuple[float, float]:
 def centre_vertex(directions: list[tuple[float, str]]) -> CreasePattern:
     """The unit square with creases from its centre along ``(degrees, letter)``."""
     return square_with([((0.5, 0.5), ray_end(angle), letter) for angle, letter in directions])
+
+
+def _to_boundary(point: tuple[float, float], degrees: float) -> tuple[float, float]:
+    """Where the ray from ``point`` at ``degrees`` leaves the unit square."""
+    dx, dy = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+    steps = [((1 - c) / d if d > 0 else -c / d) for c, d in zip(point, (dx, dy), strict=True) if abs(d) > 1e-12]
+    t = min(steps)
+    return (point[0] + t * dx, point[1] + t * dy)
+
+
+def square_twist(sides: str = "M", swapped_corner: int | None = None) -> CreasePattern:
+    """A square twist: a central square whose four corners each send out two pleat creases.
+
+    At each corner the sectors are 90 (the square), 45, 90 and 135 degrees. The square's sides get ``sides``;
+    the pleat crease next to the 45-degree sector gets the other letter (big-little-big) and the last one
+    ``sides`` again (Maekawa). ``swapped_corner`` swaps the two pleat letters at one corner, which keeps
+    Maekawa but breaks big-little-big there.
+    """
+    low, high = 0.375, 0.625
+    corners = [((low, low), 0), ((high, low), 90), ((high, high), 180), ((low, high), 270)]
+    other = "V" if sides == "M" else "M"
+    creases = []
+    for index, (point, side) in enumerate(corners):
+        creases.append((point, corners[(index + 1) % 4][0], sides))
+        letters = (sides, other) if index == swapped_corner else (other, sides)
+        creases.append((point, _to_boundary(point, side + 135), letters[0]))
+        creases.append((point, _to_boundary(point, side + 225), letters[1]))
+    return square_with(creases)

@@ -1,5 +1,6 @@
 """Crease patterns with independently known answers: equal-angle vertices against a brute-force stacking
-oracle, and invariances every pattern must keep (mirror assignment, rigid motions and scaling of the input)."""
+oracle, the waterbomb base and the square twist, and invariances every pattern must keep (mirror assignment,
+rigid motions and scaling of the input)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from foldbench.crease.errors import GeometricallyImpossibleFold, SelfIntersectio
 from foldbench.crease.pattern import build_crease_pattern
 from foldbench.crease.simple_folds import random_simple_folds
 
-from .builders import centre_vertex
+from .builders import centre_vertex, square_twist
 
 
 def stackings_of_equal_sectors(letters: str) -> int:
@@ -103,3 +104,26 @@ def test_rotating_scaling_and_moving_the_input_changes_nothing(seed: int) -> Non
     assert again.state_count == original.state_count
     assert len(again.constraints.variables_faces) == len(original.constraints.variables_faces)
     assert again.pattern.face_count == original.pattern.face_count
+
+
+def test_the_waterbomb_base_folds_one_way() -> None:
+    # both diagonals valley, the horizontal midline mountain: the two big triangles take the four small ones
+    # between them, and at each diagonal the pair attached to the top triangle must stay above the other pair
+    # (the two folds there cannot interleave), so the stack is forced
+    base = centre_vertex([(0, "M"), (45, "V"), (135, "V"), (180, "M"), (225, "V"), (315, "V")])
+    compiled = compile_crease_pattern(base)
+    assert compiled.pattern.face_count == 6 and compiled.state_count == 1
+
+
+@pytest.mark.parametrize("sides", ["M", "V"])
+def test_a_square_twist_folds_one_way(sides: str) -> None:
+    # each pleat's three layers are ordered by its mountain and valley, and the square lies over all four
+    compiled = compile_crease_pattern(square_twist(sides))
+    assert compiled.pattern.face_count == 9 and compiled.state_count == 1
+
+
+def test_a_square_twist_with_a_corner_swapped_breaks_big_little_big() -> None:
+    with pytest.raises(GeometricallyImpossibleFold) as caught:
+        compile_crease_pattern(square_twist("M", swapped_corner=2))
+    assert caught.value.code == "E_GEOM_BIG_LITTLE_BIG"
+    assert caught.value.where["coordinates"] == pytest.approx([0.625, 0.625])
