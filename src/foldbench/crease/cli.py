@@ -79,7 +79,8 @@ def _summary_line(report: dict[str, Any]) -> str:
             f"{counts['taco-tortilla']}, tortilla-tortilla {counts['tortilla-tortilla']}, transitivity "
             f"{counts['transitivity']} ({counts['transitivity_kept']} kept); {report['components']} free components "
             f"{report['component_solutions']}; "
-            f"states {report['states']}{' (limited)' if report['limited'] else ''}")
+            f"states {report['states']}{' (limited)' if report['limited'] else ''}; "
+            f"folded tolerance {report['folded_tolerance']:.1e}")
     if error is not None:
         line += f"; error {error['code']}: {error['message']}"
     return line
