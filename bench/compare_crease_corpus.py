@@ -152,6 +152,10 @@ def main() -> int:
                 reference_states = row["states"] if row else "-"
                 reference_variables = row["variables"] if row else "-"
             ok = str(outcome["states"]) == reference_states and str(outcome["variables"]) == reference_variables
+            if arguments.speed and measured is None and outcome["error"] is None:
+                # no reference run with limit 1 for this file: only the variables can be compared
+                reference_states = "(limit 1)"
+                ok = str(outcome["variables"]) == reference_variables
             if not ok and measured is not None and not arguments.speed:
                 # the file may have changed since the 2024 table: accept agreement with today's reference run
                 ok = (str(outcome["variables"]) == measured["variables"]
