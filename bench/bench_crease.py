@@ -3,9 +3,10 @@
 Usage:
     .venv/bin/python bench/bench_crease.py [--repeats 5]
 
-Prints, per pattern, the median seconds of each compiler stage (fold, cells, constraints, solve) and in total,
-after one warm-up run (the compiled loops are cached on first use). For the comparison with the reference
-solver on its corpus, per size band, run ``bench/compare_crease_corpus.py --speed``.
+Prints, per pattern, the median seconds of each compiler stage (fold; overlay: the folded tolerance, cells and
+constraints; solve) and in total, after one warm-up run (the compiled loops are cached on first use). For the
+comparison with the reference solver on its corpus, per size band, run ``bench/compare_crease_corpus.py
+--speed``.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def main() -> None:
         "map 4x4 (limit 1)": (_map(4, 4), 1),
     }
     compile_crease_pattern(_map(2, 2))  # warm-up: load the compiled loops
-    print(f"{'pattern':28} {'faces':>6} {'vars':>7} {'states':>10} {'fold':>7} {'cells':>7} {'constr':>7} "
+    print(f"{'pattern':28} {'faces':>6} {'vars':>7} {'states':>10} {'fold':>7} {'overlay':>7} "
           f"{'solve':>7} {'total s':>8}")
     for name, (pattern, limit) in cases.items():
         stages: dict[str, list[float]] = {}
@@ -63,8 +64,8 @@ def main() -> None:
                 stages.setdefault(stage, []).append(seconds)
         median = {stage: statistics.median(values) for stage, values in stages.items()}
         print(f"{name:28} {pattern.face_count:>6} {len(compiled.constraints.variables_faces):>7} "
-              f"{compiled.state_count:>10} {median['fold']:7.4f} {median['cells']:7.4f} "
-              f"{median['constraints']:7.4f} {median['solve']:7.4f} {statistics.median(totals):8.4f}")
+              f"{compiled.state_count:>10} {median['fold']:7.4f} {median['overlay']:7.4f} "
+              f"{median['solve']:7.4f} {statistics.median(totals):8.4f}")
 
 
 if __name__ == "__main__":

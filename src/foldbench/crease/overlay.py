@@ -1,4 +1,5 @@
-"""Choose the folded-state tolerance: the coarsest level at which the overlay of folded edges is trustworthy.
+"""Choose the folded-state tolerance: the first level, in the order below, at which the overlay of folded edges
+can be trusted.
 
 A level is accepted when three things hold (rule 6 of :mod:`foldbench.crease.tolerance`):
 
