@@ -13,7 +13,6 @@ from numba.extending import overload
 
 __all__ = [
     "face_pairs_sharing_a_cell",
-    "face_triples_sharing_a_cell",
     "transitivity_variables",
 ]
 
@@ -46,48 +45,6 @@ def face_pairs_sharing_a_cell(cell_offsets, cell_faces, face_offsets, face_cells
     total = _pairs_pass(cell_offsets, cell_faces, face_offsets, face_cells, face_count, dummy, False)
     output = np.empty((total, 2), dtype=np.int64)
     _pairs_pass(cell_offsets, cell_faces, face_offsets, face_cells, face_count, output, True)
-    return output
-
-
-@njit(cache=True)
-def _triples_pass(pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count, output, write):  # type: ignore[no-untyped-def]
-    stamp = np.full(face_count, -1, dtype=np.int64)
-    count = 0
-    for pair in range(pairs.shape[0]):
-        first, second = pairs[pair, 0], pairs[pair, 1]
-        i, i_end = face_offsets[first], face_offsets[first + 1]
-        j, j_end = face_offsets[second], face_offsets[second + 1]
-        start = count
-        while i < i_end and j < j_end:
-            cell_i, cell_j = face_cells[i], face_cells[j]
-            if cell_i < cell_j:
-                i += 1
-            elif cell_j < cell_i:
-                j += 1
-            else:
-                for index in range(cell_offsets[cell_i], cell_offsets[cell_i + 1]):
-                    third = cell_faces[index]
-                    if third > second and stamp[third] != pair:
-                        stamp[third] = pair
-                        if write:
-                            output[count, 0] = first
-                            output[count, 1] = second
-                            output[count, 2] = third
-                        count += 1
-                i += 1
-                j += 1
-        if write and count - start > 1:
-            output[start:count, 2] = np.sort(output[start:count, 2])
-    return count
-
-
-@njit(cache=True)
-def face_triples_sharing_a_cell(pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count):  # type: ignore[no-untyped-def]
-    """Sorted ``(t, 3)`` triples ``f < g < h`` of faces that share at least one cell (``pairs`` sorted)."""
-    dummy = np.zeros((0, 3), dtype=np.int32)
-    total = _triples_pass(pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count, dummy, False)
-    output = np.empty((total, 3), dtype=np.int32)
-    _triples_pass(pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count, output, True)
     return output
 
 

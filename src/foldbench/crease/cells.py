@@ -19,7 +19,7 @@ from foldbench.crease.pattern import CreasePattern
 from foldbench.crease.planar import PlanarGraph, find_faces, planarize_segments
 from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE
 
-__all__ = ["OverlapCells", "build_cells", "overlay_folded_edges", "overlapping_face_pairs"]
+__all__ = ["OverlapCells", "build_cells", "overlay_folded_edges"]
 
 
 @dataclass(frozen=True)
@@ -130,25 +130,3 @@ def build_cells(
         cells_points=faces.faces_vertices,
         cells_faces=tuple(tuple(sorted(faces_set or ())) for faces_set in cells_faces),
     )
-
-
-def overlapping_face_pairs(cells: OverlapCells, face_count: int) -> np.ndarray:
-    """Sorted ``(k, 2)`` array of face pairs ``[f, g]`` (``f < g``) that share a cell.
-
-    >>> cells = OverlapCells(np.zeros((0, 2)), np.zeros((0, 2), int), (), np.zeros((0, 2), int), (),
-    ...                      ((0, 1, 2), (2,)))
-    >>> overlapping_face_pairs(cells, 3).tolist()
-    [[0, 1], [0, 2], [1, 2]]
-    """
-    chunks = []
-    for faces in cells.cells_faces:
-        count = len(faces)
-        if count < 2:
-            continue
-        first, second = np.triu_indices(count, 1)
-        array = np.asarray(faces, dtype=np.int64)
-        chunks.append(array[first] * face_count + array[second])
-    if not chunks:
-        return np.zeros((0, 2), dtype=np.int64)
-    keys = np.unique(np.concatenate(chunks))
-    return np.stack([keys // face_count, keys % face_count], axis=1)
