@@ -14,9 +14,10 @@ from foldbench.pft.actions import Fold, Rotation, parse_actions
 from foldbench.pft.enumeration import GROUPS, pattern_of
 from foldbench.pft.holes import Hole
 from foldbench.pft.simulate import Solution, solve
-from foldbench.tasks.base import Item, ParseFailure, Scores, check_modalities
+from foldbench.tasks.base import Item, Metric, ParseFailure, Scores, TaskSpec, check_modalities
 from foldbench.tasks.mentalblackboard import baselines
 from foldbench.tasks.mentalblackboard.answers import PredictionAnswer, parse_prediction
+from foldbench.tasks.mentalblackboard.measures import PREDICTION_METRICS, mentalblackboard_spec
 from foldbench.tasks.mentalblackboard.sampling import (
     hole_from_dict,
     hole_to_dict,
@@ -102,7 +103,12 @@ class MentalBlackboardTask:
     id = ""
     modalities: tuple[str, ...] = ("text", "image")
     name = ""
-    engine_version = ENGINE_VERSION
+    metrics: tuple[Metric, ...] = PREDICTION_METRICS
+
+    @property
+    def spec(self) -> TaskSpec:
+        """Exact match as the headline, pooled partial and field accuracies, results by group and folds."""
+        return mentalblackboard_spec(self.metrics, self.gallery)
 
     def generate(
         self,

@@ -34,6 +34,7 @@ from foldbench.tasks.mentalblackboard.common import (
     solution_of,
     step_paths,
 )
+from foldbench.tasks.mentalblackboard.measures import PLANNING_METRICS
 from foldbench.tasks.mentalblackboard.render import render_prompt
 from foldbench.tasks.mentalblackboard.sampling import (
     SHAPES,
@@ -134,6 +135,7 @@ class PlanningTask(MentalBlackboardTask):
     """Find folds (a given number, no rotation) and at most two punches that give an unfolded hole pattern."""
 
     id = "mentalblackboard/planning-v1"
+    metrics = PLANNING_METRICS
     name = "planning"
 
     def _draw(self, rng: np.random.Generator, knobs: dict[str, Any]) -> Draw:
