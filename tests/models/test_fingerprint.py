@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from foldbench.messages import Conversation, ImagePart, Message, Prompt, TextPart, VideoPart
 from foldbench.models import ModelConfigError, PromptInputError, request_fingerprint
 from foldbench.models._files import PromptFiles
-from foldbench.messages import Conversation, ImagePart, Message, Prompt, TextPart, VideoPart
 from tests.models.requests import write_png
 
 PARAMS: dict[str, Any] = {"temperature": 0.0, "max_tokens": None, "extra_body": {}}
