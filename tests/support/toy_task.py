@@ -104,7 +104,8 @@ class GuessTask:
         return iter(())
 
     def render(self, item: Item, modality: str) -> Prompt:
-        text = 'I am thinking of a number from 1 to 100. Guess it; reply with JSON: {"guess": <number>}'
+        text = f"Game {item.id}: I am thinking of a number from 1 to 100. Guess it; "
+        text += 'reply with JSON: {"guess": <number>}'
         return Prompt((TextPart(text),), template_version="guess-1")
 
     def parse(self, item: Item, text: str) -> Guess | ParseFailure:
