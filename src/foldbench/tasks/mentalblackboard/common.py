@@ -17,7 +17,7 @@ from foldbench.pft.simulate import Solution, solve
 from foldbench.tasks.base import Item, Metric, ParseFailure, Scores, TaskSpec, check_modalities
 from foldbench.tasks.mentalblackboard import baselines
 from foldbench.tasks.mentalblackboard.answers import PredictionAnswer, parse_prediction
-from foldbench.tasks.mentalblackboard.measures import PREDICTION_METRICS, mentalblackboard_spec
+from foldbench.tasks.mentalblackboard.measures import BREAKDOWNS, PREDICTION_METRICS, mentalblackboard_spec
 from foldbench.tasks.mentalblackboard.sampling import (
     hole_from_dict,
     hole_to_dict,
@@ -104,11 +104,12 @@ class MentalBlackboardTask:
     modalities: tuple[str, ...] = ("text", "image")
     name = ""
     metrics: tuple[Metric, ...] = PREDICTION_METRICS
+    breakdowns: tuple[str, ...] = BREAKDOWNS
 
     @property
     def spec(self) -> TaskSpec:
         """Exact match as the headline, pooled partial and field accuracies, results by group and folds."""
-        return mentalblackboard_spec(self.metrics, self.gallery)
+        return mentalblackboard_spec(self.metrics, self.gallery, self.breakdowns)
 
     def generate(
         self,

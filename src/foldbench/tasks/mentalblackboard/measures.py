@@ -40,8 +40,8 @@ PLANNING_METRICS = (
     *_FIELDS,
 )
 
-#: Item metadata the reports break results down by.
-BREAKDOWNS = ("group", "num_folds", "fold_families", "pattern", "changed")
+#: Item metadata the reports break results down by (generalization adds the hole attribute it changed).
+BREAKDOWNS = ("group", "num_folds", "fold_families", "pattern")
 
 #: Accuracy against the number of folds.
 FOLDS_PLOT = Plot(
@@ -53,13 +53,15 @@ FOLDS_PLOT = Plot(
 )
 
 
-def mentalblackboard_spec(metrics: tuple[Metric, ...], gallery: GalleryRenderer) -> TaskSpec:
-    """The spec of a MentalBlackboard task with these metrics and this gallery renderer."""
+def mentalblackboard_spec(
+    metrics: tuple[Metric, ...], gallery: GalleryRenderer, breakdowns: tuple[str, ...] = BREAKDOWNS
+) -> TaskSpec:
+    """The spec of a MentalBlackboard task with these metrics, this gallery renderer and these breakdowns."""
     return TaskSpec(
         engine_version=ENGINE_VERSION,
         metrics=metrics,
         headline="exact_match",
-        breakdowns=BREAKDOWNS,
+        breakdowns=breakdowns,
         plots=(FOLDS_PLOT,),
         gallery=gallery,
     )

@@ -34,7 +34,7 @@ from foldbench.tasks.mentalblackboard.common import (
     solution_of,
     step_paths,
 )
-from foldbench.tasks.mentalblackboard.measures import PLANNING_METRICS
+from foldbench.tasks.mentalblackboard.measures import BREAKDOWNS, PLANNING_METRICS
 from foldbench.tasks.mentalblackboard.render import render_prompt
 from foldbench.tasks.mentalblackboard.sampling import (
     SHAPES,
@@ -256,6 +256,7 @@ class GeneralizationTask(MentalBlackboardTask):
     """A solved reference case and a target case with the same folds and one hole attribute changed."""
 
     id = "mentalblackboard/generalization-v1"
+    breakdowns = (*BREAKDOWNS, "changed")
     name = "generalization"
     default_groups: tuple[int, ...] = (1, 2, 3, 4)
 
