@@ -139,10 +139,22 @@ def compare_command(
         raise FoldbenchError(f"no run store at {db}; run 'foldbench eval' first or pass --db")
     with Store(db) as store:
         header, rows = compare_runs(store, runs)
-    table = Table(*header)
+    labels = [chr(ord("A") + index) if index < 26 else f"R{index}" for index in range(len(runs))]
+    for label, run in zip(labels, runs, strict=True):
+        console.print(f"{label} = {run}")
+    paired = len(header) - 1 - len(runs)
+    columns = ["metric", *labels, *[f"{label} − A" for label in labels[1 : 1 + paired]]]
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column(columns[0], no_wrap=True)
+    for name in columns[1:]:
+        table.add_column(name, overflow="fold")
     for row in rows:
         table.add_row(*row)
     console.print(table)
+    console.print(
+        "Percentages with 95 % intervals; differences in percentage points over the items both runs scored "
+        "(paired bootstrap)." if paired else "Percentages with 95 % intervals."
+    )
 
 
 def suite_command(

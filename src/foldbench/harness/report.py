@@ -242,18 +242,18 @@ def compare_runs(store: Store, runs: Sequence[str]) -> tuple[list[str], list[lis
     header = ["metric", *runs, *[f"{name} − {first.name} (paired)" for name in paired]]
     table = [["n", *[str(summaries[run].n) for run in runs], *[str(d[metrics[0]].n) for d in paired.values()]]]
     for metric in metrics:
-        cells = [format_estimate(summaries[run].estimates.get(metric)) for run in runs]
+        cells = [format_estimate(summaries[run].estimates.get(metric), digits=0) for run in runs]
         differences = [_signed(d.get(metric)) for d in paired.values()]
         table.append([metric, *cells, *differences])
     return header, table
 
 
 def _signed(estimate: Estimate | None) -> str:
-    """A difference in percentage points with its interval, e.g. ``+15.0 (−5.0–+35.0)``."""
+    """A difference in percentage points with its interval, e.g. ``+15.0 (-5 to +35)``."""
     if estimate is None or estimate.value is None:
         return "—"
-    low = "—" if estimate.low is None else f"{100 * estimate.low:+.1f}"
-    high = "—" if estimate.high is None else f"{100 * estimate.high:+.1f}"
+    low = "—" if estimate.low is None else f"{100 * estimate.low:+.0f}"
+    high = "—" if estimate.high is None else f"{100 * estimate.high:+.0f}"
     return f"{100 * estimate.value:+.1f} ({low} to {high})"
 
 
