@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 from foldbench.tasks.base import Feedback, Item, Metric, ParseFailure, Prompt, Scores, TaskSpec, TextPart
 
 
+# -- the walkthrough of README.md ("Adding a task family") starts here --
 class Sum(BaseModel):
     """The answer to an addition item."""
 
@@ -31,24 +32,27 @@ class AdditionTask:
         breakdowns=("digits",),
     )
 
-    def generate(
-        self, n: int, seed: int, *, modalities: tuple[str, ...] = ("text",), knobs: Mapping[str, Any] | None = None,
-        start: int = 0,
-    ) -> Iterator[Item]:  # fmt: skip
+    def generate(self, n, seed, *, modalities=("text",), knobs=None, start=0) -> Iterator[Item]:
         for index in range(start, n):
             rng = np.random.default_rng([seed, index])
             digits = int(rng.integers(1, 4))
             a, b = (int(x) for x in rng.integers(0, 10**digits, size=2))
             yield Item(
-                id=f"addition-{index:05d}", task=self.id, seed=seed, engine_version="toy-1",
-                inputs={"a": a, "b": b}, target={"sum": a + b}, metadata={"digits": digits},
-            )  # fmt: skip
+                id=f"addition-{index:05d}",
+                task=self.id,
+                seed=seed,
+                engine_version="toy-1",
+                inputs={"a": a, "b": b},
+                target={"sum": a + b},
+                metadata={"digits": digits},
+            )
 
     def assets(self, item: Item) -> Iterator[tuple[str, bytes]]:
-        return iter(())
+        return iter(())  # no pictures
 
     def render(self, item: Item, modality: str) -> Prompt:
-        question = f"What is {item.inputs['a']} + {item.inputs['b']}? Reply with JSON: {{\"sum\": <number>}}"
+        a, b = item.inputs["a"], item.inputs["b"]
+        question = f'What is {a} + {b}? Reply with JSON: {{"sum": <number>}}'
         return Prompt((TextPart(question),), template_version="addition-1")
 
     def parse(self, item: Item, text: str) -> Sum | ParseFailure:
@@ -59,7 +63,7 @@ class AdditionTask:
 
     def score(self, item: Item, answer: Sum | ParseFailure) -> Scores:
         failed = isinstance(answer, ParseFailure)
-        right = not failed and answer.sum == item.target["sum"]  # type: ignore[union-attr]
+        right = not failed and answer.sum == item.target["sum"]
         return Scores({"accuracy": float(right), "parse_failure": float(failed)})
 
     def oracle(self, item: Item) -> Sum:
@@ -67,6 +71,7 @@ class AdditionTask:
 
     def random_answer(self, item: Item, rng: np.random.Generator) -> Sum:
         return Sum(sum=int(rng.integers(0, 2000)))
+# -- the walkthrough ends here --
 
 
 class Guess(BaseModel):
