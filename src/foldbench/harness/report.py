@@ -228,23 +228,24 @@ def compare_runs(store: Store, runs: Sequence[str]) -> tuple[list[str], list[lis
     specs = {info.task: _spec_of(info) for info in infos}
     rows = {run: list(store.scores(run)) for run in runs}
     summaries = {info.name: aggregate(rows[info.name], specs[info.task]) for info in infos}
-    metrics: list[str] = []
+    names: list[str] = []
     for info in infos:
         for metric in specs[info.task].metrics:
-            if metric.name not in metrics:
-                metrics.append(metric.name)
+            if metric.name not in names:
+                names.append(metric.name)
     first = infos[0]
-    paired = {}
+    paired, common_counts = {}, []
     for info in infos[1:]:
         common = {r.item_id for r in rows[first.name]} & {r.item_id for r in rows[info.name]}
         if info.task == first.task and common:
             paired[info.name] = paired_differences(rows[info.name], rows[first.name], specs[info.task])
+            common_counts.append(str(len(common)))
     header = ["metric", *runs, *[f"{name} − {first.name} (paired)" for name in paired]]
-    table = [["n", *[str(summaries[run].n) for run in runs], *[str(d[metrics[0]].n) for d in paired.values()]]]
-    for metric in metrics:
-        cells = [format_estimate(summaries[run].estimates.get(metric), digits=0) for run in runs]
-        differences = [_signed(d.get(metric)) for d in paired.values()]
-        table.append([metric, *cells, *differences])
+    table = [["n", *[str(summaries[run].n) for run in runs], *common_counts]]
+    for name in names:
+        cells = [format_estimate(summaries[run].estimates.get(name), digits=0) for run in runs]
+        differences = [_signed(d.get(name)) for d in paired.values()]
+        table.append([name, *cells, *differences])
     return header, table
 
 

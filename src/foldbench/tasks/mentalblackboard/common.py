@@ -182,11 +182,11 @@ class MentalBlackboardTask:
         """A random, well-formed answer."""
         return baselines.random_prediction(item, rng)
 
-    def answer_holes(self, item: Item, answer: dict[str, Any]) -> list[Hole] | None:
+    def answer_holes(self, item: Item, answer: Mapping[str, Any]) -> list[Hole] | None:
         """The holes on the unfolded sheet that a stored answer claims (None if it makes none)."""
         return PredictionAnswer.model_validate(answer).holes()
 
-    def gallery(self, item: Item, answer: dict[str, Any] | None) -> list[tuple[str, bytes]]:
+    def gallery(self, item: Item, answer: Mapping[str, Any] | None) -> list[tuple[str, bytes]]:
         """Pictures for a report: the model's answer drawn on the sheet beside the ground truth, and the model's
         unfolding replayed on the engine's folded paper as a frame strip (with the ground truth's beside it)."""
         from foldbench.pft.encoders import image

@@ -9,7 +9,7 @@ prediction, the 3D animation as ``video`` (an MP4 with its key frames, for model
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -202,7 +202,7 @@ class PlanningTask(MentalBlackboardTask):
         """Random folds and punches of the right number."""
         return baselines.random_planning(item, rng)
 
-    def answer_holes(self, item: Item, answer: dict[str, Any]) -> list[Hole] | None:
+    def answer_holes(self, item: Item, answer: Mapping[str, Any]) -> list[Hole] | None:
         """The holes the stored plan makes when the engine replays it (None if it cannot be replayed)."""
         plan = PlanningAnswer.model_validate(answer)
         try:
