@@ -27,7 +27,7 @@ from foldbench.messages import Conversation
 from foldbench.models._files import PromptFiles
 from foldbench.models.base import Model, ModelReply, ModelRequest
 from foldbench.models.fingerprint import conversation_record, record_fingerprint
-from foldbench.tasks.base import Item, ParseFailure, Task
+from foldbench.tasks.base import Item, MultiTurnTask, ParseFailure, Task
 
 __all__ = ["RunSummary", "RunAborted", "default_solver", "evaluate", "summary_line", "FATAL_ERROR_KINDS"]
 
@@ -67,8 +67,9 @@ def default_solver(task: Task, item: Item) -> Solver:
     max_turns = task.spec.max_turns
     if max_turns == 1:
         return _ONE_SHOT
-    step = task.step  # type: ignore[attr-defined]  # a multi-turn task (MultiTurnTask) has it
-    return MultiTurnSolver(lambda text, turn: step(item, text, turn), max_turns)
+    if not isinstance(task, MultiTurnTask):
+        raise TypeError(f"{task.id} declares {max_turns} turns but gives no step(item, reply, turn)")
+    return MultiTurnSolver(lambda text, turn: task.step(item, text, turn), max_turns)
 
 
 _ONE_SHOT = OneShotSolver()
