@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from foldbench.harness import MultiTurnSolver, Store, aggregate, evaluate
+from foldbench.harness import MultiTurnSolver, OneShotSolver, Store, aggregate, evaluate
 from foldbench.harness.report import write_report
 from foldbench.models.registry import make_model
 from foldbench.tasks.base import Item, Task
@@ -168,3 +168,21 @@ def test_a_killed_conversation_resumes_without_resending_answered_turns(tmp_path
     # the restart asked only the turns without a stored reply; at most those in flight were asked twice
     assert len(server.requests) - received_before == total - turns_before
     assert received_before - turns_before <= 3
+
+
+class _ShortReplies:
+    """A solver that asks once with its own generation parameters."""
+
+    async def solve(self, prompt: Any, generate: Any) -> Any:
+        return (await generate(prompt.conversation(), params={"max_tokens": 5})).reply
+
+
+def test_a_solver_can_ask_with_its_own_generation_parameters(tmp_path: Path, fake_openai_server) -> None:  # type: ignore[no-untyped-def]
+    server = fake_openai_server(_bisecting)
+    with Store(tmp_path / "runs.db") as store:
+        _play(store, server.base_url, run="short", solver_for=lambda task, item: _ShortReplies())
+        _play(store, server.base_url, run="plain", solver_for=lambda task, item: OneShotSolver())
+    short = [r for r in server.requests if r.json is not None and r.json.get("max_tokens") == 5]
+    assert len(short) == len(ITEMS)
+    # the same opening asked without the parameter is another request: it was sent, not taken from the store
+    assert len(server.requests) == 2 * len(ITEMS)

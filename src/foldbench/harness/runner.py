@@ -13,10 +13,11 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from foldbench import __version__
 from foldbench.errors import FoldbenchError
@@ -121,9 +122,11 @@ async def evaluate(
         item_model = for_item(model, task, item)
         last: list[tuple[str, int, bool, int]] = []  # (key, response id, from the store, turn) of the last turn
 
-        async def generate(conversation: Conversation, *, step: StepFunction | None = None) -> TurnOutcome:
+        async def generate(
+            conversation: Conversation, *, step: StepFunction | None = None, params: Mapping[str, Any] | None = None
+        ) -> TurnOutcome:
             record = conversation_record(conversation, dataset_dir, digests)
-            key = record_fingerprint(model.name, model.params, record)
+            key = record_fingerprint(model.name, model.params, record, request_params=params)
             cached = store.cached_response(key)
             if cached is not None:
                 cached_id, reply = cached
@@ -133,7 +136,7 @@ async def evaluate(
                 async with semaphore:
                     if fatal:
                         raise _Stopped
-                    reply = await item_model.complete(ModelRequest(conversation, dataset_dir))
+                    reply = await item_model.complete(ModelRequest(conversation, dataset_dir, dict(params or {})))
                 counters["requested"] += 1
                 if reply.error_kind in FATAL_ERROR_KINDS:
                     fatal.append(reply)

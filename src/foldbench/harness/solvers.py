@@ -13,9 +13,9 @@ one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from foldbench.messages import Conversation, Message, Prompt, TextPart
 from foldbench.models.base import ModelReply
@@ -36,9 +36,12 @@ class TurnOutcome:
 
 
 class Generate(Protocol):
-    """Asks for the next assistant turn of ``conversation`` and stores it (with the step's feedback)."""
+    """Asks for the next assistant turn of ``conversation`` and stores it (with the step's feedback); ``params``
+    are generation parameters for this request only (they enter its key)."""
 
-    async def __call__(self, conversation: Conversation, *, step: StepFunction | None = None) -> TurnOutcome: ...
+    async def __call__(
+        self, conversation: Conversation, *, step: StepFunction | None = None, params: Mapping[str, Any] | None = None
+    ) -> TurnOutcome: ...
 
 
 class Solver(Protocol):
