@@ -10,7 +10,7 @@ import pytest
 from foldbench.harness.baselines import for_item
 from foldbench.models import Model, ModelConfigError, ModelReply, OracleModel, RandomModel
 from foldbench.tasks.base import Item
-from tests.models.requests import make_request
+from tests.models.toy_task import make_request
 from tests.support.toy_task import AdditionTask, Sum
 
 TASK = AdditionTask()
