@@ -2,8 +2,10 @@
 
 Usage: python bench/bench_harness.py [--items 1000] [--runs 3]
 
-1. Overhead: for each item, render the prompt, fingerprint it (images by content), look it up in the store,
-   parse a correct reply, score it and commit it to SQLite; the median per-item time is printed.
+1. Overhead: whole runs through the harness (render, request key with image digests, store lookup, the reply of
+   a model that answers at once from a table, parse, score, SQLite commits), one fresh store per run: the median
+   over runs of the time per item (one-shot, text and image), and per stored turn (the multi-turn toy guessing
+   game of tests/support/toy_task.py, about seven turns per conversation).
 2. End to end: the OpenAI-compatible adapter against a scripted server on 127.0.0.1, in its own process, that
    answers instantly, concurrency 32; items/s is the median over runs (each run uses a fresh store, so every item
    is requested).
@@ -18,52 +20,80 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from foldbench.harness import Store, evaluate
-from foldbench.harness.store import RunInfo
-from foldbench.models._files import PromptFiles
-from foldbench.models.base import ModelReply
-from foldbench.models.fingerprint import prompt_record, request_fingerprint
+from foldbench.models.base import ModelReply, ModelRequest
 from foldbench.models.registry import make_model
 from foldbench.tasks import make
 from foldbench.tasks.dataset import read_items, write_dataset
 
 
-def overhead(dataset: Path, store_path: Path, modality: str) -> list[float]:
+class InstantModel:
+    """A model that answers at once from a table (reply by the text of the conversation's last message), so a run
+    measures the harness alone."""
+
+    name = "bench"
+    params: dict[str, object] = {}
+
+    def __init__(self, answer: Callable[[str], str]) -> None:
+        self.answer = answer
+
+    async def complete(self, request: ModelRequest) -> ModelReply:
+        return ModelReply(self.answer(request.conversation.text), finish_reason="stop")
+
+    async def aclose(self) -> None:
+        pass
+
+
+def _timed_run(task: Any, dataset: Path, items: list[Any], model: InstantModel, modality: str, db: Path) -> tuple[
+        float, Any]:  # fmt: skip
+    async def go() -> Any:
+        with Store(db) as store:
+            return await evaluate(
+                store=store, run_name="bench", task=task, dataset_dir=dataset, items=items, model=model,
+                modality=modality, concurrency=8,
+            )  # fmt: skip
+
+    start = time.perf_counter()
+    summary = asyncio.run(go())
+    return time.perf_counter() - start, summary
+
+
+def overhead(dataset: Path, root: Path, modality: str, runs: int) -> list[float]:
+    """Seconds per item of whole one-shot runs (render, request key with image digests, store lookup, the
+    model's instant reply, parse, score, two SQLite commits), one fresh store per run."""
     task = make("mentalblackboard/prediction")
     items = read_items(dataset)
-    texts = {item.id: task.oracle(item).model_dump_json() for item in items}
-    timings = []
-    digests = PromptFiles(max_bytes=0)  # as the runner keeps them
-    with Store(store_path) as store:
-        store.open_run(RunInfo("overhead", task.id, str(dataset), "pft-1", "bench", {}, modality, "v", "0", "now"))
-        for item in items:
-            start = time.perf_counter()
-            prompt = task.render(item, modality)
-            key = request_fingerprint("bench", {}, prompt, dataset, files=digests)
-            store.cached_response(key)
-            answer = task.parse(item, texts[item.id])
-            scores = task.score(item, answer)
-            store.record(
-                run="overhead",
-                item_id=item.id,
-                key=key,
-                model="bench",
-                params={},
-                prompt=prompt_record(prompt, dataset, digests),
-                reply=ModelReply(texts[item.id]),
-                scores=scores,
-                answer=answer.model_dump_json(),
-                parse_failure=None,
-                metadata=item.metadata,
-            )
-            timings.append(time.perf_counter() - start)
-    return timings
+    texts = {task.render(item, modality).conversation().text: task.oracle(item).model_dump_json() for item in items}
+    model = InstantModel(texts.__getitem__)
+    per_item = []
+    for run in range(runs):
+        elapsed, summary = _timed_run(task, dataset, items, model, modality, root / f"{modality}-{run}.db")
+        assert summary.scored == len(items) and summary.requested + summary.from_store == len(items)
+        per_item.append(elapsed / len(items))
+    return per_item
+
+
+def multi_turn_overhead(root: Path, n: int, runs: int) -> list[tuple[float, int]]:
+    """Seconds per stored turn of whole runs of the toy guessing game (a bisecting player that answers at once),
+    and the number of turns, one fresh store per run."""
+    from tests.support.toy_task import GuessTask, bisect_reply
+
+    task = GuessTask()
+    items = list(task.generate(n, seed=0))
+    model = InstantModel(lambda text: bisect_reply(text.replace("user: ", "")))
+    results = []
+    for run in range(runs):
+        elapsed, summary = _timed_run(task, root, items, model, "text", root / f"guess-{run}.db")
+        assert summary.scored == n
+        results.append((elapsed / summary.requested, summary.requested))
+    return results
 
 
 _SERVER = """
@@ -126,12 +156,17 @@ def main() -> None:
         dataset = root / "data"
         write_dataset("mentalblackboard/prediction", dataset, n=args.items, seed=0, modalities=("text", "image"))
         for modality in ("text", "image"):
-            timings = overhead(dataset, root / f"overhead-{modality}.db", modality)
+            per_item = overhead(dataset, root, modality, args.runs)
             print(
-                f"harness overhead per item ({modality}; render + fingerprint + parse + score + store): "
-                f"median {1000 * statistics.median(timings):.2f} ms, p90 "
-                f"{1000 * sorted(timings)[int(0.9 * len(timings))]:.2f} ms over {len(timings)} items"
+                f"harness overhead per one-shot item ({modality}; whole runs with a model answering at once): "
+                f"median {1000 * statistics.median(per_item):.2f} ms over {args.runs} runs of {args.items} items"
             )
+        turns = multi_turn_overhead(root, args.items, args.runs)
+        print(
+            f"harness overhead per stored turn (multi-turn guessing game, model answering at once): median "
+            f"{1000 * statistics.median(t for t, _ in turns):.2f} ms over {args.runs} runs of {args.items} "
+            f"conversations ({turns[0][1]} turns each run)"
+        )
         rates = [end_to_end(dataset, root / f"e2e-{run}.db") for run in range(args.runs)]
         print(
             f"end to end, local endpoint answering instantly, concurrency 32: median {statistics.median(rates):.0f} "

@@ -166,12 +166,20 @@ def test_suite_generates_evaluates_and_reports(tmp_path: Path) -> None:
     rows = [line.split(" | ") for line in summary.splitlines() if line.startswith("| ") and " | 3 | " in line]
     # prediction and planning in two modalities, folding-3d (image only) in one; two baselines each
     assert sorted((r[0].strip("| "), r[1]) for r in rows if r[2] == "oracle") == [
-        ("folding-3d-v1", "image"), ("planning-v1", "image"), ("planning-v1", "text"),
-        ("prediction-v1", "image"), ("prediction-v1", "text"),
+        ("mentalblackboard/planning-v1", "image"), ("mentalblackboard/planning-v1", "text"),
+        ("mentalblackboard/prediction-v1", "image"), ("mentalblackboard/prediction-v1", "text"),
+        ("pfp/folding-3d-v1", "image"),
     ]  # fmt: skip
     for row in rows:
-        if row[2] == "oracle":
-            assert "100.0" in row[4:6], row
+        headline = {"pfp/folding-3d-v1": "accuracy"}.get(row[0].strip("| "), "exact_match")
+        assert row[4] == headline, row
+        if row[2] == "oracle":  # 3 of 3 right: Wilson's interval is 43.9 % to 100 %
+            assert row[5].strip(" |") == "100.0 (44–100)", row
+    # the terminal table fits 80 columns and cuts no name
+    table = result.stdout.split("wrote ")[0]
+    assert table.strip() and all(len(line) <= 80 for line in table.splitlines())
+    assert "…" not in table and "backward" not in table
+    assert "planning" in table and "folding-3d" in table and "100.0 (44–100)" in table
     assert len(list((tmp_path / "suite" / "reports").glob("*/report.html"))) == 10
     manifest = json.loads((tmp_path / "suite" / "data" / "mentalblackboard-planning" / "manifest.json").read_text())
     assert manifest["n"] == 3 and manifest["modalities"] == ["text", "image"]

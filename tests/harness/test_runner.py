@@ -97,7 +97,7 @@ def test_rate_limits_are_retried_and_counted(tmp_path: Path, prediction_dataset:
         rows = list(store.scores("r"))
     assert summary.scored == 12 and summary.requested == 12
     assert all(r.attempts == 2 for r in rows)
-    assert aggregate(rows)["exact_match"] == 1.0
+    assert aggregate(rows, TASK.spec).value("exact_match") == 1.0
     assert len(server.requests) == 24
 
 

@@ -11,16 +11,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from foldbench.messages import Conversation, ImagePart, Message, Prompt, TextPart, VideoPart
 from foldbench.models import ModelConfigError, PromptInputError, request_fingerprint
 from foldbench.models._files import PromptFiles
-from foldbench.tasks.base import ImagePart, Prompt, TextPart, VideoPart
 from tests.models.toy_task import write_png
 
 PARAMS: dict[str, Any] = {"temperature": 0.0, "max_tokens": None, "extra_body": {}}
 
 
-def _prompt(*parts: TextPart | ImagePart | VideoPart, system: str | None = None) -> Prompt:
-    return Prompt(parts=parts, template_version="t1", system=system)
+def _prompt(*parts: TextPart | ImagePart | VideoPart, system: str | None = None) -> Conversation:
+    return Prompt(parts=parts, template_version="t1", system=system).conversation()
 
 
 def test_the_key_is_the_same_in_another_process(tmp_path: Path) -> None:
@@ -30,8 +30,9 @@ def test_the_key_is_the_same_in_another_process(tmp_path: Path) -> None:
     code = (
         "import sys; from pathlib import Path\n"
         "from foldbench.models import request_fingerprint\n"
-        "from foldbench.tasks.base import ImagePart, Prompt, TextPart\n"
+        "from foldbench.messages import ImagePart, Prompt, TextPart\n"
         "p = Prompt(parts=(TextPart('Which?'), ImagePart('a.png')), template_version='t1', system='Be brief.')\n"
+        "p = p.conversation()\n"
         "print(request_fingerprint('openai:m', {'extra_body': {}, 'max_tokens': None, 'temperature': 0.0}, p,"
         " Path(sys.argv[1])))\n"
     )
@@ -98,3 +99,56 @@ def test_missing_files_and_non_json_params_are_typed_errors(tmp_path: Path) -> N
         request_fingerprint("m", {"temperature": float("nan")}, _prompt(TextPart("Q")), tmp_path)
     with pytest.raises(ModelConfigError, match="not plain JSON"):
         request_fingerprint("m", {"callback": print}, _prompt(TextPart("Q")), tmp_path)
+
+
+def test_a_one_shot_prompt_keeps_the_key_of_format_1(tmp_path: Path) -> None:
+    """Stored replies to unchanged one-shot prompts stay valid: the key is still the sha256 of the canonical JSON
+    of ``{format, model, params, prompt: {system, parts}}``, images by the sha256 of their bytes."""
+    import hashlib
+    import json
+
+    png = write_png(tmp_path / "a.png", (10, 20, 30)).read_bytes()
+    record = {
+        "format": "foldbench-request/1",
+        "model": "openai:m",
+        "params": PARAMS,
+        "prompt": {
+            "system": "Be brief.",
+            "parts": [{"type": "text", "text": "Which?"}, {"type": "image", "sha256": hashlib.sha256(png).hexdigest()}],
+        },
+    }
+    expected = hashlib.sha256(
+        json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    ).hexdigest()
+    prompt = _prompt(TextPart("Which?"), ImagePart("a.png"), system="Be brief.")
+    assert request_fingerprint("openai:m", PARAMS, prompt, tmp_path) == expected
+
+
+def test_an_image_in_memory_is_the_same_request_as_the_same_file(tmp_path: Path) -> None:
+    data = write_png(tmp_path / "a.png", (10, 20, 30)).read_bytes()
+    on_disk = request_fingerprint("m", PARAMS, _prompt(ImagePart("a.png")), tmp_path)
+    in_memory = request_fingerprint("m", PARAMS, _prompt(ImagePart(data=data)), None)
+    other = request_fingerprint("m", PARAMS, _prompt(ImagePart(data=data + b"\0")), None)
+    assert on_disk == in_memory != other
+
+
+def test_every_turn_of_a_conversation_changes_the_key(tmp_path: Path) -> None:
+    opening = _prompt(TextPart("Guess."))
+    turns = [
+        opening,
+        opening.then(Message("assistant", (TextPart("50"),)), Message("user", (TextPart("higher"),))),
+        opening.then(Message("assistant", (TextPart("50"),)), Message("user", (TextPart("lower"),))),
+        opening.then(Message("assistant", (TextPart("51"),)), Message("user", (TextPart("higher"),))),
+    ]
+    keys = [request_fingerprint("m", PARAMS, conversation, tmp_path) for conversation in turns]
+    assert len(set(keys)) == len(keys)
+    # a user turn in the place of the assistant's is another conversation, not the same text
+    swapped = opening.then(Message("user", (TextPart("50"),)), Message("user", (TextPart("higher"),)))
+    assert request_fingerprint("m", PARAMS, swapped, tmp_path) not in keys
+
+
+def test_request_parameters_enter_the_key_only_when_given(tmp_path: Path) -> None:
+    prompt = _prompt(TextPart("Q"))
+    plain = request_fingerprint("m", PARAMS, prompt, tmp_path)
+    assert request_fingerprint("m", PARAMS, prompt, tmp_path, request_params={}) == plain
+    assert request_fingerprint("m", PARAMS, prompt, tmp_path, request_params={"max_tokens": 5}) != plain

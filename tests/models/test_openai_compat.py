@@ -22,7 +22,7 @@ from foldbench.models import (
 from foldbench.models._files import PromptFiles
 from foldbench.models.openai_compat import message_payload
 from foldbench.tasks.base import ImagePart, TextPart, VideoPart
-from tests.models.toy_task import make_request, toy_item, write_png
+from tests.models.toy_task import make_conversation_request, make_request, write_png
 from tests.support.fake_openai import (
     FakeOpenAI,
     Script,
@@ -246,7 +246,7 @@ def test_32_concurrent_requests_all_get_their_own_answer(tmp_path: Path, fake_op
     write_png(tmp_path / "sheet.png", (9, 9, 9))
     server = fake_openai_server(answering(lambda prompt: prompt.upper(), {"prompt_tokens": 3, "completion_tokens": 1}))
     requests = [
-        make_request(tmp_path, (TextPart(f"question {i}"), ImagePart("sheet.png")), item=toy_item(i)) for i in range(32)
+        make_request(tmp_path, (TextPart(f"question {i}"), ImagePart("sheet.png"))) for i in range(32)
     ]
     model = _model(server)
     answers = _ask(model, *requests)
@@ -286,3 +286,30 @@ def test_bad_settings_are_config_errors(settings: dict[str, Any], message: str) 
     arguments: dict[str, Any] = {"base_url": "http://localhost:8000/v1", "api_key": None, **settings}
     with pytest.raises(ModelConfigError, match=message):
         OpenAICompatibleModel("m", **arguments)
+
+
+def test_a_conversation_is_sent_turn_by_turn_with_assistant_turns(tmp_path: Path, fake_openai_server: Server) -> None:
+    data = write_png(tmp_path / "a.png", (9, 8, 7)).read_bytes()
+    request = make_conversation_request(
+        None,
+        ("system", (TextPart("Play fair."),)),
+        ("user", (TextPart("Guess."), ImagePart(data=data))),
+        ("assistant", (TextPart('{"guess": 50}'),)),
+        ("user", (TextPart("higher"),)),
+    )
+    server = fake_openai_server(always(reply('{"guess": 75}')))
+    (answer,) = _ask(_model(server), request)
+    assert answer.text == '{"guess": 75}'
+    (received,) = server.requests
+    assert received.json is not None
+    messages = received.json["messages"]
+    assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
+    assert messages[0]["content"] == "Play fair." and messages[2]["content"] == '{"guess": 50}'
+    assert messages[1]["content"][0] == {"type": "text", "text": "Guess."}
+    assert _decode(messages[1]["content"][1]["image_url"]["url"]) == data  # the bytes in memory, sent as they are
+    assert messages[3]["content"] == [{"type": "text", "text": "higher"}]
+
+
+def test_a_dataset_file_without_a_dataset_directory_is_a_typed_error() -> None:
+    with pytest.raises(PromptInputError, match="needs a dataset directory"):
+        message_payload(make_conversation_request(None, ("user", (ImagePart("a.png"),))))

@@ -19,7 +19,7 @@ from foldbench.errors import MissingDependencyError
 from foldbench.models import ModelConfigError, PromptInputError
 from foldbench.models.transformers_local import TransformersModel
 from foldbench.tasks.base import ImagePart, TextPart, VideoPart
-from tests.models.toy_task import make_request, write_png
+from tests.models.toy_task import make_conversation_request, make_request, write_png
 
 PROMPT_IDS = [101, 102, 103, 104]
 
@@ -211,3 +211,23 @@ def test_a_real_local_model_answers(tmp_path: Path) -> None:
     asyncio.run(adapter.aclose())
     assert reply.error is None, reply.error
     assert reply.completion_tokens is not None and 1 <= reply.completion_tokens <= 8
+
+
+def test_a_conversation_reaches_the_processor_turn_by_turn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    processor = _Processor(multimodal=True)
+    _backend(monkeypatch, processor, _Model([4]))
+    data = write_png(tmp_path / "a.png", (0, 128, 255), size=3).read_bytes()
+    request = make_conversation_request(
+        None,
+        ("user", (TextPart("Guess."), ImagePart(data=data))),
+        ("assistant", (TextPart("50"),)),
+        ("user", (TextPart("higher"),)),
+    )
+    reply = asyncio.run(TransformersModel("/m").complete(request))
+    assert reply.error is None
+    assert processor.seen["messages"] == [
+        {"role": "user", "content": [{"type": "text", "text": "Guess."}, {"type": "image"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "50"}]},
+        {"role": "user", "content": [{"type": "text", "text": "higher"}]},
+    ]
+    assert [(im.size, im.getpixel((0, 0))) for im in processor.seen["images"]] == [((3, 3), (0, 128, 255))]

@@ -1,64 +1,15 @@
-"""A toy task and requests over real PNG files, for the model adapter tests."""
+"""Requests over real PNG files, for the model adapter tests (the adapters know no tasks, so neither do these)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
 
-import numpy as np
 from PIL import Image
-from pydantic import BaseModel
 
+from foldbench.messages import Conversation, ImagePart, Message, Part, Prompt, TextPart, VideoPart
 from foldbench.models import ModelRequest
-from foldbench.tasks.base import ImagePart, Item, ParseFailure, Prompt, Scores, TextPart, VideoPart
 
-
-class ToyAnswer(BaseModel):
-    """The answer to a toy item: one location."""
-
-    location: int
-
-
-class ToyTask:
-    """A task whose items ask for one location; enough of the protocol for the adapters."""
-
-    id = "toy/locate-v1"
-    modalities: tuple[str, ...] = ("text", "image")
-
-    def generate(self, n: int, seed: int, *, modalities: tuple[str, ...], knobs: Mapping[str, Any]) -> Iterator[Item]:
-        for index in range(n):
-            yield toy_item(index, location=(seed + index) % 32 + 1)
-
-    def assets(self, item: Item) -> Iterator[tuple[str, bytes]]:
-        return iter(())
-
-    def render(self, item: Item, modality: str) -> Prompt:
-        return Prompt(parts=(TextPart(f"Where is item {item.id}?"),), template_version="toy-1")
-
-    def parse(self, item: Item, text: str) -> BaseModel | ParseFailure:
-        return ToyAnswer.model_validate_json(text)
-
-    def score(self, item: Item, answer: BaseModel | ParseFailure) -> Scores:
-        right = isinstance(answer, ToyAnswer) and answer.location == item.target["location"]
-        return Scores(values={"accuracy": float(right)})
-
-    def oracle(self, item: Item) -> BaseModel:
-        return ToyAnswer(location=item.target["location"])
-
-    def random_answer(self, item: Item, rng: np.random.Generator) -> BaseModel:
-        return ToyAnswer(location=int(rng.integers(1, 1_000_000)))
-
-
-def toy_item(index: int, location: int = 7) -> Item:
-    return Item(
-        id=f"locate-{index:05d}",
-        task=ToyTask.id,
-        seed=index,
-        engine_version="toy-1",
-        inputs={},
-        target={"location": location},
-    )
+__all__ = ["ImagePart", "TextPart", "VideoPart", "make_conversation_request", "make_request", "write_png"]
 
 
 def write_png(path: Path, colour: tuple[int, int, int], size: int = 8) -> Path:
@@ -69,15 +20,12 @@ def write_png(path: Path, colour: tuple[int, int, int], size: int = 8) -> Path:
 
 
 def make_request(
-    dataset_dir: Path,
-    parts: tuple[TextPart | ImagePart | VideoPart, ...] = (TextPart("Which location?"),),
-    *,
-    system: str | None = None,
-    item: Item | None = None,
+    dataset_dir: Path, parts: tuple[Part, ...] = (TextPart("Which location?"),), *, system: str | None = None
 ) -> ModelRequest:
-    return ModelRequest(
-        prompt=Prompt(parts=parts, template_version="toy-1", system=system),
-        dataset_dir=dataset_dir,
-        item=item if item is not None else toy_item(0),
-        task=ToyTask(),
-    )
+    """A one-shot request: an optional system message and one user turn."""
+    return ModelRequest(Prompt(parts=parts, template_version="toy-1", system=system).conversation(), dataset_dir)
+
+
+def make_conversation_request(dataset_dir: Path | None, *turns: tuple[str, tuple[Part, ...]]) -> ModelRequest:
+    """A request of several messages, each ``(role, parts)``."""
+    return ModelRequest(Conversation(tuple(Message(role, parts) for role, parts in turns)), dataset_dir)  # type: ignore[arg-type]

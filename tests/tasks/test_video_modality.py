@@ -84,7 +84,7 @@ def test_oracle_scores_everything_on_frames_and_the_report_shows_the_unfolding(
                     modality="frames",
                 )
             )
-        assert aggregate(store.scores("oracle"))["exact_match"] == 1.0
+        assert aggregate(store.scores("oracle"), task.spec).value("exact_match") == 1.0
         _, html = write_report(store, "random", tmp_path / "report", task=task, items=items)
     assert "ground-truth unfolding (3D)" in html.read_text()
 

@@ -1,70 +1,123 @@
-"""Aggregate per-item scores into a run's metrics, overall and per group.
+"""Aggregate per-item scores into a run's metrics, overall and per group, as the task's spec declares them.
 
-A metric whose per-item counts pool exactly (partial accuracy = ΣM / Σ(G + max(0, P − G)), step-wise unfolding
-accuracy = Σ correct steps / Σ true steps) is pooled over items, as the benchmark defines it; every other metric is
-the mean of its per-item values (items where it does not apply are left out).
+A ``pooled`` metric is Σ numerator counts / Σ denominator counts over items; a ``proportion`` or ``mean`` metric
+is the mean of its per-item values (items where it does not apply are left out). Every metric comes with its
+95 % interval (see :mod:`foldbench.harness.stats`).
 """
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
+from foldbench.harness.stats import (
+    Estimate,
+    bootstrap_indices,
+    mean_interval,
+    paired_difference,
+    ratio_interval,
+    wilson,
+)
 from foldbench.harness.store import ScoreRow
+from foldbench.tasks.spec import Metric, TaskSpec
 
-__all__ = ["POOLED", "GROUPING_KEYS", "aggregate", "aggregate_by", "cost_summary"]
-
-#: Metrics pooled from counts: name -> (numerator count, denominator count).
-POOLED: dict[str, tuple[str, str]] = {
-    "partial_accuracy": ("holes_matched", "partial_denominator"),
-    "shape_accuracy": ("shape_matched", "partial_denominator"),
-    "size_accuracy": ("size_matched", "partial_denominator"),
-    "location_accuracy": ("location_matched", "partial_denominator"),
-    "direction_accuracy": ("direction_matched", "partial_denominator"),
-    "unfolding_steps": ("unfolding_steps_correct", "unfolding_steps_total"),
-}
-
-#: Item metadata keys that reports break results down by, when items carry them.
-GROUPING_KEYS = ("group", "num_folds", "fold_families", "pattern", "changed", "type", "subtask")
+__all__ = ["Summary", "aggregate", "aggregate_by", "cost_summary", "metric_arrays", "paired_differences"]
 
 
-def aggregate(rows: Iterable[ScoreRow]) -> dict[str, Any]:
-    """The metrics of a set of scored items, with ``n`` (the number of items)."""
-    rows = list(rows)
-    result: dict[str, Any] = {"n": len(rows)}
-    if not rows:
-        return result
-    totals: dict[str, int] = defaultdict(int)
-    sums: dict[str, float] = defaultdict(float)
-    present: dict[str, int] = defaultdict(int)
-    names: list[str] = []
-    for row in rows:
-        for key, count in row.counts.items():
-            totals[key] += int(count)
-        for key, value in row.values.items():
-            if key not in names:
-                names.append(key)
-            if value is not None:
-                sums[key] += float(value)
-                present[key] += 1
-    for name in names:
-        pooled = POOLED.get(name)
-        if pooled and pooled[1] in totals:
-            numerator, denominator = totals[pooled[0]], totals[pooled[1]]
-            result[name] = numerator / denominator if denominator else None
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """The metrics of a set of scored items: ``n`` items, and an estimate per declared metric."""
+
+    n: int
+    estimates: Mapping[str, Estimate]
+
+    def value(self, name: str) -> float | None:
+        """The point value of a metric (None when it does not apply)."""
+        estimate = self.estimates.get(name)
+        return estimate.value if estimate is not None else None
+
+
+def metric_arrays(rows: Sequence[ScoreRow], metric: Metric) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per-item (numerator, denominator) arrays of a metric, and the mask of items where it applies.
+
+    A mean or proportion is (value, 1) where the value is present; a pooled metric is its two counts (an item
+    without the denominator count contributes 0 / 0).
+    """
+    n = len(rows)
+    numerators, denominators, present = np.zeros(n), np.zeros(n), np.zeros(n, dtype=bool)
+    for index, row in enumerate(rows):
+        if metric.kind == "pooled":
+            assert metric.numerator is not None and metric.denominator is not None
+            if metric.denominator in row.counts:
+                numerators[index] = row.counts.get(metric.numerator, 0)
+                denominators[index] = row.counts[metric.denominator]
+                present[index] = True
         else:
-            result[name] = sums[name] / present[name] if present[name] else None
-    return result
+            value = row.values.get(metric.name)
+            if value is not None:
+                numerators[index], denominators[index], present[index] = float(value), 1.0, True
+    return numerators, denominators, present
 
 
-def aggregate_by(rows: Sequence[ScoreRow], key: str) -> dict[Any, dict[str, Any]]:
+def _finite(value: float) -> float | None:
+    return None if math.isnan(value) else value
+
+
+def _estimate(rows: Sequence[ScoreRow], metric: Metric, indices: np.ndarray | None) -> Estimate:
+    numerators, denominators, present = metric_arrays(rows, metric)
+    numerators, denominators = numerators[present], denominators[present]
+    n = int(present.sum())
+    total = float(denominators.sum())
+    if n == 0 or total <= 0:
+        return Estimate(None, None, None, n)
+    value = float(numerators.sum()) / total
+    if metric.kind == "proportion" and np.all((numerators == 0) | (numerators == 1)):
+        low, high = wilson(int(numerators.sum()), n)
+        return Estimate(value, low, high, n)
+    if indices is None or n != len(rows):
+        indices = bootstrap_indices(n)
+    if metric.kind == "pooled":
+        low, high = ratio_interval(numerators, denominators, indices)
+    else:
+        low, high = mean_interval(numerators, indices)
+    return Estimate(value, _finite(low), _finite(high), n)
+
+
+def aggregate(rows: Iterable[ScoreRow], spec: TaskSpec) -> Summary:
+    """The declared metrics of a set of scored items, each with its 95 % interval."""
+    rows = list(rows)
+    needs_bootstrap = any(m.kind != "proportion" for m in spec.metrics)
+    indices = bootstrap_indices(len(rows)) if rows and needs_bootstrap else None
+    return Summary(len(rows), {m.name: _estimate(rows, m, indices) for m in spec.metrics})
+
+
+def aggregate_by(rows: Sequence[ScoreRow], key: str, spec: TaskSpec) -> dict[Any, Summary]:
     """Metrics per value of the item metadata ``key`` (items without it are left out), ordered by value."""
     groups: dict[Any, list[ScoreRow]] = defaultdict(list)
     for row in rows:
         if key in row.metadata:
             groups[row.metadata[key]].append(row)
-    return {value: aggregate(groups[value]) for value in sorted(groups, key=lambda v: (str(type(v)), v))}
+    return {value: aggregate(groups[value], spec) for value in sorted(groups, key=lambda v: (str(type(v)), v))}
+
+
+def paired_differences(first: Sequence[ScoreRow], second: Sequence[ScoreRow], spec: TaskSpec) -> dict[str, Estimate]:
+    """For each declared metric, ``first − second`` over the items both runs scored, with its paired-bootstrap
+    95 % interval (items where the metric does not apply in either run are left out)."""
+    by_id = {row.item_id: row for row in second}
+    common = [(row, by_id[row.item_id]) for row in first if row.item_id in by_id]
+    one, two = [a for a, _ in common], [b for _, b in common]
+    result = {}
+    for metric in spec.metrics:
+        num_a, den_a, present_a = metric_arrays(one, metric)
+        num_b, den_b, present_b = metric_arrays(two, metric)
+        both = present_a & present_b
+        result[metric.name] = paired_difference((num_a[both], den_a[both]), (num_b[both], den_b[both]))
+    return result
 
 
 def cost_summary(rows: Sequence[ScoreRow]) -> Mapping[str, Any]:

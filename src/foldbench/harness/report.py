@@ -1,6 +1,6 @@
-"""Run reports: Markdown and a self-contained HTML page with the metric tables, a plot of accuracy against the
-number of folds, the cost summary, and a gallery of failed items with the model's answer drawn by the engine
-beside the ground truth.
+"""Run reports: Markdown and a self-contained HTML page with the metric tables (each value with its 95 %
+interval), the breakdowns and plots the task declares, the cost summary, and a gallery of failed items drawn by
+the task (the model's answer beside the ground truth) with, for multi-turn runs, the conversation turn by turn.
 """
 
 from __future__ import annotations
@@ -9,77 +9,97 @@ import base64
 import io
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
 from foldbench.errors import FoldbenchError
-from foldbench.harness.metrics import GROUPING_KEYS, aggregate, aggregate_by, cost_summary
-from foldbench.harness.store import RunInfo, ScoreRow, Store
+from foldbench.harness.metrics import Summary, aggregate, aggregate_by, cost_summary, paired_differences
+from foldbench.harness.stats import Estimate
+from foldbench.harness.store import RunInfo, ScoreRow, Store, TurnRow
 from foldbench.tasks.base import Item, Task
+from foldbench.tasks.spec import Plot, TaskSpec
 
-__all__ = ["write_report", "compare_runs", "runs_overview", "HEADLINE_METRICS", "GalleryEntry"]
+__all__ = ["GalleryEntry", "compare_runs", "format_estimate", "runs_overview", "write_report"]
 
-#: The metrics shown first, in this order, when a run has them.
-HEADLINE_METRICS = (
-    "accuracy",
-    "exact_match",
-    "partial_accuracy",
-    "holes_exact",
-    "unfolding_exact",
-    "unfolding_steps",
-    "valid_plan",
-    "extra_holes",
-    "missing_holes",
-    "parse_failure",
-)
-FIELD_METRICS = ("shape_accuracy", "size_accuracy", "location_accuracy", "direction_accuracy")
 _GALLERY_LIMIT = 24
 
 
 @dataclass(frozen=True, slots=True)
 class GalleryEntry:
-    """One failed item in the gallery: its pictures (caption, PNG bytes) and notes."""
+    """One failed item in the gallery: its pictures (caption, PNG bytes), notes, and its conversation turn by turn
+    (empty for one-shot runs)."""
 
     item_id: str
     images: list[tuple[str, bytes]]
     notes: list[str]
     reply_excerpt: str
+    turns: list[TurnRow] = field(default_factory=list)
 
 
-def _metric_names(summary: dict[str, Any]) -> list[str]:
-    present = [m for m in HEADLINE_METRICS if m in summary]
-    return present + [m for m in summary if m not in present and m != "n" and m not in FIELD_METRICS]
+def _percent(value: float | None) -> str:
+    return "—" if value is None else f"{100 * value:.1f}"
 
 
 def _format(value: Any) -> str:
+    """A value in percent (an estimate by its point value; None as a dash)."""
+    if isinstance(value, Estimate):
+        return _percent(value.value)
     if value is None:
         return "—"
     if isinstance(value, float):
-        return f"{100 * value:.1f}"
+        return _percent(value)
     return str(value)
 
 
-def _plot_by_folds(by_folds: dict[Any, dict[str, Any]]) -> bytes | None:
-    if len(by_folds) < 1:
-        return None
+def _interval(estimate: Estimate | None, digits: int = 1) -> str:
+    """``low–high`` in percent, or a dash."""
+    if estimate is None or estimate.low is None or estimate.high is None:
+        return "—"
+    return f"{100 * estimate.low:.{digits}f}–{100 * estimate.high:.{digits}f}"
+
+
+def format_estimate(estimate: Estimate | None, *, digits: int = 1) -> str:
+    """``value (low–high)`` in percent: a metric with its 95 % interval, e.g. ``35.0 (18.1–56.7)``.
+
+    >>> format_estimate(Estimate(0.35, 0.181, 0.567, 20))
+    '35.0 (18.1–56.7)'
+    """
+    if estimate is None or estimate.value is None:
+        return "—"
+    return f"{_percent(estimate.value)} ({_interval(estimate, digits)})"
+
+
+def _main_metrics(spec: TaskSpec) -> list[str]:
+    return [m.name for m in spec.metrics if m.group is None]
+
+
+def _grouped_metrics(spec: TaskSpec) -> dict[str, list[tuple[str, str]]]:
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for metric in spec.metrics:
+        if metric.group is not None:
+            groups.setdefault(metric.group, []).append((metric.label or metric.name, metric.name))
+    return groups
+
+
+def _plot(plot: Plot, table: dict[Any, Summary]) -> bytes:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    folds = list(by_folds)
+    xs = list(table)
     figure, axis = plt.subplots(figsize=(5.5, 3.2), dpi=110)
-    for metric in ("accuracy", "exact_match", "partial_accuracy"):
-        values = [by_folds[f].get(metric) for f in folds]
+    for metric in plot.metrics:
+        values = [table[x].value(metric) for x in xs]
         if any(v is not None for v in values):
-            axis.plot(folds, [100 * v if v is not None else float("nan") for v in values], marker="o", label=metric)
-    axis.set_xlabel("number of folds")
+            axis.plot(xs, [100 * v if v is not None else float("nan") for v in values], marker="o", label=metric)
+    axis.set_xlabel(plot.x_label)
     axis.set_ylabel("%")
     axis.set_ylim(-2, 102)
-    axis.set_xticks(folds)
+    axis.set_xticks(xs)
     axis.grid(alpha=0.3)
     axis.legend(fontsize=8)
     figure.tight_layout()
@@ -89,24 +109,24 @@ def _plot_by_folds(by_folds: dict[Any, dict[str, Any]]) -> bytes | None:
     return buffer.getvalue()
 
 
-def _failed(row: ScoreRow) -> bool:
-    for metric in ("exact_match", "accuracy"):
-        value = row.values.get(metric)
-        if value is not None:
-            return value < 1.0
-    return False
+def _failed(row: ScoreRow, spec: TaskSpec) -> bool:
+    value = row.values.get(spec.headline)
+    return value is not None and value < 1.0
 
 
-def _gallery(task: Task, items: dict[str, Item], rows: Sequence[ScoreRow]) -> list[GalleryEntry]:
+def _gallery(
+    spec: TaskSpec, items: dict[str, Item], rows: Sequence[ScoreRow], turns: dict[str, list[TurnRow]]
+) -> list[GalleryEntry]:
     entries = []
-    draw = getattr(task, "gallery", None)
-    for row in [r for r in rows if _failed(r)][:_GALLERY_LIMIT]:
+    multi_turn = any(len(t) > 1 for t in turns.values())
+    for row in [r for r in rows if _failed(r, spec)][:_GALLERY_LIMIT]:
         item = items.get(row.item_id)
         images: list[tuple[str, bytes]] = []
-        if draw is not None and item is not None:
-            images = draw(item, row.answer)
+        if spec.gallery is not None and item is not None:
+            images = spec.gallery(item, row.answer)
         text = row.text.strip()
-        entries.append(GalleryEntry(row.item_id, images, list(row.notes), text[-600:]))
+        conversation = turns.get(row.item_id, []) if multi_turn else []
+        entries.append(GalleryEntry(row.item_id, images, list(row.notes), text[-600:], conversation))
     return entries
 
 
@@ -117,34 +137,47 @@ def _environment() -> jinja2.Environment:
         autoescape=jinja2.select_autoescape(["html"]),
     )
     environment.filters["pct"] = _format
+    environment.filters["ci"] = _interval
+    environment.filters["est"] = lambda estimate: format_estimate(estimate, digits=0)
     environment.filters["b64"] = lambda data: base64.b64encode(data).decode("ascii")
+    environment.filters["excerpt"] = lambda text: (text or "").strip()[-600:]
     return environment
 
 
+def _unknown_run(store: Store, run: str) -> FoldbenchError:
+    known = ", ".join(r.name for r in store.runs()) or "none"
+    return FoldbenchError(f"no run named '{run}' in {store.path} (runs: {known})")
+
+
 def write_report(store: Store, run: str, out: Path, *, task: Task, items: Sequence[Item] = ()) -> tuple[Path, Path]:
-    """Write ``report.md`` and ``report.html`` (and the pictures the Markdown links) into ``out``."""
+    """Write ``report.md`` and ``report.html`` (and the pictures the Markdown links) into ``out``: the metrics the
+    task declares with their 95 % intervals, its breakdowns and plots, the cost, and a gallery of failed items
+    (with each conversation turn by turn for multi-turn runs)."""
     info: RunInfo | None = store.run(run)
     if info is None:
-        known = ", ".join(r.name for r in store.runs()) or "none"
-        raise FoldbenchError(f"no run named '{run}' in {store.path} (runs: {known})")
+        raise _unknown_run(store, run)
+    spec = task.spec
     rows = list(store.scores(run))
-    summary = aggregate(rows)
+    summary = aggregate(rows, spec)
     breakdowns = {}
-    for key in GROUPING_KEYS:
-        table = aggregate_by(rows, key)
+    for key in spec.breakdowns:
+        table = aggregate_by(rows, key, spec)
         if len(table) > 1:
             breakdowns[key] = table
-    by_folds = aggregate_by(rows, "num_folds")
-    plot = _plot_by_folds(by_folds) if len(by_folds) > 1 else None
+    plots = []
+    for plot in spec.plots:
+        table = aggregate_by(rows, plot.by, spec)
+        if len(table) > 1:
+            plots.append((plot, _plot(plot, table)))
     failures = store.failures(run)
-    gallery = _gallery(task, {i.id: i for i in items}, rows)
+    gallery = _gallery(spec, {i.id: i for i in items}, rows, store.turns(run))
     out.mkdir(parents=True, exist_ok=True)
     pictures = out / "images"
     files: dict[str, str] = {}
-    if plot:
+    for plot, data in plots:
         pictures.mkdir(exist_ok=True)
-        (pictures / "accuracy_by_folds.png").write_bytes(plot)
-        files["plot"] = "images/accuracy_by_folds.png"
+        (pictures / plot.file).write_bytes(data)
+        files[plot.file] = f"images/{plot.file}"
     for entry in gallery:
         for index, (_caption, data) in enumerate(entry.images):
             pictures.mkdir(exist_ok=True)
@@ -155,15 +188,16 @@ def write_report(store: Store, run: str, out: Path, *, task: Task, items: Sequen
         "info": info,
         "params": json.dumps(info.params, sort_keys=True),
         "summary": summary,
-        "metrics": _metric_names(summary),
-        "fields": [m for m in FIELD_METRICS if m in summary],
+        "headline": spec.headline,
+        "metrics": _main_metrics(spec),
+        "groups": _grouped_metrics(spec),
         "breakdowns": breakdowns,
         "cost": cost_summary(rows),
-        "plot": plot,
+        "plots": plots,
         "files": files,
         "gallery": gallery,
         "failures": failures,
-        "failed_count": sum(_failed(r) for r in rows),
+        "failed_count": sum(_failed(r, spec) for r in rows),
     }
     environment = _environment()
     markdown = out / "report.md"
@@ -173,45 +207,75 @@ def write_report(store: Store, run: str, out: Path, *, task: Task, items: Sequen
     return markdown, html
 
 
+def _spec_of(info: RunInfo) -> TaskSpec:
+    from foldbench.tasks import make
+
+    return make(info.task).spec
+
+
 def compare_runs(store: Store, runs: Sequence[str]) -> tuple[list[str], list[list[str]]]:
-    """A side-by-side table of the runs' overall metrics: (header, rows)."""
-    summaries = {}
+    """A side-by-side table of the runs' metrics with their 95 % intervals: (header, rows).
+
+    Every run after the first that scored items in common with it (and is of the same task) gets a column with
+    the paired difference to the first run, over those common items, with its paired-bootstrap interval.
+    """
+    infos = []
     for run in runs:
-        if store.run(run) is None:
-            known = ", ".join(r.name for r in store.runs()) or "none"
-            raise FoldbenchError(f"no run named '{run}' in {store.path} (runs: {known})")
-        summaries[run] = aggregate(store.scores(run))
-    metrics: list[str] = []
-    for summary in summaries.values():
-        for name in ["n", *_metric_names(summary), *[m for m in FIELD_METRICS if m in summary]]:
-            if name not in metrics:
-                metrics.append(name)
-    header = ["metric", *runs]
-    table = [[metric, *[_format(summaries[run].get(metric)) for run in runs]] for metric in metrics]
+        info = store.run(run)
+        if info is None:
+            raise _unknown_run(store, run)
+        infos.append(info)
+    specs = {info.task: _spec_of(info) for info in infos}
+    rows = {run: list(store.scores(run)) for run in runs}
+    summaries = {info.name: aggregate(rows[info.name], specs[info.task]) for info in infos}
+    names: list[str] = []
+    for info in infos:
+        for metric in specs[info.task].metrics:
+            if metric.name not in names:
+                names.append(metric.name)
+    first = infos[0]
+    paired, common_counts = {}, []
+    for info in infos[1:]:
+        common = {r.item_id for r in rows[first.name]} & {r.item_id for r in rows[info.name]}
+        if info.task == first.task and common:
+            paired[info.name] = paired_differences(rows[info.name], rows[first.name], specs[info.task])
+            common_counts.append(str(len(common)))
+    header = ["metric", *runs, *[f"{name} − {first.name} (paired)" for name in paired]]
+    table = [["n", *[str(summaries[run].n) for run in runs], *common_counts]]
+    for name in names:
+        cells = [format_estimate(summaries[run].estimates.get(name), digits=0) for run in runs]
+        differences = [_signed(d.get(name)) for d in paired.values()]
+        table.append([name, *cells, *differences])
     return header, table
 
 
-#: The columns of :func:`runs_overview`.
-OVERVIEW_METRICS = ("accuracy", "exact_match", "partial_accuracy", "unfolding_exact", "valid_plan", "parse_failure")
+def _signed(estimate: Estimate | None) -> str:
+    """A difference in percentage points with its interval, e.g. ``+15.0 (-5 to +35)``."""
+    if estimate is None or estimate.value is None:
+        return "—"
+    low = "—" if estimate.low is None else f"{100 * estimate.low:+.0f}"
+    high = "—" if estimate.high is None else f"{100 * estimate.high:+.0f}"
+    return f"{100 * estimate.value:+.1f} ({low} to {high})"
 
 
 def runs_overview(store: Store, runs: Sequence[str]) -> tuple[list[str], list[list[str]]]:
-    """One row per run (task name, modality, model, items, headline metrics in percent): (header, rows)."""
-    summaries = {run: aggregate(store.scores(run)) for run in runs}
-    columns = [m for m in OVERVIEW_METRICS if any(m in s for s in summaries.values())]
-    header = ["task", "modality", "model", "n", *columns]
+    """One row per run: task, modality, model, items, headline metric and its value with the 95 % interval."""
+    header = ["task", "modality", "model", "n", "headline", "% (95 % CI)"]
     table = []
     for run in runs:
         info = store.run(run)
-        assert info is not None
-        summary = summaries[run]
+        if info is None:
+            raise _unknown_run(store, run)
+        spec = _spec_of(info)
+        summary = aggregate(store.scores(run), spec)
         table.append(
             [
-                info.task.split("/")[-1],
+                info.task,
                 info.modality,
                 info.model,
-                str(summary["n"]),
-                *[_format(summary.get(m)) for m in columns],
+                str(summary.n),
+                spec.headline,
+                format_estimate(summary.estimates[spec.headline], digits=0),
             ]
         )
     return header, table

@@ -1,8 +1,10 @@
-"""Run a model on a task's items: bounded concurrency, every reply stored and scored as it arrives, resumable.
+"""Run a model on a task's items: render -> solve -> score, with bounded concurrency, every turn stored as it
+arrives, resumable.
 
 Items that already have a score in the store are skipped; a request whose reply is already stored is answered
-from the store without calling the model. A failed request (after the adapter's retries) is recorded as a
-failure, not a score, and is tried again the next time the run is started. Failures that no retry can fix (a
+from the store without calling the model, so a killed multi-turn conversation resumes at its first unanswered
+turn. A failed request (after the adapter's retries) is recorded as a failure, not a score, and is tried again
+the next time the run is started. Failures that no retry can fix (a
 wrong API key, an unreachable endpoint, an unknown model) stop the run early with :class:`RunAborted`.
 """
 
@@ -11,20 +13,24 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from foldbench import __version__
 from foldbench.errors import FoldbenchError
-from foldbench.harness.store import RunInfo, Store
+from foldbench.harness.baselines import for_item
+from foldbench.harness.solvers import MultiTurnSolver, OneShotSolver, Solver, StepFunction, TurnOutcome
+from foldbench.harness.store import RunInfo, Store, TurnRecord
+from foldbench.messages import Conversation
 from foldbench.models._files import PromptFiles
 from foldbench.models.base import Model, ModelReply, ModelRequest
-from foldbench.models.fingerprint import prompt_record, request_fingerprint
-from foldbench.tasks.base import Item, ParseFailure, Prompt, Task
+from foldbench.models.fingerprint import conversation_record, record_fingerprint
+from foldbench.tasks.base import Item, MultiTurnTask, ParseFailure, Task
 
-__all__ = ["RunSummary", "RunAborted", "evaluate", "summary_line", "FATAL_ERROR_KINDS"]
+__all__ = ["RunSummary", "RunAborted", "default_solver", "evaluate", "summary_line", "FATAL_ERROR_KINDS"]
 
 #: Errors that mean every further request would fail the same way.
 FATAL_ERROR_KINDS = frozenset({"auth", "connection", "not_found"})
@@ -53,6 +59,23 @@ def _failure_json(failure: ParseFailure) -> str:
     return json.dumps({"kind": failure.kind, "message": failure.message, "excerpt": failure.raw_excerpt})
 
 
+class _Stopped(Exception):
+    """A fatal failure elsewhere stopped the run before this request was sent."""
+
+
+def default_solver(task: Task, item: Item) -> Solver:
+    """One-shot for tasks that declare one turn; otherwise feedback from ``task.step`` up to the turn budget."""
+    max_turns = task.spec.max_turns
+    if max_turns == 1:
+        return _ONE_SHOT
+    if not isinstance(task, MultiTurnTask):
+        raise TypeError(f"{task.id} declares {max_turns} turns but gives no step(item, reply, turn)")
+    return MultiTurnSolver(lambda text, turn: task.step(item, text, turn), max_turns)
+
+
+_ONE_SHOT = OneShotSolver()
+
+
 async def evaluate(
     *,
     store: Store,
@@ -64,15 +87,20 @@ async def evaluate(
     modality: str,
     concurrency: int = 8,
     on_item: Callable[[], None] | None = None,
+    solver_for: Callable[[Task, Item], Solver] = default_solver,
 ) -> RunSummary:
-    """Evaluate ``model`` on ``items`` (see the module docstring); returns what this invocation did."""
+    """Evaluate ``model`` on ``items``: render, solve (``solver_for(task, item)``), score; see the module docstring.
+
+    Returns what this invocation did (``requested`` and ``from_store`` count turns, one per item when one-shot).
+    """
     started = time.perf_counter()
+    dataset_dir = Path(dataset_dir)
     template_version = task.render(items[0], modality).template_version if items else ""
     store.open_run(
         RunInfo(
             name=run_name,
             task=task.id,
-            dataset=str(Path(dataset_dir).resolve()),
+            dataset=str(dataset_dir.resolve()),
             engine_version=items[0].engine_version if items else "",
             model=model.name,
             params=dict(model.params),
@@ -86,62 +114,82 @@ async def evaluate(
     pending = [item for item in items if item.id not in done]
     counters = {"scored": 0, "from_store": 0, "requested": 0, "failed": 0, "parse_failures": 0}
     fatal: list[ModelReply] = []
-    digests = PromptFiles(max_bytes=0)  # file digests, shared by the fingerprint and the stored prompt record
+    digests = PromptFiles(max_bytes=0)  # file digests, shared by the request keys and the stored records
+    semaphore = asyncio.Semaphore(max(1, concurrency))
 
-    def finish(item: Item, prompt: Prompt, key: str, reply: ModelReply, cached_id: int | None) -> None:
-        scores = answer_json = failure_json = None
-        if reply.error is None:
+    async def run_item(item: Item) -> None:
+        prompt = task.render(item, modality)
+        item_model = for_item(model, task, item)
+        last: list[tuple[str, int, bool, int]] = []  # (key, response id, from the store, turn) of the last turn
+
+        async def generate(
+            conversation: Conversation, *, step: StepFunction | None = None, params: Mapping[str, Any] | None = None
+        ) -> TurnOutcome:
+            record = conversation_record(conversation, dataset_dir, digests)
+            key = record_fingerprint(model.name, model.params, record, request_params=params)
+            cached = store.cached_response(key)
+            if cached is not None:
+                cached_id, reply = cached
+                counters["from_store"] += 1
+            else:
+                cached_id = None
+                async with semaphore:
+                    if fatal:
+                        raise _Stopped
+                    reply = await item_model.complete(ModelRequest(conversation, dataset_dir, dict(params or {})))
+                counters["requested"] += 1
+                if reply.error_kind in FATAL_ERROR_KINDS:
+                    fatal.append(reply)
+            turn = conversation.turn
+            feedback = step(reply.text, turn) if step is not None and reply.error is None else None
+            said = TurnRecord(turn, key, record, feedback.text if feedback else None, feedback is None or feedback.done)
+            response_id = store.record_turn(
+                run=run_name,
+                item_id=item.id,
+                turn=said,
+                model=model.name,
+                params=model.params,
+                reply=reply,
+                cached_id=cached_id,
+            )
+            last[:] = [(key, response_id, cached_id is not None, turn)]
+            return TurnOutcome(reply, feedback)
+
+        try:
+            reply = await solver_for(task, item).solve(prompt, generate)
+        except _Stopped:
+            return
+        key, response_id, cached, turn = last[0]
+        if reply.error is not None:
+            counters["failed"] += 1
+            store.record_failure(run=run_name, item_id=item.id, response_id=response_id)
+        else:
             answer = task.parse(item, reply.text)
             scores = task.score(item, answer)
+            answer_json = failure_json = None
             if isinstance(answer, ParseFailure):
                 failure_json = _failure_json(answer)
                 counters["parse_failures"] += 1
             else:
                 answer_json = answer.model_dump_json()
             counters["scored"] += 1
-        else:
-            counters["failed"] += 1
-        store.record(
-            run=run_name,
-            item_id=item.id,
-            key=key,
-            model=model.name,
-            params=model.params,
-            prompt=prompt_record(prompt, dataset_dir, digests),
-            reply=reply,
-            scores=scores,
-            answer=answer_json,
-            parse_failure=failure_json,
-            metadata=item.metadata,
-            cached_id=cached_id,
-        )
+            store.record_score(
+                run=run_name,
+                item_id=item.id,
+                key=key,
+                response_id=response_id,
+                cached=cached,
+                scores=scores,
+                answer=answer_json,
+                parse_failure=failure_json,
+                metadata=item.metadata,
+                last_turn=turn,
+            )
         if on_item is not None:
             on_item()
 
-    semaphore = asyncio.Semaphore(max(1, concurrency))
-
-    async def ask(item: Item, prompt: Prompt, key: str) -> None:
-        async with semaphore:
-            if fatal:
-                return
-            reply = await model.complete(ModelRequest(prompt, Path(dataset_dir), item, task))
-        counters["requested"] += 1
-        if reply.error_kind in FATAL_ERROR_KINDS:
-            fatal.append(reply)
-        finish(item, prompt, key, reply, None)
-
-    waiting = []
-    for item in pending:
-        prompt = task.render(item, modality)
-        key = request_fingerprint(model.name, model.params, prompt, dataset_dir, files=digests)
-        cached = store.cached_response(key)
-        if cached is not None:
-            counters["from_store"] += 1
-            finish(item, prompt, key, cached[1], cached[0])
-        else:
-            waiting.append(ask(item, prompt, key))
-    if waiting:
-        await asyncio.gather(*waiting)
+    if pending:
+        await asyncio.gather(*(run_item(item) for item in pending))
     if fatal:
         reply = fatal[0]
         raise RunAborted(f"{model.name}: {reply.error} (stopped the run; what was stored is kept)")

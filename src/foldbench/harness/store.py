@@ -1,8 +1,10 @@
-"""The run store: one SQLite file with runs, items, requests, responses and scores.
+"""The run store: one SQLite file with runs, requests, responses, turns and scores.
 
-Every response is committed the moment it arrives, together with its score, so a run killed at any point loses
-at most the requests that were in flight. Requests are keyed by a fingerprint of the model, its parameters and
-the exact prompt (images by content): a request whose successful response is already stored is served from the
+Every response is committed the moment it arrives, with its turn (the run, item, turn index, request key and the
+task's feedback on it) and, on an item's last turn, its score, so a run killed at any point loses at most the
+requests that were in flight; a multi-turn conversation resumes at the first turn without a stored reply.
+Requests are keyed by a fingerprint of the model, its parameters and the exact conversation (images by content):
+a request whose successful response is already stored is served from the
 store, never sent again, so re-running a command resumes it without re-billing anything.
 """
 
@@ -20,7 +22,7 @@ from foldbench.errors import FoldbenchError
 from foldbench.models.base import ModelReply
 from foldbench.tasks.base import Scores
 
-__all__ = ["Store", "StoreError", "RunInfo", "ScoreRow"]
+__all__ = ["Store", "StoreError", "RunInfo", "ScoreRow", "TurnRecord", "TurnRow"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -69,6 +71,17 @@ CREATE TABLE IF NOT EXISTS scores (
     metadata TEXT NOT NULL,
     PRIMARY KEY (run, item_id)
 );
+CREATE TABLE IF NOT EXISTS turns (
+    run TEXT NOT NULL REFERENCES runs(name),
+    item_id TEXT NOT NULL,
+    turn INTEGER NOT NULL,
+    request_key TEXT NOT NULL,
+    response_id INTEGER NOT NULL REFERENCES responses(id),
+    cached INTEGER NOT NULL,
+    feedback TEXT,
+    done INTEGER NOT NULL,
+    PRIMARY KEY (run, item_id, turn)
+);
 CREATE TABLE IF NOT EXISTS failures (
     run TEXT NOT NULL REFERENCES runs(name),
     item_id TEXT NOT NULL,
@@ -114,6 +127,29 @@ class ScoreRow:
     attempts: int
     prompt_tokens: int | None
     completion_tokens: int | None
+    cached: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecord:
+    """One turn of an item's conversation, to be stored: its index, request and what the task said about it."""
+
+    turn: int
+    key: str
+    prompt: Any
+    feedback: str | None = None
+    done: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRow:
+    """One stored turn of an item's conversation, with the reply."""
+
+    turn: int
+    text: str
+    error: str | None
+    feedback: str | None
+    done: bool
     cached: bool
 
 
@@ -210,55 +246,42 @@ class Store:
         response_id, text, latency, attempts, prompt_tokens, completion_tokens, finish = row
         return response_id, ModelReply(text, None, None, latency, attempts, prompt_tokens, completion_tokens, finish)
 
-    def record(
+    def record_turn(
+        self,
+        *,
+        run: str,
+        item_id: str,
+        turn: TurnRecord,
+        model: str,
+        params: Mapping[str, Any],
+        reply: ModelReply,
+        cached_id: int | None = None,
+    ) -> int:
+        """Store a reply (unless it came from the store: ``cached_id``) as turn ``turn.turn`` of an item's
+        conversation, in one transaction committed before returning; returns the response id."""
+        with self._db:
+            self._db.execute("BEGIN")
+            return self._insert_turn(run, item_id, turn, model, params, reply, cached_id)
+
+    def record_score(
         self,
         *,
         run: str,
         item_id: str,
         key: str,
-        model: str,
-        params: Mapping[str, Any],
-        prompt: Any,
-        reply: ModelReply,
-        scores: Scores | None,
-        answer: Any,
-        parse_failure: Any,
+        response_id: int,
+        cached: bool,
+        scores: Scores,
+        answer: str | None,
+        parse_failure: str | None,
         metadata: Mapping[str, Any],
-        cached_id: int | None = None,
+        last_turn: int = 0,
     ) -> None:
-        """Store a reply (unless it came from the store) and, when it is not an error, the item's score.
-
-        Everything is written in one transaction, committed before returning.
-        """
+        """Store an item's score on its last turn's reply (and forget turns after it, from an older attempt)."""
         with self._db:
             self._db.execute("BEGIN")
-            self._db.execute(
-                "INSERT OR IGNORE INTO requests VALUES (?, ?, ?, ?)", (key, model, _json(dict(params)), _json(prompt))
-            )
-            if cached_id is None:
-                cursor = self._db.execute(
-                    "INSERT INTO responses (key, text, error, error_kind, latency_s, attempts, prompt_tokens, "
-                    "completion_tokens, finish_reason, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        key,
-                        reply.text,
-                        reply.error,
-                        reply.error_kind,
-                        reply.latency_s,
-                        reply.attempts,
-                        reply.prompt_tokens,
-                        reply.completion_tokens,
-                        reply.finish_reason,
-                        _now(),
-                    ),
-                )
-                response_id = int(cursor.lastrowid or 0)
-            else:
-                response_id = cached_id
-            if scores is None:
-                self._db.execute("INSERT OR REPLACE INTO failures VALUES (?, ?, ?)", (run, item_id, response_id))
-                return
             self._db.execute("DELETE FROM failures WHERE run = ? AND item_id = ?", (run, item_id))
+            self._db.execute("DELETE FROM turns WHERE run = ? AND item_id = ? AND turn > ?", (run, item_id, last_turn))
             self._db.execute(
                 "INSERT OR REPLACE INTO scores VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -266,7 +289,7 @@ class Store:
                     item_id,
                     key,
                     response_id,
-                    int(cached_id is not None),
+                    int(cached),
                     answer,
                     parse_failure,
                     _json(dict(scores.values)),
@@ -275,6 +298,51 @@ class Store:
                     _json(dict(metadata)),
                 ),
             )
+
+    def record_failure(self, *, run: str, item_id: str, response_id: int) -> None:
+        """Note that an item's last request failed (it is tried again the next time the run starts)."""
+        with self._db:
+            self._db.execute("INSERT OR REPLACE INTO failures VALUES (?, ?, ?)", (run, item_id, response_id))
+
+    def _insert_turn(
+        self,
+        run: str,
+        item_id: str,
+        turn: TurnRecord,
+        model: str,
+        params: Mapping[str, Any],
+        reply: ModelReply,
+        cached_id: int | None,
+    ) -> int:
+        key = turn.key
+        self._db.execute(
+            "INSERT OR IGNORE INTO requests VALUES (?, ?, ?, ?)", (key, model, _json(dict(params)), _json(turn.prompt))
+        )
+        if cached_id is None:
+            cursor = self._db.execute(
+                "INSERT INTO responses (key, text, error, error_kind, latency_s, attempts, prompt_tokens, "
+                "completion_tokens, finish_reason, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    key,
+                    reply.text,
+                    reply.error,
+                    reply.error_kind,
+                    reply.latency_s,
+                    reply.attempts,
+                    reply.prompt_tokens,
+                    reply.completion_tokens,
+                    reply.finish_reason,
+                    _now(),
+                ),
+            )
+            response_id = int(cursor.lastrowid or 0)
+        else:
+            response_id = cached_id
+        self._db.execute(
+            "INSERT OR REPLACE INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (run, item_id, turn.turn, key, response_id, int(cached_id is not None), turn.feedback, int(turn.done)),
+        )
+        return response_id
 
     # reading --------------------------------------------------------------------------------------------------
 
@@ -305,6 +373,17 @@ class Store:
                 row[11],
                 bool(row[12]),
             )
+
+    def turns(self, run: str) -> dict[str, list[TurnRow]]:
+        """Every stored turn of a run, by item id and then turn index."""
+        query = (
+            "SELECT t.item_id, t.turn, r.text, r.error, t.feedback, t.done, t.cached FROM turns t "
+            "JOIN responses r ON r.id = t.response_id WHERE t.run = ? ORDER BY t.item_id, t.turn"
+        )
+        result: dict[str, list[TurnRow]] = {}
+        for item_id, turn, text, error, feedback, done, cached in self._db.execute(query, (run,)):
+            result.setdefault(item_id, []).append(TurnRow(turn, text, error, feedback, bool(done), bool(cached)))
+        return result
 
     def failures(self, run: str) -> list[tuple[str, str, str]]:
         """Items whose last request failed: (item id, error kind, error)."""

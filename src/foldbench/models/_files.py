@@ -1,4 +1,5 @@
-"""The files a prompt refers to, read once: base64 data URLs and sha256 digests, cached by path, mtime and size."""
+"""The pictures a conversation shows, read once: base64 data URLs and sha256 digests of dataset files (cached by
+path, mtime and size) and of PNG bytes held in memory."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import os
 from collections import OrderedDict
 from pathlib import Path
 
+from foldbench.messages import ImagePart
 from foldbench.models.errors import PromptInputError
 
 __all__ = ["MEDIA_TYPES", "PromptFiles", "dataset_file", "media_type"]
@@ -33,7 +35,7 @@ def media_type(path: str | Path) -> str:
     return MEDIA_TYPES.get(Path(path).suffix.lower(), "image/png")
 
 
-def dataset_file(dataset_dir: Path, relative: str) -> Path:
+def dataset_file(dataset_dir: Path | None, relative: str) -> Path:
     """The file ``relative`` inside ``dataset_dir``; a path that is absolute or climbs out (``..``) is refused.
 
     >>> dataset_file(Path("data"), "images/a.png").as_posix()
@@ -43,6 +45,8 @@ def dataset_file(dataset_dir: Path, relative: str) -> Path:
     ...
     foldbench.models.errors.PromptInputError: prompt file '../secret.png' is not inside the dataset directory data
     """
+    if dataset_dir is None:
+        raise PromptInputError(f"prompt file {relative!r} needs a dataset directory, and the request has none")
     parts = Path(relative)
     if not relative or parts.is_absolute() or ".." in parts.parts:
         raise PromptInputError(f"prompt file {relative!r} is not inside the dataset directory {dataset_dir}")
@@ -101,6 +105,27 @@ class PromptFiles:
             _, evicted = self._data_urls.popitem(last=False)
             self._data_url_bytes -= len(evicted)
         return url
+
+    def image_data_url(self, part: ImagePart, dataset_dir: Path | None) -> str:
+        """The data URL of an image part: its dataset file, or its bytes (PNG) when held in memory."""
+        if part.data is not None:
+            return f"data:image/png;base64,{base64.b64encode(part.data).decode('ascii')}"
+        assert part.path is not None
+        return self.data_url(dataset_file(dataset_dir, part.path))
+
+    def image_sha256(self, part: ImagePart, dataset_dir: Path | None) -> str:
+        """The sha256 hex digest of an image part's bytes, wherever they are held."""
+        if part.data is not None:
+            return hashlib.sha256(part.data).hexdigest()
+        assert part.path is not None
+        return self.sha256(dataset_file(dataset_dir, part.path))
+
+    def image_bytes(self, part: ImagePart, dataset_dir: Path | None) -> bytes:
+        """The bytes of an image part, wherever they are held."""
+        if part.data is not None:
+            return part.data
+        assert part.path is not None
+        return self.read(dataset_file(dataset_dir, part.path))
 
     def sha256(self, path: Path) -> str:
         """The sha256 hex digest of the bytes of ``path``."""

@@ -1,8 +1,8 @@
-"""The model interface: one async ``complete`` call from a prompt to a reply, with its cost recorded.
+"""The model interface: one async ``complete`` call from a conversation to a reply, with its cost recorded.
 
-Adapters turn a task's :class:`~foldbench.tasks.base.Prompt` into whatever their backend takes. A failed call
-(after the adapter's retries) is returned as a :class:`ModelReply` with ``error`` set: it is an error to report or
-retry later, never a score.
+Adapters turn a :class:`~foldbench.messages.Conversation` into whatever their backend takes; they know nothing
+of tasks or items. A failed call (after the adapter's retries) is returned as a :class:`ModelReply` with
+``error`` set: it is an error to report or retry later, never a score.
 """
 
 from __future__ import annotations
@@ -12,26 +12,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from foldbench.tasks.base import Item, Prompt, Task
+from foldbench.messages import Conversation
 
 __all__ = ["ModelRequest", "ModelReply", "Model"]
 
 
 @dataclass(frozen=True, slots=True)
 class ModelRequest:
-    """What a model is asked: the prompt, and the item and task it comes from (baselines answer from these).
+    """What a model is asked: a conversation, where its files live, and generation parameters.
 
     Attributes:
-        prompt: the rendered prompt.
-        dataset_dir: where the prompt's image and video paths are relative to.
-        item: the item being asked (adapters of real models must not look at its target).
-        task: the task that rendered the prompt.
+        conversation: the messages so far; the model writes the next assistant turn.
+        dataset_dir: where the conversation's image and video paths are relative to (None when every picture is
+            held in memory).
+        params: generation parameters for this request only (``max_tokens``, ``temperature``, ...), over the
+            adapter's own; empty for most requests.
     """
 
-    prompt: Prompt
-    dataset_dir: Path
-    item: Item
-    task: Task
+    conversation: Conversation
+    dataset_dir: Path | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

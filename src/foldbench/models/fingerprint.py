@@ -1,8 +1,8 @@
 """The request key: one sha256 over everything that can change a model's reply, and nothing else.
 
 The harness stores replies under this key, so a rerun asks only what it has not asked before. Images and videos
-enter by the sha256 of their bytes (not by path or data URL): the same picture under another name is the same
-request, and a re-rendered picture is a new one.
+enter by the sha256 of their bytes (not by path or data URL): the same picture under another name, or held in
+memory, is the same request, and a re-rendered picture is a new one.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from foldbench.messages import Conversation, ImagePart, Part, TextPart, VideoPart
 from foldbench.models._files import PromptFiles, dataset_file
 from foldbench.models.errors import ModelConfigError
-from foldbench.tasks.base import ImagePart, Prompt, TextPart, VideoPart
 
-__all__ = ["FINGERPRINT_FORMAT", "canonical_json", "prompt_record", "request_fingerprint"]
+__all__ = ["FINGERPRINT_FORMAT", "canonical_json", "conversation_record", "record_fingerprint", "request_fingerprint"]
 
 #: Bumped whenever the fingerprinted record changes shape, so old keys never collide with new ones.
 FINGERPRINT_FORMAT = "foldbench-request/1"
@@ -32,63 +32,103 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-def prompt_record(prompt: Prompt, dataset_dir: Path, files: PromptFiles | None = None) -> dict[str, Any]:
-    """The prompt as plain data: its system text and parts, files by the sha256 of their bytes.
+def _part_record(part: Part, dataset_dir: Path | None, files: PromptFiles) -> dict[str, Any]:
+    if isinstance(part, TextPart):
+        return {"type": "text", "text": part.text}
+    if isinstance(part, ImagePart):
+        return {"type": "image", "sha256": files.image_sha256(part, dataset_dir)}
+    if isinstance(part, VideoPart):
+        return {
+            "type": "video",
+            "sha256": files.sha256(dataset_file(dataset_dir, part.path)),
+            "frames": [files.sha256(dataset_file(dataset_dir, frame)) for frame in part.frames],
+        }
+    raise TypeError(f"unknown message part {part!r}")  # pragma: no cover - Part admits nothing else
 
-    Raises :class:`~foldbench.models.errors.PromptInputError` when a file of the prompt cannot be read.
+
+def _is_opening(conversation: Conversation) -> bool:
+    """Whether the conversation is an optional system message and one user turn (a one-shot prompt)."""
+    roles = [m.role for m in conversation.messages]
+    return roles in (["user"], ["system", "user"])
+
+
+def conversation_record(
+    conversation: Conversation, dataset_dir: Path | None, files: PromptFiles | None = None
+) -> dict[str, Any]:
+    """The conversation as plain data, pictures by the sha256 of their bytes.
+
+    A one-shot prompt (an optional system message and one user turn) keeps the record shape of
+    ``foldbench-request/1``, ``{"system": ..., "parts": [...]}``, so stored replies to unchanged prompts stay
+    valid; any longer conversation is ``{"messages": [{"role": ..., "parts": [...]}, ...]}``.
+
+    Raises :class:`~foldbench.models.errors.PromptInputError` when a file of the conversation cannot be read.
     """
     files = files if files is not None else PromptFiles(max_bytes=0)
-    parts: list[dict[str, Any]] = []
-    for part in prompt.parts:
-        if isinstance(part, TextPart):
-            parts.append({"type": "text", "text": part.text})
-        elif isinstance(part, ImagePart):
-            parts.append({"type": "image", "sha256": files.sha256(dataset_file(dataset_dir, part.path))})
-        elif isinstance(part, VideoPart):
-            parts.append(
-                {
-                    "type": "video",
-                    "sha256": files.sha256(dataset_file(dataset_dir, part.path)),
-                    "frames": [files.sha256(dataset_file(dataset_dir, frame)) for frame in part.frames],
-                }
-            )
-        else:  # pragma: no cover - the Prompt type admits nothing else
-            raise TypeError(f"unknown prompt part {part!r}")
-    return {"system": prompt.system, "parts": parts}
+    if _is_opening(conversation):
+        parts = conversation.messages[-1].parts
+        return {"system": conversation.system, "parts": [_part_record(p, dataset_dir, files) for p in parts]}
+    return {
+        "messages": [
+            {"role": m.role, "parts": [_part_record(p, dataset_dir, files) for p in m.parts]}
+            for m in conversation.messages
+        ]
+    }
 
 
 def request_fingerprint(
     model_name: str,
     params: Mapping[str, Any],
-    prompt: Prompt,
-    dataset_dir: Path,
+    conversation: Conversation,
+    dataset_dir: Path | None,
     *,
     files: PromptFiles | None = None,
+    request_params: Mapping[str, Any] | None = None,
 ) -> str:
-    """The sha256 hex key of asking ``model_name`` with ``params`` the prompt ``prompt``.
+    """The sha256 hex key of asking ``model_name`` with ``params`` to continue ``conversation``.
 
     Args:
         model_name: the adapter's ``name`` (``"openai:gpt-4o"``, ``"random"``, ...).
         params: the adapter's ``params`` (generation parameters; never keys or URLs).
-        prompt: the rendered prompt.
-        dataset_dir: where the prompt's file paths are relative to.
+        conversation: the messages so far.
+        dataset_dir: where the conversation's file paths are relative to.
         files: a cache of file digests to reuse across calls (optional).
+        request_params: the request's own generation parameters (they enter the key only when given).
 
     Raises:
-        PromptInputError: a file of the prompt cannot be read.
+        PromptInputError: a file of the conversation cannot be read.
         ModelConfigError: ``params`` holds a value that is not plain JSON data.
 
-    >>> from foldbench.tasks.base import Prompt
-    >>> key = request_fingerprint("random", {}, Prompt(parts=(), template_version="t1"), Path("."))
-    >>> len(key), key == request_fingerprint("oracle", {}, Prompt(parts=(), template_version="t1"), Path("."))
+    >>> from foldbench.messages import Prompt
+    >>> opening = Prompt(parts=(), template_version="t1").conversation()
+    >>> key = request_fingerprint("random", {}, opening, Path("."))
+    >>> len(key), key == request_fingerprint("oracle", {}, opening, Path("."))
     (64, False)
     """
-    record = {
+    return record_fingerprint(
+        model_name, params, conversation_record(conversation, dataset_dir, files), request_params=request_params
+    )
+
+
+def record_fingerprint(
+    model_name: str,
+    params: Mapping[str, Any],
+    record_of_conversation: Mapping[str, Any],
+    *,
+    request_params: Mapping[str, Any] | None = None,
+) -> str:
+    """:func:`request_fingerprint` from a conversation already turned into its record (:func:`conversation_record`).
+
+    Raises:
+        ModelConfigError: ``params`` holds a value that is not plain JSON data.
+    """
+    record: dict[str, Any] = {
         "format": FINGERPRINT_FORMAT,
         "model": model_name,
         "params": dict(params),
-        "prompt": prompt_record(prompt, dataset_dir, files),
+        "prompt": record_of_conversation,
     }
+    if request_params:
+        record["request_params"] = dict(request_params)
     try:
         text = canonical_json(record)
     except (TypeError, ValueError) as error:

@@ -1,7 +1,7 @@
 """An adapter for any server that speaks the OpenAI chat-completions protocol (OpenAI, vLLM, SGLang, ...).
 
-One ``POST {base_url}/chat/completions`` per attempt, with a system message and one user message whose content
-lists the prompt's text and images (as base64 data URLs; a video goes as its key frames). Rate limits, server
+One ``POST {base_url}/chat/completions`` per attempt, with one chat message per message of the conversation (a
+user turn's content lists its text and images as base64 data URLs; a video goes as its key frames). Rate limits, server
 errors, timeouts and dropped connections are retried with exponential backoff and jitter (or after the server's
 ``Retry-After``, up to the longest backoff); other client errors are not, and neither is a server that cannot be
 reached at all (connection refused, unknown host), which no wait would fix. Every failure comes back as a
@@ -23,12 +23,12 @@ from typing import Any
 
 import aiohttp
 
+from foldbench.messages import ImagePart, Part, TextPart, VideoPart
 from foldbench.models._files import PromptFiles, dataset_file
 from foldbench.models._response import Failure, reply_from_body, server_message
 from foldbench.models._retry import backoff_delay, is_retryable_status, parse_retry_after
 from foldbench.models.base import ModelReply, ModelRequest
 from foldbench.models.errors import ModelConfigError, PromptInputError
-from foldbench.tasks.base import ImagePart, TextPart, VideoPart
 
 __all__ = ["OpenAICompatibleModel", "message_payload"]
 
@@ -36,10 +36,11 @@ _RESERVED_BODY_KEYS = frozenset({"model", "messages"})
 
 
 def message_payload(request: ModelRequest, files: PromptFiles | None = None) -> list[dict[str, Any]]:
-    """The chat messages for a request: an optional system message, then one user message of content parts.
+    """The chat messages for a request, one per message of its conversation.
 
-    Text parts become ``{"type": "text", ...}``; images become ``{"type": "image_url", ...}`` with a base64 data
-    URL; a video becomes the image parts of its key frames.
+    A system message and an assistant turn are sent as plain text; a user turn as a list of content parts: text
+    parts become ``{"type": "text", ...}``, images ``{"type": "image_url", ...}`` with a base64 data URL (from the
+    dataset file or the bytes in memory), and a video the image parts of its key frames.
 
     Args:
         request: the request to send.
@@ -49,30 +50,33 @@ def message_payload(request: ModelRequest, files: PromptFiles | None = None) -> 
         PromptInputError: a file is missing, outside the dataset directory, or a video has no key frames.
     """
     files = files if files is not None else PromptFiles()
-    prompt = request.prompt
-    content: list[dict[str, Any]] = []
-    for part in prompt.parts:
-        if isinstance(part, TextPart):
-            content.append({"type": "text", "text": part.text})
-        elif isinstance(part, ImagePart):
-            content.append(_image_part(files, request.dataset_dir, part.path))
-        elif isinstance(part, VideoPart):
-            if not part.frames:
-                raise PromptInputError(
-                    f"video {part.path} of item {request.item.id} has no key frames to send to an image-only model"
-                )
-            content.extend(_image_part(files, request.dataset_dir, frame) for frame in part.frames)
-        else:  # pragma: no cover - the Prompt type admits nothing else
-            raise TypeError(f"unknown prompt part {part!r}")
     messages: list[dict[str, Any]] = []
-    if prompt.system:
-        messages.append({"role": "system", "content": prompt.system})
-    messages.append({"role": "user", "content": content})
+    for message in request.conversation.messages:
+        if message.role == "user":
+            messages.append({"role": "user", "content": _content(message.parts, request.dataset_dir, files)})
+        elif message.role == "assistant" or message.text:
+            messages.append({"role": message.role, "content": message.text})
     return messages
 
 
-def _image_part(files: PromptFiles, dataset_dir: Path, relative: str) -> dict[str, Any]:
-    return {"type": "image_url", "image_url": {"url": files.data_url(dataset_file(dataset_dir, relative))}}
+def _content(parts: tuple[Part, ...], dataset_dir: Path | None, files: PromptFiles) -> list[dict[str, Any]]:
+    content: list[dict[str, Any]] = []
+    for part in parts:
+        if isinstance(part, TextPart):
+            content.append({"type": "text", "text": part.text})
+        elif isinstance(part, ImagePart):
+            content.append(_image_url(files.image_data_url(part, dataset_dir)))
+        elif isinstance(part, VideoPart):
+            if not part.frames:
+                raise PromptInputError(f"video {part.path} has no key frames to send to an image-only model")
+            content.extend(_image_url(files.data_url(dataset_file(dataset_dir, frame))) for frame in part.frames)
+        else:  # pragma: no cover - Part admits nothing else
+            raise TypeError(f"unknown message part {part!r}")
+    return content
+
+
+def _image_url(url: str) -> dict[str, Any]:
+    return {"type": "image_url", "image_url": {"url": url}}
 
 
 class OpenAICompatibleModel:
@@ -168,6 +172,7 @@ class OpenAICompatibleModel:
         if self.params["max_tokens"] is not None:
             body["max_tokens"] = self.params["max_tokens"]
         body.update(self.params["extra_body"])
+        body.update({k: v for k, v in request.params.items() if k not in _RESERVED_BODY_KEYS})
         return body
 
     def _http(self) -> aiohttp.ClientSession:

@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from foldbench.errors import MissingDependencyError
-from foldbench.models._files import dataset_file
+from foldbench.messages import ImagePart, TextPart, VideoPart
+from foldbench.models._files import PromptFiles
 from foldbench.models.base import ModelReply, ModelRequest
 from foldbench.models.errors import ModelConfigError, PromptInputError
-from foldbench.tasks.base import ImagePart, TextPart, VideoPart
 
 __all__ = ["TransformersModel", "import_backend"]
 
@@ -67,6 +67,7 @@ class TransformersModel:
         self.name = f"transformers:{model_path}"
         self.params: Mapping[str, Any] = {"max_new_tokens": max_new_tokens, "temperature": float(temperature)}
         self._lock = threading.Lock()
+        self._files = PromptFiles(max_bytes=0)
         self._processor: Any = None
         self._model: Any = None
 
@@ -98,38 +99,36 @@ class TransformersModel:
         raise ModelConfigError(f"{self.name}: no generation model class fits it ({'; '.join(reasons)})")
 
     def _images_and_messages(self, request: ModelRequest, multimodal: bool) -> tuple[list[Any], list[dict[str, Any]]]:
-        """The PIL images of the prompt and its chat messages (content lists for processors, strings for tokenizers)."""
+        """The PIL images of the conversation and its chat messages (content lists for processors, strings for
+        tokenizers), one per message, assistant turns included."""
+        import io
+
         from PIL import Image
 
         images: list[Any] = []
-        content: list[dict[str, Any]] = []
-        for part in request.prompt.parts:
-            if isinstance(part, TextPart):
-                content.append({"type": "text", "text": part.text})
-                continue
-            paths = (
-                [part.path] if isinstance(part, ImagePart) else list(part.frames) if isinstance(part, VideoPart) else []
-            )
-            if isinstance(part, VideoPart) and not part.frames:
-                raise PromptInputError(f"video {part.path} of item {request.item.id} has no key frames to show")
-            for relative in paths:
-                path = dataset_file(request.dataset_dir, relative)
-                try:
-                    with Image.open(path) as picture:
-                        images.append(picture.convert("RGB"))
-                except OSError as error:
-                    raise PromptInputError(f"prompt image {path} cannot be read: {error}") from None
-                content.append({"type": "image"})
         messages: list[dict[str, Any]] = []
-        system = request.prompt.system
-        if multimodal:
-            if system:
-                messages.append({"role": "system", "content": [{"type": "text", "text": system}]})
-            messages.append({"role": "user", "content": content})
-        else:
-            if system:
-                messages.append({"role": "system", "content": system})
-            messages.append({"role": "user", "content": "\n".join(p["text"] for p in content if p["type"] == "text")})
+        for message in request.conversation.messages:
+            content: list[dict[str, Any]] = []
+            for part in message.parts:
+                if isinstance(part, TextPart):
+                    content.append({"type": "text", "text": part.text})
+                    continue
+                if isinstance(part, VideoPart) and not part.frames:
+                    raise PromptInputError(f"video {part.path} has no key frames to show")
+                pictures = [part] if isinstance(part, ImagePart) else [ImagePart(frame) for frame in part.frames]
+                for picture in pictures:
+                    data = self._files.image_bytes(picture, request.dataset_dir)
+                    try:
+                        with Image.open(io.BytesIO(data)) as opened:
+                            images.append(opened.convert("RGB"))
+                    except OSError as error:
+                        raise PromptInputError(f"prompt image {picture.label} cannot be read: {error}") from None
+                    content.append({"type": "image"})
+            if multimodal:
+                messages.append({"role": message.role, "content": content})
+            else:
+                text = "\n".join(p["text"] for p in content if p["type"] == "text")
+                messages.append({"role": message.role, "content": text})
         return images, messages
 
     def _generate(self, request: ModelRequest) -> ModelReply:
@@ -155,8 +154,8 @@ class TransformersModel:
             else:
                 inputs = processor(text, return_tensors="pt")
             inputs = inputs.to(self.device)
-            max_new_tokens = self.params["max_new_tokens"]
-            temperature = self.params["temperature"]
+            max_new_tokens = int(request.params.get("max_tokens", self.params["max_new_tokens"]))
+            temperature = float(request.params.get("temperature", self.params["temperature"]))
             sampling: dict[str, Any] = {"do_sample": temperature > 0}
             if temperature > 0:
                 sampling["temperature"] = temperature

@@ -7,7 +7,12 @@ A task turns engine states into questions and scores answers to them:
 * ``parse(text)`` -> an answer (a pydantic model), or a :class:`ParseFailure` that scores as wrong;
 * ``score(item, answer)`` -> per-item scores (the benchmark's own metrics);
 * ``oracle(item)`` -> the engine's answer (it must score 100%); ``random_answer(item, rng)`` -> a well-formed
-  random answer (the chance baseline).
+  random answer (the chance baseline);
+* ``spec`` -> a :class:`TaskSpec`: engine version, metrics, headline, breakdowns, plots, gallery, turn budget;
+* multi-turn tasks (``spec.max_turns > 1``) also give ``step(item, reply, turn)`` -> :class:`Feedback`.
+
+The message types (:class:`Prompt`, :class:`Conversation`, parts) live in :mod:`foldbench.messages` and are
+re-exported here.
 """
 
 from __future__ import annotations
@@ -20,9 +25,18 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from foldbench.errors import InvalidKnobError
+from foldbench.messages import Conversation, ImagePart, Message, Prompt, TextPart, VideoPart
+from foldbench.tasks.spec import Feedback, Metric, Plot, TaskSpec
 
 __all__ = [
+    "Conversation",
+    "Feedback",
     "Item",
+    "Message",
+    "Metric",
+    "MultiTurnTask",
+    "Plot",
+    "TaskSpec",
     "Task",
     "Prompt",
     "TextPart",
@@ -59,44 +73,6 @@ class Item(BaseModel):
 
 
 @dataclass(frozen=True, slots=True)
-class TextPart:
-    """A piece of prompt text."""
-
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class ImagePart:
-    """An image file of the dataset, by its path relative to the dataset directory."""
-
-    path: str
-
-
-@dataclass(frozen=True, slots=True)
-class VideoPart:
-    """A video file of the dataset (for adapters that take video), with its key frames for those that do not."""
-
-    path: str
-    frames: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Prompt:
-    """What a model is shown: an ordered list of parts, and the template version that produced it."""
-
-    parts: tuple[TextPart | ImagePart | VideoPart, ...]
-    template_version: str
-    system: str | None = None
-
-    @property
-    def text(self) -> str:
-        """The text parts joined (images shown as placeholders), for logs and text-only views."""
-        return "\n".join(
-            p.text if isinstance(p, TextPart) else f"<{type(p).__name__[:-4].lower()} {p.path}>" for p in self.parts
-        )
-
-
-@dataclass(frozen=True, slots=True)
 class ParseFailure:
     """A reply that could not be read as an answer; it scores as wrong and is reported by kind."""
 
@@ -123,6 +99,11 @@ class Task(Protocol):
     """Versioned id, ``family/name-vN``."""
     modalities: tuple[str, ...]
     """The encodings this task can write (``"text"``, ``"image"``, ...)."""
+
+    @property
+    def spec(self) -> TaskSpec:
+        """What the task measures (metrics, headline, breakdowns, plots, gallery, turn budget)."""
+        ...
 
     def generate(
         self, n: int, seed: int, *, modalities: tuple[str, ...], knobs: Mapping[str, Any], start: int = 0
@@ -153,6 +134,15 @@ class Task(Protocol):
 
     def random_answer(self, item: Item, rng: np.random.Generator) -> BaseModel:
         """A well-formed answer of the right type, drawn at random."""
+        ...
+
+
+@runtime_checkable
+class MultiTurnTask(Task, Protocol):
+    """A task that answers each reply with feedback, until it is done or the turn budget is spent."""
+
+    def step(self, item: Item, reply: str, turn: int) -> Feedback:
+        """The feedback on reply number ``turn`` (0-based) to ``item``."""
         ...
 
 

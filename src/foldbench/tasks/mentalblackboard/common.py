@@ -14,9 +14,10 @@ from foldbench.pft.actions import Fold, Rotation, parse_actions
 from foldbench.pft.enumeration import GROUPS, pattern_of
 from foldbench.pft.holes import Hole
 from foldbench.pft.simulate import Solution, solve
-from foldbench.tasks.base import Item, ParseFailure, Scores, check_modalities
+from foldbench.tasks.base import Item, Metric, ParseFailure, Scores, TaskSpec, check_modalities
 from foldbench.tasks.mentalblackboard import baselines
 from foldbench.tasks.mentalblackboard.answers import PredictionAnswer, parse_prediction
+from foldbench.tasks.mentalblackboard.measures import BREAKDOWNS, PREDICTION_METRICS, mentalblackboard_spec
 from foldbench.tasks.mentalblackboard.sampling import (
     hole_from_dict,
     hole_to_dict,
@@ -102,7 +103,13 @@ class MentalBlackboardTask:
     id = ""
     modalities: tuple[str, ...] = ("text", "image")
     name = ""
-    engine_version = ENGINE_VERSION
+    metrics: tuple[Metric, ...] = PREDICTION_METRICS
+    breakdowns: tuple[str, ...] = BREAKDOWNS
+
+    @property
+    def spec(self) -> TaskSpec:
+        """Exact match as the headline, pooled partial and field accuracies, results by group and folds."""
+        return mentalblackboard_spec(self.metrics, self.gallery, self.breakdowns)
 
     def generate(
         self,
@@ -175,11 +182,11 @@ class MentalBlackboardTask:
         """A random, well-formed answer."""
         return baselines.random_prediction(item, rng)
 
-    def answer_holes(self, item: Item, answer: dict[str, Any]) -> list[Hole] | None:
+    def answer_holes(self, item: Item, answer: Mapping[str, Any]) -> list[Hole] | None:
         """The holes on the unfolded sheet that a stored answer claims (None if it makes none)."""
         return PredictionAnswer.model_validate(answer).holes()
 
-    def gallery(self, item: Item, answer: dict[str, Any] | None) -> list[tuple[str, bytes]]:
+    def gallery(self, item: Item, answer: Mapping[str, Any] | None) -> list[tuple[str, bytes]]:
         """Pictures for a report: the model's answer drawn on the sheet beside the ground truth, and the model's
         unfolding replayed on the engine's folded paper as a frame strip (with the ground truth's beside it)."""
         from foldbench.pft.encoders import image

@@ -9,7 +9,7 @@ prediction, the 3D animation as ``video`` (an MP4 with its key frames, for model
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -34,6 +34,7 @@ from foldbench.tasks.mentalblackboard.common import (
     solution_of,
     step_paths,
 )
+from foldbench.tasks.mentalblackboard.measures import BREAKDOWNS, PLANNING_METRICS
 from foldbench.tasks.mentalblackboard.render import render_prompt
 from foldbench.tasks.mentalblackboard.sampling import (
     SHAPES,
@@ -134,6 +135,7 @@ class PlanningTask(MentalBlackboardTask):
     """Find folds (a given number, no rotation) and at most two punches that give an unfolded hole pattern."""
 
     id = "mentalblackboard/planning-v1"
+    metrics = PLANNING_METRICS
     name = "planning"
 
     def _draw(self, rng: np.random.Generator, knobs: dict[str, Any]) -> Draw:
@@ -200,7 +202,7 @@ class PlanningTask(MentalBlackboardTask):
         """Random folds and punches of the right number."""
         return baselines.random_planning(item, rng)
 
-    def answer_holes(self, item: Item, answer: dict[str, Any]) -> list[Hole] | None:
+    def answer_holes(self, item: Item, answer: Mapping[str, Any]) -> list[Hole] | None:
         """The holes the stored plan makes when the engine replays it (None if it cannot be replayed)."""
         plan = PlanningAnswer.model_validate(answer)
         try:
@@ -254,6 +256,7 @@ class GeneralizationTask(MentalBlackboardTask):
     """A solved reference case and a target case with the same folds and one hole attribute changed."""
 
     id = "mentalblackboard/generalization-v1"
+    breakdowns = (*BREAKDOWNS, "changed")
     name = "generalization"
     default_groups: tuple[int, ...] = (1, 2, 3, 4)
 

@@ -18,7 +18,17 @@ from shapely.errors import GEOSException
 
 from foldbench.pfp import ENGINE_VERSION
 from foldbench.pfp.errors import PfpGenerationError, PfpKnobError
-from foldbench.tasks.base import ImagePart, Item, ParseFailure, Prompt, Scores, TextPart, check_modalities
+from foldbench.tasks.base import (
+    ImagePart,
+    Item,
+    Metric,
+    ParseFailure,
+    Prompt,
+    Scores,
+    TaskSpec,
+    TextPart,
+    check_modalities,
+)
 from foldbench.tasks.pfp.answer import LETTERS, Choice, parse_choice, score_choice
 
 __all__ = ["MAX_TRIES", "SPLIT_SIZES", "PfpTaskBase", "item_rng", "load_template", "split_of"]
@@ -74,6 +84,17 @@ class PfpTaskBase:
     subtasks: tuple[str, ...] = ()
     modalities: tuple[str, ...] = ("image",)
     knob_names: frozenset[str] = frozenset({"subtasks", "panels"})
+
+    @property
+    def spec(self) -> TaskSpec:
+        """Accuracy (one letter right or wrong) as the headline, results by task type and subtask."""
+        return TaskSpec(
+            engine_version=ENGINE_VERSION,
+            metrics=(Metric("accuracy"),),
+            headline="accuracy",
+            breakdowns=("type", "subtask"),
+            gallery=self.gallery,
+        )
 
     # ---- knobs -------------------------------------------------------------------------------------------
     def validate_knobs(self, knobs: Mapping[str, Any] | None) -> dict[str, Any]:
