@@ -100,7 +100,7 @@ class Prompt:
 class ParseFailure:
     """A reply that could not be read as an answer; it scores as wrong and is reported by kind."""
 
-    kind: Literal["no_json", "invalid_json", "schema", "empty"]
+    kind: Literal["no_json", "invalid_json", "schema", "empty", "too_long"]
     message: str
     raw_excerpt: str = ""
 
