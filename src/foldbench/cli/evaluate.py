@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from foldbench.cli._common import console, progress_bar, split_list
-from foldbench.errors import FoldbenchError
+from foldbench.errors import FoldbenchError, UnknownNameError
 
 __all__ = ["eval_command", "report_command", "compare_command", "suite_command", "DEFAULT_DB"]
 
@@ -112,10 +112,10 @@ def eval_command(
         str | None, typer.Option(help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1.")
     ] = None,
     api_key_env: Annotated[str, typer.Option(help="Environment variable holding the API key.")] = "OPENAI_API_KEY",
-    concurrency: Annotated[int, typer.Option(help="Requests in flight at once.")] = 8,
-    limit: Annotated[int | None, typer.Option(help="Only the first N items.")] = None,
+    concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight at once.")] = 8,
+    limit: Annotated[int | None, typer.Option(min=1, help="Only the first N items.")] = None,
     temperature: Annotated[float | None, typer.Option(help="Sampling temperature.")] = None,
-    max_tokens: Annotated[int | None, typer.Option(help="Completion token limit.")] = None,
+    max_tokens: Annotated[int | None, typer.Option(min=1, help="Completion token limit.")] = None,
     timeout: Annotated[float | None, typer.Option(help="Seconds per request attempt.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the random baseline.")] = 0,
     db: DbOption = DEFAULT_DB,
@@ -123,8 +123,6 @@ def eval_command(
     """Evaluate a model on a dataset; every reply is stored, so re-running the command resumes the run."""
     from foldbench.harness import summary_line
 
-    if concurrency < 1:
-        raise typer.BadParameter("--concurrency must be at least 1")
     _, summary = run_eval(
         task_name=task,
         data=data,
@@ -200,7 +198,7 @@ SUITE_TASKS = (
 
 def suite_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="Directory for datasets, the run store and reports.")],
-    n: Annotated[int, typer.Option("-n", help="Items per task.")] = 20,
+    n: Annotated[int, typer.Option("-n", min=1, help="Items per task.")] = 20,
     seed: Annotated[int, typer.Option(help="Dataset seed.")] = 0,
     tasks: Annotated[str, typer.Option(help="Comma-separated task names (family/name).")] = ",".join(SUITE_TASKS),
     modality: Annotated[
@@ -211,7 +209,7 @@ def suite_command(
     ] = None,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server for --model openai:NAME.")] = None,
     api_key_env: Annotated[str, typer.Option(help="Environment variable holding the API key.")] = "OPENAI_API_KEY",
-    concurrency: Annotated[int, typer.Option(help="Requests in flight at once.")] = 8,
+    concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight at once.")] = 8,
 ) -> None:
     """The main job: generate a small suite of every task, evaluate the baselines (and any --model) in every
     modality each task has, write every report and a summary."""
@@ -221,6 +219,10 @@ def suite_command(
     from foldbench.tasks.dataset import MANIFEST_FILE, read_items, read_manifest, write_dataset
 
     modalities = tuple(split_list(modality))
+    known_modalities = {m for task_name in split_list(tasks) for m in make(task_name).modalities}
+    unknown = sorted(set(modalities) - known_modalities)
+    if unknown:
+        raise UnknownNameError("modality", unknown[0], known_modalities)
     models = ["random", "oracle", *(model or [])]
     db = out / "runs.db"
     run_names: list[str] = []
