@@ -19,7 +19,9 @@ from shapely.errors import GEOSException
 from foldbench.pfp import ENGINE_VERSION
 from foldbench.pfp.errors import PfpGenerationError, PfpKnobError
 from foldbench.tasks.base import ImagePart, Item, ParseFailure, Prompt, Scores, TextPart, check_modalities
+from foldbench.tasks.knobs import Knobs, parse_knobs
 from foldbench.tasks.pfp.answer import LETTERS, Choice, parse_choice, score_choice
+from foldbench.tasks.pfp.knobs import PfpKnobs
 
 __all__ = ["MAX_TRIES", "SPLIT_SIZES", "PfpTaskBase", "item_rng", "load_template", "split_of"]
 
@@ -73,17 +75,13 @@ class PfpTaskBase:
     type_name = ""
     subtasks: tuple[str, ...] = ()
     modalities: tuple[str, ...] = ("image",)
-    knob_names: frozenset[str] = frozenset({"subtasks", "panels"})
+    knob_schema: type[Knobs] = PfpKnobs
 
     # ---- knobs -------------------------------------------------------------------------------------------
     def validate_knobs(self, knobs: Mapping[str, Any] | None) -> dict[str, Any]:
-        """The knobs with defaults filled in; :class:`PfpKnobError` for unknown or impossible ones."""
-        knobs = dict(knobs or {})
-        unknown = sorted(set(knobs) - self.knob_names)
-        if unknown:
-            raise PfpKnobError(
-                f"{self.id}: unknown knob {unknown[0]!r}; knobs are {', '.join(sorted(self.knob_names))}"
-            )
+        """The knobs with defaults filled in; an :class:`~foldbench.errors.InvalidKnobError` for unknown or
+        ill-typed ones (from the task's ``knob_schema``), :class:`PfpKnobError` for impossible ones."""
+        knobs = parse_knobs(self.knob_schema, self.id, knobs, error_type=PfpKnobError).given()
         subtasks = knobs.get("subtasks") or self.subtasks
         if isinstance(subtasks, str):
             subtasks = [s.strip() for s in subtasks.split(",") if s.strip()]
@@ -94,10 +92,7 @@ class PfpTaskBase:
             )
         config = dict(knobs)
         config["subtasks"] = tuple(subtasks)
-        panels = config.get("panels", True)
-        if not isinstance(panels, bool):
-            raise PfpKnobError(f"{self.id}: knob 'panels' must be true or false, got {panels!r}")
-        config["panels"] = panels
+        config["panels"] = config.get("panels", True)
         self._check_knobs(config)
         return config
 
