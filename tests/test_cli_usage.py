@@ -69,8 +69,58 @@ def test_help_and_good_commands_exit_0(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_the_installed_entry_point_reports_usage_errors_the_same_way() -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "foldbench", "compare"], capture_output=True, text=True, timeout=120
-    )
+    result = subprocess.run([sys.executable, "-m", "foldbench", "compare"], capture_output=True, text=True, timeout=120)
     assert result.returncode == 2
     assert result.stderr.startswith("error: foldbench compare: ") and result.stderr.count("\n") == 1
+
+
+def test_generate_takes_any_knob_of_the_task(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    out = tmp_path / "pfp"
+    args = ("generate", "pfp", "--task", "single-step", "-n", "2", "--out", str(out))
+    knobs = ("--knob", "subtasks=2-fold", "-k", "shapes=square,hexagon", "-k", "cutouts=1", "-k", "panels=false")
+    code, _, err = _run_main(capsys, *args, *knobs)
+    assert code == 0, err
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["knobs"] == {
+        "subtasks": ["2-fold"],
+        "shapes": ["square", "hexagon"],
+        "cutouts": [1],
+        "panels": False,
+    }
+    items = [json.loads(line) for line in (out / "items.jsonl").read_text().splitlines()]
+    assert {item["metadata"]["subtask"] for item in items} == {"2-fold"}
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        (("--knob", "bogus=1"), ["unknown knob 'bogus'"]),
+        (("--knob", "sids=back"), ["Did you mean: sides?"]),
+        (("--knob", "sides=sideways"), ["knob 'sides'"]),
+        (("--sides", "sideways"), ["knob 'sides'"]),
+        (("--knob", "size=abc"), ["knob 'size'"]),
+        (("--knob", "groups"), ["NAME=VALUE"]),
+        (("--knob", "size=256", "--knob", "size=128"), ["twice"]),
+        (("--groups", "1", "--knob", "groups=2"), ["--groups"]),
+        (("-n", "0"), ["-n"]),
+        (("--workers", "0"), ["--workers"]),
+    ],
+)
+def test_generate_refuses_bad_knobs_in_one_line(
+    extra: tuple[str, ...], words: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "mb"
+    code, _, err = _run_main(capsys, "generate", "mentalblackboard", "--task", "prediction", "--out", str(out), *extra)
+    assert code == 2 and err.count("\n") == 1 and err.startswith("error: "), err
+    for word in words:
+        assert word in err, (word, err)
+    assert not out.exists()
+
+
+def test_tasks_lists_every_knob(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run_main(capsys, "tasks", "--knobs")
+    assert code == 0
+    for line in ("  cutouts (list of int)", "  sides (front|back|mixed)", "  max_holes (int, default 2)"):
+        assert line in out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import Annotated
 
 import typer
 from rich.text import Text
@@ -45,12 +46,19 @@ app.add_typer(pft_app, name="pft")
 
 
 @app.command("tasks")
-def list_tasks() -> None:
-    """List the registered task ids."""
-    from foldbench.tasks import task_ids
+def list_tasks(
+    knobs: Annotated[bool, typer.Option("--knobs", help="Also list each task's knobs ('generate --knob').")] = False,
+) -> None:
+    """List the registered task ids (and, with --knobs, the knobs each one's generator takes)."""
+    from foldbench.tasks import make, task_ids
+    from foldbench.tasks.knobs import knob_infos
 
     for task_id in task_ids():
         typer.echo(task_id)
+        if knobs:
+            for info in knob_infos(make(task_id).knob_schema):
+                default = f", default {info.default}" if info.default else ""
+                typer.echo(f"  {info.name} ({info.type}{default}): {info.description}")
 
 
 @app.command("version")

@@ -20,6 +20,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from foldbench.errors import InvalidKnobError
+from foldbench.tasks.knobs import Knobs
 
 __all__ = [
     "Item",
@@ -123,6 +124,8 @@ class Task(Protocol):
     """Versioned id, ``family/name-vN``."""
     modalities: tuple[str, ...]
     """The encodings this task can write (``"text"``, ``"image"``, ...)."""
+    knob_schema: type[Knobs]
+    """The schema of the knobs ``generate`` accepts (see :mod:`foldbench.tasks.knobs`)."""
 
     def generate(
         self, n: int, seed: int, *, modalities: tuple[str, ...], knobs: Mapping[str, Any], start: int = 0

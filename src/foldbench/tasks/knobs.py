@@ -21,7 +21,8 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, TypeVar
+from types import UnionType
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 
@@ -121,7 +122,8 @@ def knob_value(text: str) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class KnobInfo:
-    """One knob of a schema, for help texts: its name, type, default and description."""
+    """One knob of a schema, for help texts: its name, type, default (empty when the task decides) and
+    description."""
 
     name: str
     type: str
@@ -129,12 +131,28 @@ class KnobInfo:
     description: str
 
 
+def _type_name(annotation: Any) -> str:
+    """A short, readable name of a knob's type: ``int``, ``list of int``, ``front|back|mixed``."""
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin is Annotated:
+        return _type_name(args[0])
+    if origin in (Union, UnionType):
+        return " or ".join(_type_name(a) for a in args if a is not type(None))
+    if origin is Literal:
+        return "|".join(str(a) for a in args)
+    if origin is tuple:
+        return f"list of {_type_name(args[0])}"
+    return getattr(annotation, "__name__", str(annotation))
+
+
 def knob_infos(schema: type[Knobs]) -> list[KnobInfo]:
     """The knobs of ``schema``, in declaration order."""
-    infos = []
-    for name, field in schema.model_fields.items():
-        annotation = getattr(field.annotation, "__name__", None) or str(field.annotation)
-        kind = annotation.replace("typing.", "").replace("NoneType", "None")
-        default = "task default" if field.default is None else json.dumps(field.default)
-        infos.append(KnobInfo(name, kind, default, " ".join((field.description or "").split())))
-    return infos
+    return [
+        KnobInfo(
+            name,
+            _type_name(field.annotation),
+            "" if field.default is None else json.dumps(field.default),
+            " ".join((field.description or "").split()),
+        )
+        for name, field in schema.model_fields.items()
+    ]

@@ -37,24 +37,32 @@ class PictureKnobs(Knobs):
         return value
 
 
+def _check_groups(value: tuple[int, ...] | None) -> tuple[int, ...] | None:
+    if value is not None and (not value or any(g not in GROUPS for g in value)):
+        raise ValueError("must be chosen from 1..9")
+    return value
+
+
 class PredictionKnobs(PictureKnobs):
     """Knobs of prediction and backward prediction."""
 
     groups: CommaList[Whole] | None = None
     """Configuration groups 1-9 (the paper's Table 8) to draw from; default: all nine."""
     sides: Literal["front", "back", "mixed"] | None = None
-    """Fold sides: front (-F), back (-B) or mixed; default: the task's own (front, or back for backward)."""
+    """Fold sides: front (-F), back (-B) or mixed; default: front (back for backward prediction)."""
 
-    @field_validator("groups")
-    @classmethod
-    def _groups(cls, value: tuple[int, ...] | None) -> tuple[int, ...] | None:
-        if value is not None and (not value or any(g not in GROUPS for g in value)):
-            raise ValueError("must be chosen from 1..9")
-        return value
+    _groups = field_validator("groups")(_check_groups)
 
 
-class GeneralizationKnobs(PredictionKnobs):
-    """Knobs of generalization (default groups 1-4, front folds)."""
+class GeneralizationKnobs(PictureKnobs):
+    """Knobs of generalization."""
+
+    groups: CommaList[Whole] | None = None
+    """Configuration groups 1-9 (the paper's Table 8) to draw from; default: 1-4."""
+    sides: Literal["front", "back", "mixed"] | None = None
+    """Fold sides: front (-F), back (-B) or mixed; default: front."""
+
+    _groups = field_validator("groups")(_check_groups)
 
 
 class PlanningKnobs(PictureKnobs):
