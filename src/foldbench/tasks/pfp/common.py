@@ -8,8 +8,6 @@ follows the published composition (141,000 train / 6,000 validation / 3,000 test
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from functools import cache
-from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -22,6 +20,7 @@ from foldbench.tasks.base import ImagePart, Item, ParseFailure, Prompt, Scores, 
 from foldbench.tasks.knobs import Knobs, parse_knobs
 from foldbench.tasks.pfp.answer import LETTERS, Choice, parse_choice, score_choice
 from foldbench.tasks.pfp.knobs import PfpKnobs
+from foldbench.tasks.prompts import load_prompt
 
 __all__ = ["MAX_TRIES", "SPLIT_SIZES", "PfpTaskBase", "item_rng", "load_template", "split_of"]
 
@@ -52,14 +51,12 @@ def split_of(item_seed: int) -> str:
     return "validation" if slot < SPLIT_SIZES["train"] + SPLIT_SIZES["validation"] else "test"
 
 
-@cache
 def load_template(name: str) -> tuple[str, str]:
     """The prompt template ``prompts/<name>.txt``: its version (first line ``version: ...``) and its text."""
-    text = resources.files("foldbench.tasks.pfp").joinpath("prompts", f"{name}.txt").read_text(encoding="utf-8")
-    first, _, body = text.partition("\n")
-    if not first.startswith("version:"):
+    prompt = load_prompt("foldbench.tasks.pfp", f"{name}.txt")
+    if prompt.version is None:
         raise ValueError(f"prompt template {name}.txt must start with a 'version:' line")
-    return first.removeprefix("version:").strip(), body.strip() + "\n"
+    return prompt.version, prompt.render().strip() + "\n"
 
 
 class PfpTaskBase:
