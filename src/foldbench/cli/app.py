@@ -17,7 +17,7 @@ from rich.text import Text
 try:  # typer >= 0.22 ships its own copy of click
     from typer._click.exceptions import ClickException, UsageError
 except ImportError:  # pragma: no cover - older typer runs on click itself
-    from click.exceptions import ClickException, UsageError  # type: ignore[no-redef]
+    from click.exceptions import ClickException, UsageError  # type: ignore[no-redef,import-not-found]
 
 from foldbench import __version__
 from foldbench.cli._common import err_console
