@@ -84,6 +84,13 @@ def test_a_lone_surrogate_is_replaced_and_the_reply_can_be_stored(tmp_path: Path
     (tmp_path / "reply.md").write_text(answer.text, encoding="utf-8")
 
 
+def test_lone_surrogates_in_the_other_fields_are_replaced(tmp_path: Path, fake_openai_server: Server) -> None:
+    server = fake_openai_server(always(reply("ok", finish_reason="stop\udc80", model="m\ud800")))
+    answer = _ask(server, tmp_path)
+    assert answer.finish_reason == "stop\ufffd" and answer.extra["response_model"] == "m\ufffd"
+    answer.finish_reason.encode("utf-8")
+
+
 def test_an_oversized_body_is_not_read(
     tmp_path: Path, fake_openai_server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:

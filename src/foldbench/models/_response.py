@@ -185,6 +185,6 @@ def reply_from_body(body: bytes) -> ModelReply | Failure:
         text=valid_text(text),
         prompt_tokens=_token_count(usage, "prompt_tokens"),
         completion_tokens=_token_count(usage, "completion_tokens"),
-        finish_reason=finish_reason if isinstance(finish_reason, str) else None,
+        finish_reason=valid_text(finish_reason) if isinstance(finish_reason, str) else None,
         extra=extra,
     )
