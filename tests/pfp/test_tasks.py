@@ -141,7 +141,7 @@ def test_render_shows_the_composite_and_asks_for_json(generated: dict) -> None:
         (MultiStepTask, {"subtasks": ["1-fold"]}, PfpKnobError, "1-fold"),
         (FoldingTask, {"shapes": ["square"]}, PfpKnobError, "unknown knob 'shapes'"),
         (SingleStepTask, {"cutouts": [0, 5]}, PfpKnobError, "cutouts must be chosen from 1-4"),
-        (SingleStepTask, {"cutouts": "many"}, PfpKnobError, "list of integers"),
+        (SingleStepTask, {"cutouts": "many"}, PfpKnobError, "knob 'cutouts': input should be a valid integer"),
     ],
 )
 def test_bad_knobs_fail_before_anything_is_generated(task_type: type, knobs: dict, error: type, message: str) -> None:

@@ -4,6 +4,8 @@
 ``POST .../chat/completions`` it calls ``script(request_json, attempt)``, where ``attempt`` counts the requests
 carrying the same messages (1 for the first), and plays the :class:`Behaviour` it returns: a reply, an HTTP
 error (with ``Retry-After``), a malformed body, a pause, or a dropped connection. Every request is recorded.
+The hostile behaviours (:data:`HOSTILE`) send bodies an untrusted server might: a number of thousands of
+digits, a lone UTF-16 surrogate, JSON nested 100,000 deep, a body in UTF-16, an oversized body.
 
     with FakeOpenAI(sequence(status(429, retry_after=0.05), reply("B"))) as server:
         model = OpenAICompatibleModel("m", base_url=server.base_url, api_key=None)
@@ -27,14 +29,19 @@ from typing import Any, Self
 import pytest
 
 __all__ = [
+    "HOSTILE",
     "Behaviour",
     "FakeOpenAI",
     "ReceivedRequest",
     "Script",
     "always",
     "answering",
+    "deeply_nested",
     "disconnect",
     "empty",
+    "huge_number",
+    "lone_surrogate",
+    "oversized",
     "fake_openai_server",
     "malformed",
     "no_choices",
@@ -45,6 +52,7 @@ __all__ = [
     "slow",
     "status",
     "truncated",
+    "utf16_body",
 ]
 
 
@@ -103,6 +111,60 @@ def malformed(body: bytes = b"<html>Bad gateway</html>") -> Behaviour:
 def no_choices() -> Behaviour:
     """A 200 with a JSON body that has no choices."""
     return Behaviour(body=_json({"id": "chatcmpl-fake", "choices": []}))
+
+
+def huge_number(digits: int = 5000, *, where: str = "usage") -> Behaviour:
+    """A completion carrying an integer of ``digits`` digits as its token count (``where="usage"``) or as its
+    message content (``where="content"``)."""
+    number = "9" * digits
+    content = number if where == "content" else '"B"'
+    usage = f', "usage": {{"prompt_tokens": {number}, "completion_tokens": 1}}' if where == "usage" else ""
+    choice = f'{{"message": {{"role": "assistant", "content": {content}}}, "finish_reason": "stop"}}'
+    body = f'{{"choices": [{choice}]{usage}}}'
+    return Behaviour(body=body.encode("ascii"))
+
+
+def lone_surrogate(text: str = "the answer is \ud800 B") -> Behaviour:
+    """A completion whose content holds lone UTF-16 surrogates (sent as ``\\ud800`` escapes, valid JSON syntax
+    whose decoded string cannot be encoded as UTF-8)."""
+    return reply(text)
+
+
+def deeply_nested(levels: int = 100_000, *, where: str = "content") -> Behaviour:
+    """A body whose message content (``where="content"``) or whole body (``where="body"``) is JSON arrays nested
+    ``levels`` deep."""
+    nested = "[" * levels + "]" * levels
+    if where == "body":
+        return Behaviour(body=nested.encode("ascii"))
+    body = f'{{"choices": [{{"message": {{"role": "assistant", "content": {nested}}}, "finish_reason": "stop"}}]}}'
+    return Behaviour(body=body.encode("ascii"))
+
+
+def utf16_body(text: str = "B", *, bom: bool = True) -> Behaviour:
+    """A well-formed completion encoded as UTF-16 (with or without its byte-order mark) instead of UTF-8."""
+    data = json.loads(reply(text).body)
+    if bom:
+        encoded = json.dumps(data).encode("utf-16")
+    else:  # a non-object value, so that JSON's encoding detection cannot rescue it either
+        encoded = json.dumps([data]).encode("utf-16-le")
+    return Behaviour(body=encoded, headers=(("Content-Type", "application/json; charset=utf-16"),))
+
+
+def oversized(size: int, text: str = "B") -> Behaviour:
+    """A completion padded with spaces to ``size`` bytes (JSON allows any whitespace after the value)."""
+    body = reply(text).body
+    return Behaviour(body=body + b" " * max(0, size - len(body)))
+
+
+HOSTILE: dict[str, Behaviour] = {
+    "huge_number_in_usage": huge_number(where="usage"),
+    "huge_number_as_content": huge_number(where="content"),
+    "deep_content": deeply_nested(where="content"),
+    "deep_body": deeply_nested(where="body"),
+    "utf16_with_bom": utf16_body(bom=True),
+    "utf16_without_bom": utf16_body(bom=False),
+}
+"""Bodies an untrusted server may send that must each come back as a ``bad_response`` failure."""
 
 
 def slow(seconds: float, then: Behaviour | None = None) -> Behaviour:

@@ -8,9 +8,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from foldbench.tasks.base import Feedback, Item, Metric, ParseFailure, Prompt, Scores, TaskSpec, TextPart
+from foldbench.tasks.knobs import Knobs, parse_knobs
 
 
 # -- the walkthrough of README.md ("Adding a task family") starts here --
@@ -20,11 +21,19 @@ class Sum(BaseModel):
     sum: int
 
 
+class AdditionKnobs(Knobs):
+    """What ``generate`` accepts (unknown or ill-typed knobs are refused with a one-line error)."""
+
+    max_digits: int = Field(3, ge=1, le=9)
+    """The most digits a number may have."""
+
+
 class AdditionTask:
     """What is a + b? One turn, scored right or wrong."""
 
     id = "toy/addition-v1"
     modalities = ("text",)
+    knob_schema = AdditionKnobs
     spec = TaskSpec(
         engine_version="toy-1",
         metrics=(Metric("accuracy"), Metric("parse_failure")),
@@ -33,9 +42,10 @@ class AdditionTask:
     )
 
     def generate(self, n, seed, *, modalities=("text",), knobs=None, start=0) -> Iterator[Item]:
+        max_digits = parse_knobs(self.knob_schema, self.id, knobs).max_digits
         for index in range(start, n):
             rng = np.random.default_rng([seed, index])
-            digits = int(rng.integers(1, 4))
+            digits = int(rng.integers(1, max_digits + 1))
             a, b = (int(x) for x in rng.integers(0, 10**digits, size=2))
             yield Item(
                 id=f"addition-{index:05d}",
@@ -86,6 +96,7 @@ class GuessTask:
 
     id = "toy/guess-v1"
     modalities = ("text",)
+    knob_schema = Knobs  # no knobs
     MAX_TURNS = 8
     spec = TaskSpec(
         engine_version="toy-1",

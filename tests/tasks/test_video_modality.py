@@ -166,7 +166,7 @@ def test_chosen_size_and_frame_rate(tmp_path: Path) -> None:
     assert Image.open(out / item.inputs["images"]["steps"][0]).size == (96, 96)
     frames, seconds = imageio_ffmpeg.count_frames_and_secs(str(out / item.inputs["video"]["video"]))
     assert abs(frames / seconds - 6) < 0.01
-    with pytest.raises(Exception, match="size must be an even number"):
+    with pytest.raises(Exception, match="knob 'size': must be an even number"):
         write_dataset(
             "mentalblackboard/prediction", tmp_path / "odd", n=1, seed=4, modalities=("video",), knobs={"size": 95}
         )

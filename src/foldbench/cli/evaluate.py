@@ -72,10 +72,10 @@ def eval_command(
         str | None, typer.Option(help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1.")
     ] = None,
     api_key_env: Annotated[str, typer.Option(help="Environment variable holding the API key.")] = "OPENAI_API_KEY",
-    concurrency: Annotated[int, typer.Option(help="Requests in flight at once.")] = 8,
-    limit: Annotated[int | None, typer.Option(help="Only the first N items.")] = None,
+    concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight at once.")] = 8,
+    limit: Annotated[int | None, typer.Option(min=1, help="Only the first N items.")] = None,
     temperature: Annotated[float | None, typer.Option(help="Sampling temperature.")] = None,
-    max_tokens: Annotated[int | None, typer.Option(help="Completion token limit.")] = None,
+    max_tokens: Annotated[int | None, typer.Option(min=1, help="Completion token limit.")] = None,
     timeout: Annotated[float | None, typer.Option(help="Seconds per request attempt.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the random baseline.")] = 0,
     db: DbOption = DEFAULT_DB,
@@ -83,8 +83,6 @@ def eval_command(
     """Evaluate a model on a dataset; every reply is stored, so re-running the command resumes the run."""
     from foldbench.harness import summary_line
 
-    if concurrency < 1:
-        raise typer.BadParameter("--concurrency must be at least 1")
     _, summary = run_eval(
         task_name=task,
         data=data,
@@ -159,7 +157,7 @@ def compare_command(
 
 def suite_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="Directory for datasets, the run store and reports.")],
-    n: Annotated[int, typer.Option("-n", help="Items per task (video datasets hold at most 5).")] = 20,
+    n: Annotated[int, typer.Option("-n", min=1, help="Items per task (video datasets hold at most 5).")] = 20,
     seed: Annotated[int, typer.Option(help="Dataset seed.")] = 0,
     tasks: Annotated[
         str | None, typer.Option(help="Comma-separated task names (family/name); default every registered task.")
@@ -173,7 +171,7 @@ def suite_command(
     ] = None,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server for --model openai:NAME.")] = None,
     api_key_env: Annotated[str, typer.Option(help="Environment variable holding the API key.")] = "OPENAI_API_KEY",
-    concurrency: Annotated[int, typer.Option(help="Requests in flight at once.")] = 8,
+    concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight at once.")] = 8,
 ) -> None:
     """The main job: generate a small suite of every registered task, evaluate the baselines (and any --model) in
     every modality each task has, write every report and a summary."""

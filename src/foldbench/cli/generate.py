@@ -9,14 +9,33 @@ import typer
 
 from foldbench.cli._common import console, int_list, progress_bar, split_list
 
-__all__ = ["generate"]
+__all__ = ["generate", "knob_options"]
+
+
+def knob_options(options: list[str]) -> dict[str, Any]:
+    """``["name=value", ...]`` as knobs (values read by :func:`~foldbench.tasks.knobs.knob_value`).
+
+    >>> knob_options(["size=256", "sides=back", "groups=1,2"])
+    {'size': 256, 'sides': 'back', 'groups': '1,2'}
+    """
+    from foldbench.tasks.knobs import knob_value
+
+    knobs: dict[str, Any] = {}
+    for option in options:
+        name, equals, value = option.partition("=")
+        if not equals or not name.strip():
+            raise typer.BadParameter(f"--knob takes NAME=VALUE, got {option!r}", param_hint="'--knob'")
+        if name.strip() in knobs:
+            raise typer.BadParameter(f"knob {name.strip()!r} is given twice", param_hint="'--knob'")
+        knobs[name.strip()] = knob_value(value.strip())
+    return knobs
 
 
 def generate(
     family: Annotated[str, typer.Argument(help="Task family, e.g. 'mentalblackboard'.")],
     task: Annotated[str, typer.Option("--task", "-t", help="Task in the family: prediction, planning, ...")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Directory to write the dataset into.")],
-    n: Annotated[int, typer.Option("-n", help="Number of items.")] = 50,
+    n: Annotated[int, typer.Option("-n", min=1, help="Number of items.")] = 50,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed; the same seed gives the same bytes.")] = 0,
     modality: Annotated[
         str | None,
@@ -31,18 +50,31 @@ def generate(
         int | None, typer.Option(help="Picture size in pixels for image/video/frames (default 512).")
     ] = None,
     fps: Annotated[int | None, typer.Option(help="Video frame rate (default 24).")] = None,
+    knob: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--knob",
+            "-k",
+            help="Any knob of the task as NAME=VALUE (repeatable), e.g. subtasks=1-fold,2-fold or panels=false; "
+            "'foldbench tasks --knobs' lists every task's knobs.",
+        ),
+    ] = None,
     overwrite: Annotated[bool, typer.Option(help="Replace an existing dataset in --out.")] = False,
-    workers: Annotated[int, typer.Option(help="Worker processes (same bytes as with one).")] = 1,
+    workers: Annotated[int, typer.Option(min=1, help="Worker processes (same bytes as with one).")] = 1,
 ) -> None:
-    """Generate a dataset: items.jsonl, images and a manifest, deterministic from --seed."""
+    """Generate a dataset: items.jsonl, images and a manifest, deterministic from --seed. Knobs are checked
+    against the task's schema before anything is written."""
     from foldbench.tasks import make
     from foldbench.tasks.dataset import write_dataset
+    from foldbench.tasks.knobs import parse_knobs
 
     task_name = task if "/" in task else f"{family}/{task}"
     modalities = tuple(split_list(modality)) or make(task_name).modalities[:1]
-    if sides is not None and sides not in ("front", "back", "mixed"):
-        raise typer.BadParameter(f"--sides must be front, back or mixed, got {sides!r}")
-    knobs: dict[str, Any] = {}
+    knobs: dict[str, Any] = knob_options(knob or [])
+    named = {"groups": groups, "folds": folds, "sides": sides, "size": size, "fps": fps}
+    clash = sorted(name for name, value in named.items() if value is not None and name in knobs)
+    if clash:
+        raise typer.BadParameter(f"--{clash[0]} and --knob {clash[0]}=... both set the knob", param_hint="'--knob'")
     if groups:
         knobs["groups"] = int_list(groups, "--groups")
     if folds:
@@ -53,6 +85,8 @@ def generate(
         knobs["size"] = size
     if fps is not None:
         knobs["fps"] = fps
+    chosen = make(task_name)
+    knobs = parse_knobs(chosen.knob_schema, chosen.id, knobs).given()  # lists as lists in the manifest
     with progress_bar(f"generating {task_name}", n) as progress:
         manifest = write_dataset(
             task_name,

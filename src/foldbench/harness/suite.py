@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from foldbench.errors import InvalidKnobError
+from foldbench.errors import InvalidKnobError, did_you_mean
 from foldbench.harness.evaluation import run_dataset
 from foldbench.harness.report import runs_overview, write_report
 from foldbench.harness.store import Store
@@ -82,7 +82,11 @@ def plan_suite(
             parts.append(SuitePart(task_id, moving, min(n, VIDEO_ITEMS)))
     unknown = sorted(set(modalities or ()) - seen)
     if unknown:
-        raise InvalidKnobError(f"no chosen task has the modality {unknown[0]!r} (they have {', '.join(sorted(seen))})")
+        hint = did_you_mean(unknown[0], sorted(seen))
+        raise InvalidKnobError(
+            f"no chosen task has the modality {unknown[0]!r} (they have {', '.join(sorted(seen))})."
+            + (hint if hint.startswith(" Did") else "")
+        )
     return parts
 
 

@@ -5,7 +5,9 @@ user turn's content lists its text and images as base64 data URLs; a video goes 
 errors, timeouts and dropped connections are retried with exponential backoff and jitter (or after the server's
 ``Retry-After``, up to the longest backoff); other client errors are not, and neither is a server that cannot be
 reached at all (connection refused, unknown host), which no wait would fix. Every failure comes back as a
-:class:`ModelReply` with ``error`` and ``error_kind`` set, never as an exception.
+:class:`ModelReply` with ``error`` and ``error_kind`` set, never as an exception; that includes a hostile body
+(one over :data:`MAX_BODY_BYTES`, not UTF-8, nested too deep, with a number of thousands of digits), and lone
+surrogates in a reply are replaced (see :mod:`foldbench.models._response`).
 
 The transport is one ``aiohttp`` session per event loop: at 32 requests in flight it costs a fraction of a
 millisecond per request, where httpx's connection pool spent several.
@@ -33,6 +35,8 @@ from foldbench.models.errors import ModelConfigError, PromptInputError
 __all__ = ["OpenAICompatibleModel", "message_payload"]
 
 _RESERVED_BODY_KEYS = frozenset({"model", "messages"})
+MAX_BODY_BYTES = 32 << 20
+"""The largest response body read (a reply of a million tokens is a few MiB)."""
 
 
 def message_payload(request: ModelRequest, files: PromptFiles | None = None) -> list[dict[str, Any]]:
@@ -77,6 +81,28 @@ def _content(parts: tuple[Part, ...], dataset_dir: Path | None, files: PromptFil
 
 def _image_url(url: str) -> dict[str, Any]:
     return {"type": "image_url", "image_url": {"url": url}}
+
+
+async def _read_body(response: aiohttp.ClientResponse) -> bytes | Failure:
+    """The response body, or a ``bad_response`` failure once it grows past :data:`MAX_BODY_BYTES`."""
+    announced = response.content_length
+    if announced is not None and announced > MAX_BODY_BYTES:
+        return _oversized(announced)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.content.iter_chunked(1 << 16):
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            return _oversized(size)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _oversized(size: int) -> Failure:
+    return Failure(
+        "bad_response", f"the response body is over {MAX_BODY_BYTES >> 20} MiB ({size:,} bytes); not read", False
+    )
+
 
 
 class OpenAICompatibleModel:
@@ -228,9 +254,7 @@ class OpenAICompatibleModel:
             if outcome.retry_after_s is not None:
                 delay = min(outcome.retry_after_s, self.backoff_max_s)
             else:
-                delay = backoff_delay(
-                    attempt - 1, base_s=self.backoff_base_s, max_s=self.backoff_max_s, rng=self._rng
-                )
+                delay = backoff_delay(attempt - 1, base_s=self.backoff_base_s, max_s=self.backoff_max_s, rng=self._rng)
             retries.append({"kind": outcome.kind, "delay_s": delay})
             await asyncio.sleep(delay)
 
@@ -238,7 +262,7 @@ class OpenAICompatibleModel:
         try:
             async with asyncio.timeout(self.timeout_s):
                 async with client.post(self.url, data=content) as response:
-                    body = await response.read()
+                    body = await _read_body(response)
                     status, headers = response.status, response.headers
         except TimeoutError:
             return Failure("timeout", f"no reply from {self.url} within {self.timeout_s:g} s", True)
@@ -252,6 +276,8 @@ class OpenAICompatibleModel:
             return Failure("bad_response", f"the response body cannot be decoded: {error}", False)
         except aiohttp.ClientError as error:  # dropped connections, broken responses: worth another attempt
             return Failure("connection", f"lost the connection to {self.url}: {type(error).__name__}: {error}", True)
+        if isinstance(body, Failure):
+            return body
         return self._outcome(status, headers, body)
 
     def _outcome(self, status: int, headers: Mapping[str, str], body: bytes) -> ModelReply | Failure:

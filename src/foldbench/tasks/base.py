@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from foldbench.errors import InvalidKnobError
 from foldbench.messages import Conversation, ImagePart, Message, Prompt, TextPart, VideoPart
+from foldbench.tasks.knobs import Knobs
 from foldbench.tasks.spec import Feedback, Metric, Plot, TaskSpec
 
 __all__ = [
@@ -76,7 +77,7 @@ class Item(BaseModel):
 class ParseFailure:
     """A reply that could not be read as an answer; it scores as wrong and is reported by kind."""
 
-    kind: Literal["no_json", "invalid_json", "schema", "empty"]
+    kind: Literal["no_json", "invalid_json", "schema", "empty", "too_long"]
     message: str
     raw_excerpt: str = ""
 
@@ -99,6 +100,8 @@ class Task(Protocol):
     """Versioned id, ``family/name-vN``."""
     modalities: tuple[str, ...]
     """The encodings this task can write (``"text"``, ``"image"``, ...)."""
+    knob_schema: type[Knobs]
+    """The schema of the knobs ``generate`` accepts (see :mod:`foldbench.tasks.knobs`)."""
 
     @property
     def spec(self) -> TaskSpec:

@@ -3,7 +3,8 @@
 Parsing is strict: the last complete JSON object of the reply must match the task's schema. Harmless variants
 are normalised — key spellings of the published prompts (``totalNumberOfHoles``, ``unfoldingTypes``,
 ``resultHoles``, ``foldingTypes``, ``initialHoles``), upper/lower case, numbers given as strings (``"90"``),
-two-class directions given as ``"0, 180"``, an empty direction for circle and square, locations given as
+both directions of a two-class shape (ellipse, rectangle) given as ``"0, 180"`` (for a shape with four classes
+that names two directions and is refused), an empty direction for circle and square, locations given as
 ``[row, column, tri]`` — and everything else is a typed parse failure that scores as wrong.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, field_validator
 
 from foldbench.errors import FoldbenchError
 from foldbench.pft.actions import Fold, parse_action
@@ -85,7 +86,7 @@ class HoleAnswer(BaseModel):
 
     @field_validator("direction", mode="before")
     @classmethod
-    def _direction(cls, value: Any) -> int | None:
+    def _direction(cls, value: Any, info: ValidationInfo) -> int | None:
         if value is None or (isinstance(value, str) and not value.strip()):
             return None  # resolved against the shape in to_hole()
         if isinstance(value, str):
@@ -95,6 +96,9 @@ class HoleAnswer(BaseModel):
             values = {int(n) for n in numbers}
             if len(values) > 1 and not (len(values) == 2 and (max(values) - min(values)) == 180):
                 raise ValueError(f"direction {value!r} names more than one direction")
+            shape = info.data.get("shape")
+            if len(values) == 2 and shape is not None and direction_period(shape) == 360:
+                raise ValueError(f"direction {value!r} names two directions, and a {shape.value} has four")
             value = min(values)
         if isinstance(value, bool) or not isinstance(value, int) or value % 90:
             raise ValueError(f"direction must be 0, 90, 180 or 270, got {value!r}")

@@ -11,12 +11,14 @@ import numpy as np
 from foldbench.errors import InvalidKnobError
 from foldbench.pft import ENGINE_VERSION
 from foldbench.pft.actions import Fold, Rotation, parse_actions
-from foldbench.pft.enumeration import GROUPS, pattern_of
+from foldbench.pft.enumeration import pattern_of
 from foldbench.pft.holes import Hole
 from foldbench.pft.simulate import Solution, solve
 from foldbench.tasks.base import Item, Metric, ParseFailure, Scores, TaskSpec, check_modalities
+from foldbench.tasks.knobs import Knobs, parse_knobs
 from foldbench.tasks.mentalblackboard import baselines
 from foldbench.tasks.mentalblackboard.answers import PredictionAnswer, parse_prediction
+from foldbench.tasks.mentalblackboard.knobs import PictureKnobs
 from foldbench.tasks.mentalblackboard.measures import BREAKDOWNS, PREDICTION_METRICS, mentalblackboard_spec
 from foldbench.tasks.mentalblackboard.sampling import (
     hole_from_dict,
@@ -42,21 +44,13 @@ REFERENCE_SHEET = "images/reference_sheet.png"
 
 
 def groups_knob(knobs: Mapping[str, Any], default: tuple[int, ...]) -> tuple[int, ...]:
-    groups = tuple(int(g) for g in knobs.get("groups") or default)
-    bad = [g for g in groups if g not in GROUPS]
-    if bad or not groups:
-        raise InvalidKnobError(f"groups must be chosen from 1..9, got {list(groups)}")
-    return groups
+    """The configuration groups the (validated) knobs choose, or ``default``."""
+    return tuple(knobs.get("groups") or default)
 
 
 def picture_knobs(knobs: Mapping[str, Any]) -> tuple[int, int]:
-    """The picture size (pixels, even, 64-4096) and video frame rate (1-120) chosen by the knobs."""
-    size, fps = knobs.get("size", 512), knobs.get("fps", 24)
-    if isinstance(size, bool) or not isinstance(size, int) or size % 2 or not 64 <= size <= 4096:
-        raise InvalidKnobError(f"size must be an even number of pixels from 64 to 4096, got {size!r}")
-    if isinstance(fps, bool) or not isinstance(fps, int) or not 1 <= fps <= 120:
-        raise InvalidKnobError(f"fps must be a whole number from 1 to 120, got {fps!r}")
-    return size, fps
+    """The picture size and video frame rate the (validated) knobs choose."""
+    return knobs.get("size", 512), knobs.get("fps", 24)
 
 
 def step_paths(folder: str, stem: str, actions: list[str]) -> list[str]:
@@ -105,6 +99,7 @@ class MentalBlackboardTask:
     name = ""
     metrics: tuple[Metric, ...] = PREDICTION_METRICS
     breakdowns: tuple[str, ...] = BREAKDOWNS
+    knob_schema: type[Knobs] = PictureKnobs
 
     @property
     def spec(self) -> TaskSpec:
@@ -120,7 +115,7 @@ class MentalBlackboardTask:
         knobs: Mapping[str, Any] | None = None,
         start: int = 0,
     ) -> Iterator[Item]:
-        knobs = dict(knobs or {})
+        knobs = parse_knobs(self.knob_schema, self.id, knobs).given()
         check_modalities(self.id, modalities, self.modalities)
         size, fps = picture_knobs(knobs)
         for index in range(start, n):

@@ -1,4 +1,5 @@
-"""Prompts for MentalBlackboard items, rendered from the templates in ``prompts/``.
+"""Prompts for MentalBlackboard items, rendered from the templates in ``prompts/`` (loaded by
+:func:`foldbench.tasks.prompts.load_prompt`).
 
 Templates emit plain text with ``@@image PATH`` lines where a picture goes and ``@@video PATH|FRAME,FRAME,...``
 lines where a video goes (with the key frames sent to models that take images only); :func:`render_prompt` turns
@@ -8,13 +9,10 @@ whenever a template's wording changes; it is stored with every run.
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
 from typing import Any
 
-import jinja2
-
 from foldbench.tasks.base import ImagePart, Prompt, TextPart, VideoPart
+from foldbench.tasks.prompts import load_prompt
 
 __all__ = ["TEMPLATE_VERSION", "render_prompt"]
 
@@ -23,19 +21,9 @@ _IMAGE_MARK = "@@image "
 _VIDEO_MARK = "@@video "
 
 
-@cache
-def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(Path(__file__).with_name("prompts")),
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=False,
-        autoescape=False,
-    )
-
-
 def render_prompt(template: str, **context: Any) -> Prompt:
     """Render ``prompts/<template>.j2`` into a prompt of text and image parts."""
-    text = _environment().get_template(f"{template}.j2").render(**context)
+    text = load_prompt(__package__ or "foldbench.tasks.mentalblackboard", f"{template}.j2").render(**context)
     parts: list[TextPart | ImagePart | VideoPart] = []
     buffer: list[str] = []
     for line in text.splitlines():

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from foldbench.errors import FoldbenchError, InvalidKnobError
+from foldbench.errors import FoldbenchError
 from foldbench.pft.actions import Rotation, parse_actions
 from foldbench.pft.encoders.text import encode_prompt_block, grid_text
 from foldbench.pft.enumeration import GROUPS
@@ -22,6 +22,7 @@ from foldbench.pft.holes import ROTATION_FREE_SHAPES, Hole, Size, direction_peri
 from foldbench.pft.paper import Paper
 from foldbench.pft.simulate import solve
 from foldbench.tasks.base import Item, ParseFailure, Prompt, Scores
+from foldbench.tasks.knobs import Knobs
 from foldbench.tasks.mentalblackboard import baselines
 from foldbench.tasks.mentalblackboard.answers import PlanningAnswer, parse_planning
 from foldbench.tasks.mentalblackboard.common import (
@@ -33,6 +34,12 @@ from foldbench.tasks.mentalblackboard.common import (
     groups_knob,
     solution_of,
     step_paths,
+)
+from foldbench.tasks.mentalblackboard.knobs import (
+    PLANNING_FOLD_COUNTS,
+    GeneralizationKnobs,
+    PlanningKnobs,
+    PredictionKnobs,
 )
 from foldbench.tasks.mentalblackboard.measures import BREAKDOWNS, PLANNING_METRICS
 from foldbench.tasks.mentalblackboard.render import render_prompt
@@ -48,7 +55,6 @@ from foldbench.tasks.mentalblackboard.scoring import score_planning
 
 __all__ = ["PredictionTask", "BackwardPredictionTask", "PlanningTask", "GeneralizationTask", "REFERENCE_SHEET"]
 
-_PLANNING_GROUPS = (1, 2, 3, 4)
 
 
 class PredictionTask(MentalBlackboardTask):
@@ -59,6 +65,7 @@ class PredictionTask(MentalBlackboardTask):
     modalities: tuple[str, ...] = ("text", "image", "video", "frames")
     sides: Sides = "front"
     default_groups: tuple[int, ...] = tuple(GROUPS)
+    knob_schema: type[Knobs] = PredictionKnobs
 
     def _draw(self, rng: np.random.Generator, knobs: dict[str, Any]) -> Draw:
         groups = groups_knob(knobs, self.default_groups)
@@ -137,14 +144,11 @@ class PlanningTask(MentalBlackboardTask):
     id = "mentalblackboard/planning-v1"
     metrics = PLANNING_METRICS
     name = "planning"
+    knob_schema: type[Knobs] = PlanningKnobs
 
     def _draw(self, rng: np.random.Generator, knobs: dict[str, Any]) -> Draw:
-        fold_counts = tuple(int(f) for f in knobs.get("folds") or _PLANNING_GROUPS)
-        if not fold_counts or any(f not in _PLANNING_GROUPS for f in fold_counts):
-            raise InvalidKnobError(f"planning folds must be chosen from 1..4, got {list(fold_counts)}")
-        max_holes = int(knobs.get("max_holes", 2))
-        if max_holes not in (1, 2):
-            raise InvalidKnobError(f"max_holes must be 1 or 2, got {max_holes}")
+        fold_counts = tuple(knobs.get("folds") or PLANNING_FOLD_COUNTS)
+        max_holes = knobs.get("max_holes", 2)
         num_folds = fold_counts[int(rng.integers(len(fold_counts)))]
         actions = sample_actions(rng, num_folds, "front")
         folded = solve(actions, []).folded
@@ -259,6 +263,7 @@ class GeneralizationTask(MentalBlackboardTask):
     breakdowns = (*BREAKDOWNS, "changed")
     name = "generalization"
     default_groups: tuple[int, ...] = (1, 2, 3, 4)
+    knob_schema: type[Knobs] = GeneralizationKnobs
 
     def _draw(self, rng: np.random.Generator, knobs: dict[str, Any]) -> Draw:
         groups = groups_knob(knobs, self.default_groups)

@@ -8,7 +8,9 @@ Accepted replies, in order of precedence:
 3. a reply whose last line ends with ``Answer: B`` (``answer is B``, ``Final answer: (B)``).
 
 A reply that offers different final letters (``Answer: B`` then ``Answer: C``) is ambiguous and fails, as does
-anything else. Nothing in a reply is ever evaluated.
+anything else. Nothing in a reply is ever evaluated, and the time spent is bounded: only the end of a long reply
+is read (:data:`~foldbench.tasks.replies.SCAN_LIMIT` characters; a ``too_long`` failure says so when nothing is
+found there), and the patterns run on the text with its whitespace runs collapsed, so none can backtrack.
 """
 
 from __future__ import annotations
@@ -19,14 +21,16 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from foldbench.tasks.base import ParseFailure, Scores
-from foldbench.tasks.replies import json_objects
+from foldbench.tasks.replies import reply_tail, scan_json_objects
 
 __all__ = ["LETTERS", "Choice", "parse_choice", "score_choice"]
 
 LETTERS: tuple[str, ...] = ("A", "B", "C", "D")
-_LONE = re.compile(r"^\s*[\(\[]?\s*([A-Da-d])\s*[\)\]]?\s*\.?\s*$")
-_FINAL = re.compile(r"answer\s*(?:is)?\s*[:=]?\s*[\(\[]?\s*\*{0,2}([A-D])\*{0,2}\s*[\)\]]?\s*\.?\s*$", re.IGNORECASE)
-_ANY_FINAL = re.compile(r"answer\s*(?:is)?\s*[:=]?\s*[\(\[]?\s*\*{0,2}([A-D])\b", re.IGNORECASE)
+# Applied to text whose whitespace runs are single spaces, so that every " ?" matches at most one character.
+_LONE = re.compile(r"[\(\[]? ?([A-Da-d]) ?[\)\]]? ?\.?")
+_FINAL = re.compile(r"answer ?(?:is)? ?[:=]? ?[\(\[]? ?\*{0,2}([A-D])\*{0,2} ?[\)\]]? ?\.?$", re.IGNORECASE)
+_ANY_FINAL = re.compile(r"answer ?(?:is)? ?[:=]? ?[\(\[]? ?\*{0,2}([A-D])\b", re.IGNORECASE)
+_LONE_MAX = 12
 _EXCERPT = 120
 
 
@@ -46,27 +50,34 @@ def parse_choice(text: str) -> Choice | ParseFailure:
     >>> parse_choice("").kind
     'empty'
     """
-    excerpt = text[-_EXCERPT:]
+    excerpt = text[-_EXCERPT:].strip()
     if not text.strip():
         return ParseFailure("empty", "the reply is empty", excerpt)
-    objects, broken = json_objects(text)
-    answers = [o for o in objects if "answer" in o]
+    tail = reply_tail(text)
+    scan = scan_json_objects(text)
+    answers = [o for o in scan.objects if "answer" in o]
     if answers:
         value = answers[-1]["answer"]
         if isinstance(value, str) and value.strip().upper() in LETTERS:
             return Choice(answer=value.strip().upper())  # type: ignore[arg-type]
-        return ParseFailure("schema", f'"answer" must be one of A, B, C, D, got {value!r}', excerpt)
-    lone = _LONE.match(text)
-    if lone:
-        return Choice(answer=lone.group(1).upper())  # type: ignore[arg-type]
-    last_line = text.strip().splitlines()[-1]
+        shown = repr(value) if isinstance(value, str | int | float | bool) or value is None else type(value).__name__
+        return ParseFailure("schema", f'"answer" must be one of A, B, C, D, got {shown[:40]}', excerpt)
+    stripped = tail.strip()
+    if len(stripped) <= _LONE_MAX:
+        lone = _LONE.fullmatch(" ".join(stripped.split()))
+        if lone:
+            return Choice(answer=lone.group(1).upper())  # type: ignore[arg-type]
+    last_line = " ".join(stripped.splitlines()[-1].split()) if stripped else ""
     final = _FINAL.search(last_line)
     if final:
-        offered = {m.group(1).upper() for m in _ANY_FINAL.finditer(text)}
+        offered = {m.group(1).upper() for m in _ANY_FINAL.finditer(" ".join(tail.split()))}
         if offered != {final.group(1).upper()}:
             return ParseFailure("schema", f"the reply offers several answers: {', '.join(sorted(offered))}", excerpt)
         return Choice(answer=final.group(1).upper())  # type: ignore[arg-type]
-    if broken or objects:
+    limited = scan.limit_failure(len(text))
+    if limited is not None:
+        return ParseFailure(limited.kind, limited.message, excerpt)
+    if scan.broken or scan.objects:
         return ParseFailure("invalid_json", 'no JSON object with an "answer" key could be read', excerpt)
     return ParseFailure("no_json", 'expected {"answer": "<letter>"} or a single letter A-D', excerpt)
 

@@ -8,8 +8,6 @@ follows the published composition (141,000 train / 6,000 validation / 3,000 test
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from functools import cache
-from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -29,7 +27,10 @@ from foldbench.tasks.base import (
     TextPart,
     check_modalities,
 )
+from foldbench.tasks.knobs import Knobs, parse_knobs
 from foldbench.tasks.pfp.answer import LETTERS, Choice, parse_choice, score_choice
+from foldbench.tasks.pfp.knobs import PfpKnobs
+from foldbench.tasks.prompts import load_prompt
 
 __all__ = ["MAX_TRIES", "SPLIT_SIZES", "PfpTaskBase", "item_rng", "load_template", "split_of"]
 
@@ -60,14 +61,12 @@ def split_of(item_seed: int) -> str:
     return "validation" if slot < SPLIT_SIZES["train"] + SPLIT_SIZES["validation"] else "test"
 
 
-@cache
 def load_template(name: str) -> tuple[str, str]:
     """The prompt template ``prompts/<name>.txt``: its version (first line ``version: ...``) and its text."""
-    text = resources.files("foldbench.tasks.pfp").joinpath("prompts", f"{name}.txt").read_text(encoding="utf-8")
-    first, _, body = text.partition("\n")
-    if not first.startswith("version:"):
+    prompt = load_prompt("foldbench.tasks.pfp", f"{name}.txt")
+    if prompt.version is None:
         raise ValueError(f"prompt template {name}.txt must start with a 'version:' line")
-    return first.removeprefix("version:").strip(), body.strip() + "\n"
+    return prompt.version, prompt.render().strip() + "\n"
 
 
 class PfpTaskBase:
@@ -83,7 +82,7 @@ class PfpTaskBase:
     type_name = ""
     subtasks: tuple[str, ...] = ()
     modalities: tuple[str, ...] = ("image",)
-    knob_names: frozenset[str] = frozenset({"subtasks", "panels"})
+    knob_schema: type[Knobs] = PfpKnobs
 
     @property
     def spec(self) -> TaskSpec:
@@ -98,13 +97,9 @@ class PfpTaskBase:
 
     # ---- knobs -------------------------------------------------------------------------------------------
     def validate_knobs(self, knobs: Mapping[str, Any] | None) -> dict[str, Any]:
-        """The knobs with defaults filled in; :class:`PfpKnobError` for unknown or impossible ones."""
-        knobs = dict(knobs or {})
-        unknown = sorted(set(knobs) - self.knob_names)
-        if unknown:
-            raise PfpKnobError(
-                f"{self.id}: unknown knob {unknown[0]!r}; knobs are {', '.join(sorted(self.knob_names))}"
-            )
+        """The knobs with defaults filled in; an :class:`~foldbench.errors.InvalidKnobError` for unknown or
+        ill-typed ones (from the task's ``knob_schema``), :class:`PfpKnobError` for impossible ones."""
+        knobs = parse_knobs(self.knob_schema, self.id, knobs, error_type=PfpKnobError).given()
         subtasks = knobs.get("subtasks") or self.subtasks
         if isinstance(subtasks, str):
             subtasks = [s.strip() for s in subtasks.split(",") if s.strip()]
@@ -115,10 +110,7 @@ class PfpTaskBase:
             )
         config = dict(knobs)
         config["subtasks"] = tuple(subtasks)
-        panels = config.get("panels", True)
-        if not isinstance(panels, bool):
-            raise PfpKnobError(f"{self.id}: knob 'panels' must be true or false, got {panels!r}")
-        config["panels"] = panels
+        config["panels"] = config.get("panels", True)
         self._check_knobs(config)
         return config
 

@@ -35,8 +35,10 @@ from foldbench.pfp.shapes import SheetShape, sheet_polygon
 from foldbench.pfp.tolerance import DISTINCT_AREA, SAME_AREA, distinct_regions, same_region
 from foldbench.pfp.variants import VARIANT_KINDS, altered_sequence, make_variant, perturbed_corner_step
 from foldbench.tasks.base import Item
+from foldbench.tasks.knobs import Knobs
 from foldbench.tasks.pfp.common import PfpTaskBase
 from foldbench.tasks.pfp.fold_sampling import SUBTASK_FOLDS, check_fold_knobs, sample_puzzle
+from foldbench.tasks.pfp.knobs import PfpFoldKnobs
 
 __all__ = ["OPTION_SIZE", "QUESTION_SIZE", "InverseTask", "MultiStepTask", "SingleStepTask"]
 
@@ -94,7 +96,7 @@ def _corners_near(outline: Any, holes: Any) -> tuple[int, ...]:
 
 
 class _FoldTaskBase(PfpTaskBase):
-    knob_names = PfpTaskBase.knob_names | {"shapes", "cutouts"}
+    knob_schema: type[Knobs] = PfpFoldKnobs
 
     def _check_knobs(self, config: dict[str, Any]) -> None:
         check_fold_knobs(self.id, config)

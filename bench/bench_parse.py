@@ -1,0 +1,58 @@
+"""Reply parsing speed on adversarial replies: every parser, every hostile shape, up to 1 MB.
+
+Usage: python bench/bench_parse.py [--sizes 32768,1000000] [--repeats 7]
+
+For each size (by default the searched tail, :data:`foldbench.tasks.replies.SCAN_LIMIT`, where a whole reply is
+searched, and 1 MB), each hostile shape (``tests/support/hostile_text.py``) and each reply parser
+(MentalBlackboard prediction and planning, Paper Folding Puzzles' letter), the median time over the repeats is
+printed; the last line is the worst of them, against the target of 50 ms for any reply of up to 1 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.support.hostile_text import HOSTILE_REPLIES, hostile_reply
+
+from foldbench.tasks.mentalblackboard.answers import parse_planning, parse_prediction
+from foldbench.tasks.pfp.answer import parse_choice
+
+PARSERS = {"prediction": parse_prediction, "planning": parse_planning, "pfp-letter": parse_choice}
+TARGET_MS = 50.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="32768,1000000", help="characters per reply, comma-separated")
+    parser.add_argument("--repeats", type=int, default=7)
+    args = parser.parse_args()
+    worst = (0.0, "", "", 0)
+    for size in (int(s) for s in args.sizes.split(",")):
+        print(f"\n{size:,} characters: median ms per reply")
+        print(f"{'shape':<22} " + " ".join(f"{name:>12}" for name in PARSERS))
+        for shape in HOSTILE_REPLIES:
+            text = hostile_reply(shape, size)
+            row = []
+            for name, parse in PARSERS.items():
+                times = []
+                for _ in range(args.repeats):
+                    started = time.perf_counter()
+                    parse(text)
+                    times.append(time.perf_counter() - started)
+                median_ms = statistics.median(times) * 1000
+                row.append(median_ms)
+                worst = max(worst, (median_ms, shape, name, size))
+            print(f"{shape:<22} " + " ".join(f"{ms:12.2f}" for ms in row))
+    verdict = "within" if worst[0] <= TARGET_MS else "OVER"
+    where = f"{worst[1]}, {worst[2]}, {worst[3]:,} characters"
+    print(f"\nworst: {worst[0]:.2f} ms ({where}), {verdict} the {TARGET_MS:g} ms target")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,158 @@
+"""Knob schemas: the generator options of every task, typed and validated before anything is generated.
+
+Each task names a :class:`Knobs` subclass as its ``knob_schema``; :func:`parse_knobs` validates the knobs a user
+gave against it. A knob the schema does not know, or one of the wrong type or out of range, is refused with an
+:class:`~foldbench.errors.InvalidKnobError` of one line that names the task and the knob (and, for an unknown
+knob, the closest known one). Lists may be given as comma-separated strings (``"1,2,5"``), as the command line
+does.
+
+    >>> class Toy(Knobs):
+    ...     groups: CommaList[int] | None = None
+    >>> parse_knobs(Toy, "toy/task-v1", {"groups": "1,2"}).groups
+    (1, 2)
+    >>> parse_knobs(Toy, "toy/task-v1", {"grups": [1]})
+    Traceback (most recent call last):
+    ...
+    foldbench.errors.InvalidKnobError: toy/task-v1: unknown knob 'grups'. Did you mean: groups?
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import UnionType
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
+
+from foldbench.errors import InvalidKnobError, did_you_mean
+
+__all__ = ["CommaList", "KnobInfo", "Knobs", "Whole", "knob_infos", "knob_value", "parse_knobs"]
+
+K = TypeVar("K", bound="Knobs")
+T = TypeVar("T")
+
+
+def _split_commas(value: Any) -> Any:
+    """``"1, 2,5"`` -> ``["1", "2", "5"]`` (converted by the item type after); a lone scalar -> a list of it."""
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return [value]
+    return value
+
+
+def _not_bool(value: Any) -> Any:
+    if isinstance(value, bool):
+        raise ValueError("must be a whole number, not true or false")
+    return value
+
+
+Whole = Annotated[int, BeforeValidator(_not_bool)]
+"""An integer (also given as digits in a string), never a boolean."""
+
+CommaList = Annotated[tuple[T, ...], BeforeValidator(_split_commas)]
+"""A non-string sequence of ``T``, also given as a comma-separated string or a single value."""
+
+
+class Knobs(BaseModel):
+    """The base of every knob schema: frozen, and no field it does not declare.
+
+    Subclasses declare each knob as a field with a type, a default (None for "the task decides") and a
+    docstring; validators state the allowed values.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=False, use_attribute_docstrings=True)
+
+    def given(self) -> dict[str, Any]:
+        """The knobs that were set explicitly, as plain values (tuples as lists)."""
+        return {
+            name: list(value) if isinstance(value, tuple) else value
+            for name, value in self.model_dump(exclude_unset=True).items()
+        }
+
+
+def parse_knobs(
+    schema: type[K],
+    task_id: str,
+    knobs: Mapping[str, Any] | None,
+    *,
+    error_type: type[InvalidKnobError] = InvalidKnobError,
+) -> K:
+    """``knobs`` validated against ``schema``, or an error naming the first bad knob.
+
+    Args:
+        schema: the task's knob schema.
+        task_id: named at the start of the message.
+        knobs: the knobs as given (None for none).
+        error_type: the :class:`~foldbench.errors.InvalidKnobError` subclass a family raises.
+    """
+    try:
+        return schema.model_validate(dict(knobs or {}))
+    except ValidationError as error:
+        raise error_type(_message(schema, task_id, error)) from None
+
+
+def _message(schema: type[Knobs], task_id: str, error: ValidationError) -> str:
+    first = error.errors()[0]
+    name = str(first["loc"][0]) if first["loc"] else "?"
+    known = sorted(schema.model_fields)
+    if first["type"] == "extra_forbidden":
+        hint = did_you_mean(name, known) if known else " This task has no knobs."
+        return f"{task_id}: unknown knob {name!r}.{hint}"
+    reason = first["msg"].removeprefix("Value error, ")
+    shown = repr(first["input"])
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    return f"{task_id}: knob {name!r}: {reason[:1].lower()}{reason[1:]} (got {shown})"
+
+
+def knob_value(text: str) -> Any:
+    """A knob value given on the command line: JSON when it parses (``256``, ``false``, ``[1, 2]``), else the
+    text itself (``back``, ``1,2``).
+
+    >>> knob_value("256"), knob_value("false"), knob_value("back"), knob_value("1,2")
+    (256, False, 'back', '1,2')
+    """
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class KnobInfo:
+    """One knob of a schema, for help texts: its name, type, default (empty when the task decides) and
+    description."""
+
+    name: str
+    type: str
+    default: str
+    description: str
+
+
+def _type_name(annotation: Any) -> str:
+    """A short, readable name of a knob's type: ``int``, ``list of int``, ``front|back|mixed``."""
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin is Annotated:
+        return _type_name(args[0])
+    if origin in (Union, UnionType):
+        return " or ".join(_type_name(a) for a in args if a is not type(None))
+    if origin is Literal:
+        return "|".join(str(a) for a in args)
+    if origin is tuple:
+        return f"list of {_type_name(args[0])}"
+    return getattr(annotation, "__name__", str(annotation))
+
+
+def knob_infos(schema: type[Knobs]) -> list[KnobInfo]:
+    """The knobs of ``schema``, in declaration order."""
+    return [
+        KnobInfo(
+            name,
+            _type_name(field.annotation),
+            "" if field.default is None else json.dumps(field.default),
+            " ".join((field.description or "").split()),
+        )
+        for name, field in schema.model_fields.items()
+    ]

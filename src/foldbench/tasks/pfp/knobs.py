@@ -1,0 +1,32 @@
+"""The knob schemas of the Paper Folding Puzzles tasks (see :mod:`foldbench.tasks.knobs`).
+
+The schemas fix each knob's type; which subtask names, sheet shapes and cutout counts a task allows (and whether
+a count fits on a shape) is checked by the task itself, which knows them.
+"""
+
+from __future__ import annotations
+
+from pydantic import StrictBool
+
+from foldbench.tasks.knobs import CommaList, Knobs, Whole
+
+__all__ = ["PfpFoldKnobs", "PfpKnobs"]
+
+
+class PfpKnobs(Knobs):
+    """Knobs of every PFP task."""
+
+    subtasks: CommaList[str] | None = None
+    """Subtasks to draw from, taken in turn by item index (1-fold, 2-fold, 3-fold, others; or easy, hard);
+    default: all of the task's."""
+    panels: StrictBool = True
+    """Also write each question and option picture on its own, beside the composite."""
+
+
+class PfpFoldKnobs(PfpKnobs):
+    """Knobs of the fold-and-cut tasks (single-step, multi-step, inverse)."""
+
+    shapes: CommaList[str] | None = None
+    """Base sheet shapes to draw from; default: all five."""
+    cutouts: CommaList[Whole] | None = None
+    """Cutout counts 1-4 to draw from; default: each count that fits the shape and folds."""

@@ -1,0 +1,206 @@
+"""Reading MentalBlackboard answers: every lenient variant the README promises, and what stays a parse failure."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from foldbench.pft.holes import Hole, Shape, Size
+from foldbench.tasks.base import ParseFailure
+from foldbench.tasks.mentalblackboard.answers import (
+    PlanningAnswer,
+    PredictionAnswer,
+    parse_planning,
+    parse_prediction,
+)
+
+
+def _reply(holes: list[dict[str, Any]], unfolding: list[str] | None = None, **extra: Any) -> str:
+    return json.dumps({"unfolding": unfolding or ["H1-F"], "result_holes": holes, **extra})
+
+
+def _one_hole(**fields: Any) -> Hole:
+    hole = {"shape": "star", "size": "small", "direction": 90, "location": 5, **fields}
+    answer = parse_prediction(_reply([hole]))
+    assert isinstance(answer, PredictionAnswer), answer
+    (parsed,) = answer.holes()
+    return parsed
+
+
+def _fails(**fields: Any) -> ParseFailure:
+    hole = {"shape": "star", "size": "small", "direction": 90, "location": 5, **fields}
+    failure = parse_prediction(_reply([hole]))
+    assert isinstance(failure, ParseFailure) and failure.kind == "schema", failure
+    return failure
+
+
+@pytest.mark.parametrize("direction", ["90", " 90 ", "90 degrees", "90degree", 90, 450, -270])
+def test_a_direction_as_a_string_or_an_equivalent_angle_is_read(direction: Any) -> None:
+    assert _one_hole(direction=direction).direction == 90
+
+
+@pytest.mark.parametrize(("shape", "size"), [("STAR", "SMALL"), ("Star", "Small"), (" star ", "small ")])
+def test_shape_and_size_ignore_case_and_spaces(shape: str, size: str) -> None:
+    assert _one_hole(shape=shape, size=size) == Hole(Shape.STAR, Size.SMALL, 90, 5)
+
+
+@pytest.mark.parametrize(("shape", "direction", "expected"), [("ellipse", "0, 180", 0), ("rectangle", "90,270", 90)])
+def test_both_directions_of_a_two_class_shape_are_read_as_its_class(shape: str, direction: str, expected: int) -> None:
+    assert _one_hole(shape=shape, direction=direction).direction == expected
+
+
+@pytest.mark.parametrize("shape", ["star", "letter", "triangle", "trapezoid", "text"])
+def test_two_directions_are_refused_for_a_four_class_shape(shape: str) -> None:
+    assert "direction" in _fails(shape=shape, direction="0, 180").message
+
+
+@pytest.mark.parametrize("direction", ["0, 90", "45", 45, "north", "90, 180, 270", True, 12.5])
+def test_a_direction_that_is_not_one_class_is_refused(direction: Any) -> None:
+    _fails(shape="ellipse", direction=direction)
+
+
+@pytest.mark.parametrize("shape", ["circle", "square"])
+@pytest.mark.parametrize("direction", [None, "", "  "])
+def test_circle_and_square_may_omit_the_direction(shape: str, direction: Any) -> None:
+    assert _one_hole(shape=shape, direction=direction).direction == 0
+
+
+def test_a_directed_shape_may_not_omit_its_direction() -> None:
+    assert "needs a direction" in _fails(direction=None).message
+
+
+def test_the_direction_key_is_required_even_for_a_circle() -> None:
+    reply = json.dumps({"unfolding": [], "result_holes": [{"shape": "circle", "size": "large", "location": 3}]})
+    failure = parse_prediction(reply)
+    assert isinstance(failure, ParseFailure) and "direction" in failure.message
+
+
+@pytest.mark.parametrize(
+    ("location", "expected"),
+    [
+        ([0, 0, 0], 1),  # locations run row by row, two per cell, the left triangle first
+        ([0, 0, 1], 2),
+        ([0, 1, 0], 3),
+        ([1, 2, 1], 14),  # 8 per row: 8 + 2·2 + 1 + 1
+        ([3, 3, 1], 32),
+        ("17", 17),
+        (" 9 ", 9),
+        (32, 32),
+    ],
+)
+def test_a_location_as_row_column_tri_or_a_string_is_read(location: Any, expected: int) -> None:
+    assert _one_hole(location=location).location == expected
+
+
+@pytest.mark.parametrize("location", [0, 33, -1, [4, 0, 0], [0, 4, 0], [0, 0, 2], [1, 2], "12a", True, 5.0])
+def test_a_location_off_the_paper_or_malformed_is_refused(location: Any) -> None:
+    _fails(location=location)
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [
+        ("totalNumberofHoles", "unfoldingTypes", "resultHoles"),
+        ("totalNumberOfHoles", "UnfoldingTypes", "ResultHoles"),
+        ("total_holes", "unfolding", "result_holes"),
+        ("Total Holes", "unfolding_steps", "result holes"),
+    ],
+)
+def test_the_published_key_names_are_read(keys: tuple[str, str, str]) -> None:
+    total, unfolding, holes = keys
+    reply = json.dumps(
+        {
+            total: 1,
+            unfolding: ["h1-f", "V2-b"],
+            holes: [{"shape": "circle", "size": "large", "direction": "", "location": 3}],
+        }
+    )
+    answer = parse_prediction(reply)
+    assert isinstance(answer, PredictionAnswer), answer
+    assert answer.declared_total == 1 and answer.unfolding == ["H1-F", "V2-B"]
+    assert answer.holes() == [Hole(Shape.CIRCLE, Size.LARGE, 0, 3)]
+
+
+def test_the_published_planning_keys_are_read() -> None:
+    reply = json.dumps(
+        {
+            "foldingTypes": ["D1-F"],
+            "initialHoles": [{"shape": "star", "size": "small", "direction": "0", "location": 9}],
+        }
+    )
+    answer = parse_planning(reply)
+    assert isinstance(answer, PlanningAnswer), answer
+    assert answer.folds == ["D1-F"] and answer.holes() == [Hole(Shape.STAR, Size.SMALL, 0, 9)]
+
+
+def test_the_declared_total_may_be_a_string_and_defaults_to_the_list_length() -> None:
+    hole = {"shape": "circle", "size": "large", "direction": "", "location": 3}
+    declared = parse_prediction(_reply([hole], total_holes="4"))
+    assert isinstance(declared, PredictionAnswer) and declared.declared_total == 4
+    implicit = parse_prediction(_reply([hole]))
+    assert isinstance(implicit, PredictionAnswer) and implicit.declared_total == 1
+
+
+@pytest.mark.parametrize("step", ["R90", "H3-F", "fold top", 7, "H1"])
+def test_an_unfolding_step_that_is_not_a_fold_code_is_refused(step: Any) -> None:
+    failure = parse_prediction(_reply([], unfolding=["H1-F", step]))
+    assert isinstance(failure, ParseFailure) and failure.kind == "schema"
+
+
+def test_two_holes_at_one_location_are_refused() -> None:
+    holes = [
+        {"shape": "circle", "size": "large", "direction": 0, "location": 3},
+        {"shape": "star", "size": "small", "direction": 0, "location": 3},
+    ]
+    failure = parse_prediction(_reply(holes))
+    assert isinstance(failure, ParseFailure) and "one location" in failure.message
+
+
+@pytest.mark.parametrize(
+    ("reply", "kind"),
+    [
+        ("", "empty"),
+        ("The holes are at 3 and 5.", "no_json"),
+        ('{"unfolding": ["H1-F"], "result_holes": [', "invalid_json"),
+        ('{"unfolding": ["H1-F"]}', "schema"),
+        ('{"result_holes": []}', "schema"),
+        ('{"unfolding": "H1-F", "result_holes": []}', "schema"),
+        ('{"unfolding": [], "result_holes": [{"shape": "hexagon", "size": "small", "location": 1}]}', "schema"),
+    ],
+)
+def test_anything_else_is_a_typed_parse_failure(reply: str, kind: str) -> None:
+    failure = parse_prediction(reply)
+    assert isinstance(failure, ParseFailure) and failure.kind == kind
+
+
+def test_the_last_complete_object_is_the_answer() -> None:
+    draft = _reply([{"shape": "circle", "size": "large", "direction": "", "location": 3}])
+    final = _reply([{"shape": "circle", "size": "large", "direction": 0, "location": 4}])
+    answer = parse_prediction(f"Draft: {draft}\nCorrected:\n```json\n{final}\n```\nDone.")
+    assert isinstance(answer, PredictionAnswer) and answer.holes()[0].location == 4
+
+
+@given(
+    shape=st.sampled_from(list(Shape)),
+    size=st.sampled_from(list(Size)),
+    direction=st.sampled_from([0, 90, 180, 270]),
+    location=st.integers(1, 32),
+    upper=st.booleans(),
+    as_string=st.booleans(),
+)
+def test_variants_read_as_the_same_hole(
+    shape: Shape, size: Size, direction: int, location: int, upper: bool, as_string: bool
+) -> None:
+    row, rest = divmod(location - 1, 8)
+    column, tri = divmod(rest, 2)
+    variant = {
+        "shape": shape.value.upper() if upper else shape.value,
+        "size": size.value.upper() if upper else size.value,
+        "direction": str(direction) if as_string else direction,
+        "location": [row, column, tri],
+    }
+    assert _one_hole(**variant) == Hole(shape, size, direction, location)

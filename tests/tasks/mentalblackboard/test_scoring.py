@@ -1,0 +1,245 @@
+"""MentalBlackboard's metrics, checked against hand-worked examples of their definitions and against properties.
+
+With G true holes, P declared and M matching in every field: partial accuracy = M / (G + max(0, P − G)), pooled
+over items; per-field accuracy the same for one field alone; extra / missing = P > G / P < G; exact match needs
+the holes (and the declared count) and the unfolding steps exact; unfolding accuracy is exact and step-wise.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from foldbench.pft.actions import parse_actions
+from foldbench.pft.holes import Hole, Shape, Size
+from foldbench.pft.simulate import solve
+from foldbench.tasks.base import ParseFailure, Scores
+from foldbench.tasks.mentalblackboard.answers import PlanningAnswer, PredictionAnswer
+from foldbench.tasks.mentalblackboard.scoring import score_planning, score_prediction
+
+UNFOLDING = ["H1-F", "V2-B", "D1-F"]
+STAR_5 = {"shape": "star", "size": "small", "direction": 90, "location": 5}
+CIRCLE_12 = {"shape": "circle", "size": "large", "direction": 0, "location": 12}
+ELLIPSE_20 = {"shape": "ellipse", "size": "small", "direction": 0, "location": 20}
+TRUTH = [STAR_5, CIRCLE_12, ELLIPSE_20]
+
+
+def _target(holes: list[dict[str, Any]] = TRUTH, unfolding: list[str] = UNFOLDING) -> dict[str, Any]:
+    return {"result_holes": holes, "unfolding": unfolding}
+
+
+def _answer(
+    holes: list[dict[str, Any]], unfolding: list[str] = UNFOLDING, total: int | None = None
+) -> PredictionAnswer:
+    return PredictionAnswer(total_holes=total, unfolding=unfolding, result_holes=holes)  # type: ignore[arg-type]
+
+
+def _pooled(scores: list[Scores], numerator: str, denominator: str = "partial_denominator") -> float:
+    return sum(s.counts[numerator] for s in scores) / sum(s.counts[denominator] for s in scores)
+
+
+HOLE_METRICS = ("partial_accuracy", "shape_accuracy", "size_accuracy", "location_accuracy", "direction_accuracy")
+
+
+def test_a_perfect_answer_scores_one_on_every_metric() -> None:
+    scores = score_prediction(_target(), _answer(TRUTH, total=3))
+    for metric in (*HOLE_METRICS, "holes_exact", "unfolding_exact", "unfolding_steps", "exact_match"):
+        assert scores.values[metric] == 1.0, metric
+    assert scores.values["extra_holes"] == scores.values["missing_holes"] == scores.values["parse_failure"] == 0.0
+
+
+def test_a_worked_example_with_one_extra_and_two_flawed_holes() -> None:
+    # G = 3; the answer lists P = 4: the star exactly, the circle one cell off (13 for 12), the ellipse in the wrong
+    # size (its direction 180 is the same class as 0), and an extra square. M = 1, so partial = 1 / (3 + 1).
+    answer = [
+        STAR_5,
+        {**CIRCLE_12, "location": 13},
+        {**ELLIPSE_20, "size": "large", "direction": 180},
+        {"shape": "square", "size": "small", "direction": 0, "location": 30},
+    ]
+    scores = score_prediction(_target(), _answer(answer))
+    assert scores.values["partial_accuracy"] == pytest.approx(1 / 4)
+    assert scores.values["shape_accuracy"] == pytest.approx(3 / 4)  # star, circle, ellipse
+    assert scores.values["size_accuracy"] == pytest.approx(3 / 4)  # small ×2 (of 2), large ×1 (of 1)
+    assert scores.values["location_accuracy"] == pytest.approx(2 / 4)  # 5 and 20
+    assert scores.values["direction_accuracy"] == pytest.approx(3 / 4)  # 90, and two of the three 0-classes
+    assert scores.values["extra_holes"] == 1.0 and scores.values["missing_holes"] == 0.0
+    assert scores.values["holes_exact"] == 0.0 and scores.values["exact_match"] == 0.0
+    assert scores.values["unfolding_exact"] == 1.0
+    assert (scores.counts["holes_true"], scores.counts["holes_declared"], scores.counts["holes_matched"]) == (3, 4, 1)
+
+
+def test_a_missing_hole_keeps_the_denominator_at_g() -> None:
+    scores = score_prediction(_target(), _answer([STAR_5]))
+    assert scores.values["partial_accuracy"] == pytest.approx(1 / 3)
+    assert scores.values["missing_holes"] == 1.0 and scores.values["extra_holes"] == 0.0
+    assert scores.values["exact_match"] == 0.0
+
+
+def test_the_declared_count_counts_even_when_the_list_is_right() -> None:
+    over = score_prediction(_target(), _answer(TRUTH, total=4))  # P = 4 > G: one phantom extra hole
+    assert over.values["partial_accuracy"] == pytest.approx(3 / 4)
+    assert over.values["extra_holes"] == 1.0
+    assert over.values["holes_exact"] == 0.0 and over.values["exact_match"] == 0.0
+    under = score_prediction(_target(), _answer(TRUTH, total=2))  # P = 2 < G: the denominator stays G
+    assert under.values["partial_accuracy"] == pytest.approx(3 / 3)
+    assert under.values["missing_holes"] == 1.0
+    assert under.values["holes_exact"] == 0.0 and under.values["exact_match"] == 0.0
+
+
+def test_exact_match_needs_the_unfolding_exact_too() -> None:
+    scores = score_prediction(_target(), _answer(TRUTH, unfolding=["H1-F", "V2-B", "D1-B"]))
+    assert scores.values["holes_exact"] == 1.0 and scores.values["partial_accuracy"] == 1.0
+    assert scores.values["unfolding_exact"] == 0.0 and scores.values["exact_match"] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("unfolding", "exact", "steps"),
+    [
+        (["H1-F", "V2-B", "D1-F"], 1.0, 3 / 3),
+        (["H1-F", "V1-B", "D1-F"], 0.0, 2 / 3),  # one step wrong, in place
+        (["V2-B", "D1-F"], 0.0, 0 / 3),  # right codes, wrong positions
+        (["H1-F"], 0.0, 1 / 3),  # too short
+        (["H1-F", "V2-B", "D1-F", "H2-F"], 0.0, 3 / 3),  # too long: step-wise over the true length
+        ([], 0.0, 0 / 3),
+    ],
+)
+def test_unfolding_accuracy_is_exact_and_step_wise(unfolding: list[str], exact: float, steps: float) -> None:
+    scores = score_prediction(_target(), _answer(TRUTH, unfolding=unfolding))
+    assert scores.values["unfolding_exact"] == exact
+    assert scores.values["unfolding_steps"] == pytest.approx(steps)
+
+
+@pytest.mark.parametrize(
+    ("truth", "answered", "matches"),
+    [
+        ({"shape": "ellipse", "direction": 0}, {"shape": "ellipse", "direction": 180}, True),
+        ({"shape": "rectangle", "direction": 90}, {"shape": "rectangle", "direction": 270}, True),
+        ({"shape": "rectangle", "direction": 90}, {"shape": "rectangle", "direction": 0}, False),
+        ({"shape": "square", "direction": 0}, {"shape": "square", "direction": 90}, True),
+        ({"shape": "circle", "direction": 0}, {"shape": "circle", "direction": 270}, True),
+        ({"shape": "star", "direction": 90}, {"shape": "star", "direction": 270}, False),
+        ({"shape": "letter", "direction": 0}, {"shape": "letter", "direction": 180}, False),
+    ],
+)
+def test_directions_are_compared_by_class(truth: dict[str, Any], answered: dict[str, Any], matches: bool) -> None:
+    base = {"size": "small", "location": 7}
+    scores = score_prediction(_target([{**base, **truth}]), _answer([{**base, **answered}]))
+    assert scores.values["partial_accuracy"] == (1.0 if matches else 0.0)
+    assert scores.values["direction_accuracy"] == (1.0 if matches else 0.0)
+
+
+def test_metrics_pool_over_items_not_average() -> None:
+    first = score_prediction(_target(), _answer([STAR_5, *TRUTH[1:], {**STAR_5, "location": 1}]))  # 3 / 4
+    second = score_prediction(_target([STAR_5]), _answer([]))  # 0 / 1
+    assert first.values["partial_accuracy"] == pytest.approx(3 / 4)
+    assert second.values["partial_accuracy"] == 0.0
+    assert _pooled([first, second], "holes_matched") == pytest.approx(3 / 5)  # not (3/4 + 0) / 2
+    assert _pooled([first, second], "location_matched") == pytest.approx(3 / 5)
+    assert _pooled([first, second], "unfolding_steps_correct", "unfolding_steps_total") == pytest.approx(6 / 6)
+
+
+def test_a_parse_failure_scores_as_an_empty_answer() -> None:
+    scores = score_prediction(_target(), ParseFailure("no_json", "the reply contains no JSON object"))
+    assert scores.values["parse_failure"] == 1.0 and scores.counts["parse_failure"] == 1
+    for metric in (*HOLE_METRICS, "exact_match", "unfolding_exact", "unfolding_steps"):
+        assert scores.values[metric] == 0.0, metric
+    assert scores.values["missing_holes"] == 1.0 and scores.counts["holes_declared"] == 0
+    assert any("no_json" in note for note in scores.notes)
+
+
+hole_dicts = st.lists(
+    st.builds(
+        lambda shape, size, direction, location: {
+            "shape": shape.value,
+            "size": size.value,
+            "direction": direction,
+            "location": location,
+        },
+        st.sampled_from(list(Shape)),
+        st.sampled_from(list(Size)),
+        st.sampled_from([0, 90, 180, 270]),
+        st.integers(1, 32),
+    ),
+    min_size=1,
+    max_size=10,
+    unique_by=lambda hole: hole["location"],
+)
+
+
+@given(truth=hole_dicts, data=st.data())
+def test_the_order_of_holes_does_not_matter(truth: list[dict[str, Any]], data: st.DataObject) -> None:
+    answer = data.draw(st.lists(st.sampled_from(truth), unique_by=lambda h: h["location"]))
+    shuffled = data.draw(st.permutations(answer))
+    assert score_prediction(_target(truth), _answer(answer)) == score_prediction(_target(truth), _answer(shuffled))
+
+
+@given(truth=hole_dicts)
+def test_the_true_holes_in_any_order_score_one(truth: list[dict[str, Any]]) -> None:
+    scores = score_prediction(_target(truth), _answer(list(reversed(truth))))
+    assert scores.values["partial_accuracy"] == 1.0 and scores.values["exact_match"] == 1.0
+
+
+@given(truth=hole_dicts.filter(lambda holes: len(holes) < 32), data=st.data())
+def test_one_extra_hole_lowers_partial_accuracy_to_g_over_g_plus_one(
+    truth: list[dict[str, Any]], data: st.DataObject
+) -> None:
+    free = sorted(set(range(1, 33)) - {h["location"] for h in truth})
+    extra = {"shape": "star", "size": "large", "direction": 0, "location": data.draw(st.sampled_from(free))}
+    scores = score_prediction(_target(truth), _answer([*truth, extra]))
+    g = len(truth)
+    assert scores.values["partial_accuracy"] == pytest.approx(g / (g + 1))
+    assert scores.values["extra_holes"] == 1.0 and scores.values["exact_match"] == 0.0
+
+
+def _hole(**fields: Any) -> dict[str, Any]:
+    return {"shape": "star", "size": "small", "direction": 0, **fields}
+
+
+def _planning_item(folds: str, punched: list[Hole]) -> tuple[dict[str, Any], dict[str, Any]]:
+    solution = solve(parse_actions(folds), punched)
+    truth = [
+        {"shape": h.shape.value, "size": h.size.value, "direction": h.direction, "location": h.location}
+        for h in solution.result_holes
+    ]
+    return {"num_folds": len(folds.split()), "max_holes": 2}, {"result_holes": truth}
+
+
+def test_a_plan_is_scored_by_the_holes_it_makes() -> None:
+    punched = Hole(Shape.STAR, Size.SMALL, 0, 20)
+    inputs, target = _planning_item("H1-F", [punched])
+    assert len(target["result_holes"]) == 2  # one punch through two layers
+    right = PlanningAnswer(folds=["H1-F"], initial_holes=[_hole(location=20)])  # type: ignore[list-item]
+    scores = score_planning(inputs, target, right)
+    assert scores.values["valid_plan"] == 1.0 and scores.values["exact_match"] == 1.0
+    assert scores.values["partial_accuracy"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("folds", "holes", "reason"),
+    [
+        (["H1-F", "V1-F"], [{"location": 20}], "exactly 1 were required"),
+        (["H1-F"], [{"location": 20}, {"location": 19}, {"location": 18}], "at most 2"),
+        (["H1-F"], [], "no hole"),
+    ],
+)
+def test_an_invalid_plan_scores_zero_with_its_reason(
+    folds: list[str], holes: list[dict[str, Any]], reason: str
+) -> None:
+    inputs, target = _planning_item("H1-F", [Hole(Shape.STAR, Size.SMALL, 0, 20)])
+    answer = PlanningAnswer(folds=folds, initial_holes=[_hole(**h) for h in holes])  # type: ignore[misc]
+    scores = score_planning(inputs, target, answer)
+    assert scores.values["valid_plan"] == 0.0 and scores.values["partial_accuracy"] == 0.0
+    assert scores.values["exact_match"] == 0.0
+    assert any(reason in note for note in scores.notes), scores.notes
+
+
+def test_a_punch_with_no_paper_under_it_makes_the_plan_invalid() -> None:
+    inputs, target = _planning_item("H1-F", [Hole(Shape.STAR, Size.SMALL, 0, 20)])
+    answer = PlanningAnswer(folds=["H1-F"], initial_holes=[_hole(location=1)])  # type: ignore[list-item]
+    scores = score_planning(inputs, target, answer)
+    assert scores.values["valid_plan"] == 0.0 and scores.values["partial_accuracy"] == 0.0
+    assert any("invalid punch" in note for note in scores.notes), scores.notes
