@@ -37,6 +37,8 @@ class CompiledFold:
         timings: seconds per stage.
         warnings: non-fatal remarks (planarisation, imprecise vertices, ambiguity).
         folded_tolerance: the folded-state tolerance the overlay was built at (paper size = 1).
+        input_precision: how far the input's points seem moved by noise (paper size = 1; 0 for exact input),
+            measured from the input itself (:mod:`foldbench.crease.precision`).
     """
 
     pattern: CreasePattern
@@ -49,6 +51,7 @@ class CompiledFold:
     timings: dict[str, float] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
     folded_tolerance: float = FOLDED_DISTANCE_TOLERANCE
+    input_precision: float = 0.0
 
     @property
     def state_count(self) -> int:
@@ -69,6 +72,8 @@ class CompiledFold:
             "edges": self.pattern.edge_count,
             "faces": self.pattern.face_count,
             "cells": len(self.cells.cells_faces),
+            "input_precision": self.input_precision,
+            "snap_tolerance": self.pattern.snap_tolerance,
             "folded_tolerance": self.folded_tolerance,
             "flipped_faces": int(self.folded.faces_flipped.sum()),
             "variables": len(self.constraints.variables_faces),
@@ -211,7 +216,8 @@ def compile_crease_pattern(
         clock = now
 
     local = check_vertices(pattern)
-    folded = fold_faces(pattern)
+    input_precision = max(pattern.input_precision, local.input_precision)
+    folded = fold_faces(pattern, input_precision)
     lap("fold")
     overlay = build_overlay(pattern, folded)
     cells, constraints = overlay.cells, overlay.constraints
@@ -220,6 +226,9 @@ def compile_crease_pattern(
     solution = solver.solve(crease_assignment_orders(pattern, folded, constraints), limit)
     lap("solve")
     warnings = list(pattern.notes)
+    if input_precision > 0:
+        warnings.append(f"input precision {input_precision:.1e} (measured from the input's nearly parallel "
+                        "creases and Kawasaki residuals)")
     if overlay.tolerance != FOLDED_DISTANCE_TOLERANCE:
         warnings.append(f"folded tolerance {overlay.tolerance:.1e} (folded vertices disagree by up to "
                         f"{folded.worst_mismatch:.1e}; {len(overlay.rejected)} level(s) rejected first)")
@@ -236,4 +245,4 @@ def compile_crease_pattern(
             )
         warnings.append(f"AFS: {message}")
     return CompiledFold(pattern, local, folded, cells, constraints, solution, limit, timings, tuple(warnings),
-                        overlay.tolerance)
+                        overlay.tolerance, input_precision)

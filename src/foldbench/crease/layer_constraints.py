@@ -115,8 +115,11 @@ def _incidences(cells_faces: tuple[tuple[int, ...], ...], face_count: int) -> tu
     return cell_offsets, cell_faces, face_offsets, face_cells
 
 
-def build_layer_constraints(pattern: CreasePattern, cells: OverlapCells) -> LayerConstraints:
-    """All variables and taco-taco, taco-tortilla, tortilla-tortilla and transitivity constraints.
+def build_layer_constraints(
+    pattern: CreasePattern, cells: OverlapCells, *, transitivity: bool = True
+) -> LayerConstraints:
+    """All variables and taco-taco, taco-tortilla, tortilla-tortilla and (unless ``transitivity`` is False)
+    transitivity constraints.
 
     >>> empty = OverlapCells(np.zeros((0, 2)), np.zeros((0, 2), int), (), np.zeros((0, 2), int), (), ((0,),))
     >>> from foldbench.crease.pattern import build_crease_pattern
@@ -190,6 +193,9 @@ def build_layer_constraints(pattern: CreasePattern, cells: OverlapCells) -> Laye
                 )
             slot_variables[rows, slot] = index
             slot_flipped[rows, slot] = f > g
+    if not transitivity:
+        return LayerConstraints(pairs, kinds, faces_array, slot_variables, slot_flipped,
+                                np.zeros((0, 3), dtype=np.int32))
     row_offsets = np.searchsorted(pairs[:, 0], np.arange(face_count + 1)).astype(np.int64)
     side_keys, side_labels = _same_side_groups(found, face_count)
     del found

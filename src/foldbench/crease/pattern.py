@@ -14,7 +14,13 @@ import numpy as np
 
 from foldbench.crease.errors import CreasePatternSyntaxError, GeometricallyImpossibleFold
 from foldbench.crease.planar import PlanarGraph, find_faces, planarize_segments
-from foldbench.crease.tolerance import AREA_TOLERANCE, CREASE_DISTANCE_TOLERANCE, IMPORT_TOLERANCE_LIMIT
+from foldbench.crease.precision import direction_noise
+from foldbench.crease.tolerance import (
+    AREA_TOLERANCE,
+    CREASE_DISTANCE_TOLERANCE,
+    IMPORT_TOLERANCE_LIMIT,
+    SNAP_FACTOR,
+)
 
 __all__ = ["ASSIGNMENTS", "MAX_SEGMENTS", "CreasePattern", "build_crease_pattern", "normalize_coordinates"]
 
@@ -24,6 +30,10 @@ ASSIGNMENTS: frozenset[str] = frozenset("BMVFUCJ")
 MAX_SEGMENTS: int = 250_000
 """Inputs with more segments are refused (CSE ``E_CP_TOO_LARGE``): ten times the largest corpus pattern
 (27,277 edges), well beyond what folds in reasonable time and memory."""
+
+NOISY_JOINT_ERRORS: frozenset[str] = frozenset({"E_GEOM_CREASE_OUTSIDE_PAPER", "E_CP_DEGENERATE_FACE"})
+"""Errors that, in an input with measured noise, may come from joints drawn apart: the pattern is then built
+again with the snap tolerance ten times wider (up to ``IMPORT_TOLERANCE_LIMIT``), like a disconnected drawing."""
 
 _ASSIGNMENT_MEANING = {"C": "B", "J": "F"}
 _PRIORITY = {"B": 4, "M": 3, "V": 3, "U": 2, "F": 1}
@@ -43,6 +53,9 @@ class CreasePattern:
         scale: the factor that normalised the input coordinates (input = coords * scale + offset).
         offset: the translation that normalised the input coordinates.
         notes: non-fatal remarks about the input (merged duplicates, split crossings, ...).
+        input_precision: how far the input's endpoints seem to have been moved by noise (paper size = 1; 0 for
+            exact input), see :mod:`foldbench.crease.precision`.
+        snap_tolerance: the distance at which points were merged and segments split (paper size = 1).
     """
 
     vertices_coords: np.ndarray
@@ -54,6 +67,8 @@ class CreasePattern:
     scale: float = 1.0
     offset: tuple[float, float] = (0.0, 0.0)
     notes: tuple[str, ...] = field(default=())
+    input_precision: float = 0.0
+    snap_tolerance: float = CREASE_DISTANCE_TOLERANCE
 
     @property
     def vertex_count(self) -> int:
@@ -157,21 +172,38 @@ def build_crease_pattern(
             {"source": source, "segments": len(segments), "limit": MAX_SEGMENTS},
         )
     normalized, scale, offset = normalize_coordinates(segments.reshape(-1, 2))
-    current = tolerance
+    precision = direction_noise(normalized.reshape(-1, 2, 2))
+    snapped = min(max(tolerance, SNAP_FACTOR * precision), max(tolerance, IMPORT_TOLERANCE_LIMIT))
+    current = snapped
     while True:
         try:
             pattern = _build_at_tolerance(
                 normalized.reshape(-1, 2, 2), letters, current, scale, offset, source, split_crossings
             )
-        except CreasePatternSyntaxError as error:
-            if error.code != "E_CP_DISCONNECTED" or current * 10 > IMPORT_TOLERANCE_LIMIT:
+        except (CreasePatternSyntaxError, GeometricallyImpossibleFold) as error:
+            retry = error.code == "E_CP_DISCONNECTED" or (precision > 0 and error.code in NOISY_JOINT_ERRORS)
+            if not retry or current * 10 > IMPORT_TOLERANCE_LIMIT:
                 raise
             current *= 10
             continue
-        if current > tolerance:
-            note = f"creases connected only at the wider import tolerance {current:.0e} (drawing imprecise)"
-            pattern = replace(pattern, notes=pattern.notes + (note,))
-        return pattern
+        residual = _kawasaki_precision(pattern)
+        if SNAP_FACTOR * residual > current and current < IMPORT_TOLERANCE_LIMIT:
+            precision = max(precision, residual)
+            snapped = current = min(SNAP_FACTOR * residual, max(tolerance, IMPORT_TOLERANCE_LIMIT))
+            try:
+                pattern = _build_at_tolerance(
+                    normalized.reshape(-1, 2, 2), letters, current, scale, offset, source, split_crossings
+                )
+            except CreasePatternSyntaxError:
+                pass  # keep the pattern built at the finer tolerance; the compiler reports what follows
+        notes = pattern.notes
+        if snapped > tolerance:
+            notes += (f"input precision {precision:.1e} (nearly parallel creases, Kawasaki residuals): points "
+                      f"snapped at {snapped:.1e}",)
+        if current > snapped:
+            notes += (f"creases connected only at the wider import tolerance {current:.0e} (drawing imprecise)",)
+        return replace(pattern, notes=notes, input_precision=max(precision, current / SNAP_FACTOR)
+                       if current > snapped else precision, snap_tolerance=current)
 
 
 def _build_at_tolerance(
@@ -249,6 +281,14 @@ def _build_at_tolerance(
         offset=offset,
         notes=tuple(notes),
     )
+
+
+def _kawasaki_precision(pattern: CreasePattern) -> float:
+    """The input precision the pattern's Kawasaki residuals imply (see :mod:`foldbench.crease.precision`)."""
+    from foldbench.crease.local_checks import kawasaki_residuals
+    from foldbench.crease.precision import kawasaki_noise
+
+    return kawasaki_noise(*kawasaki_residuals(pattern))
 
 
 def _reject_split_segments(graph: PlanarGraph, segment_count: int, scale: float, offset: tuple[float, float]) -> None:

@@ -21,7 +21,18 @@ follows one rule, applied everywhere through the constants below:
    ``max(FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR * worst mismatch)`` and moves down (then up) by
    factors of four until the arrangement is stable under refinement and its cells and constraints are
    consistent (:mod:`foldbench.crease.overlay`); finer than :data:`FOLDED_TOLERANCE_FLOOR` it does not go.
-7. **Precision is reported, never guessed.** When a check fails by less than
+7. **Input noise is measured and snapped.** Before planarising, :mod:`foldbench.crease.precision` estimates how
+   far the input's endpoints were moved (creases meant to be parallel that are not quite, then Kawasaki
+   residuals): the *input precision*. Creases are merged and split at
+   ``max(CREASE_DISTANCE_TOLERANCE, SNAP_FACTOR * input precision)`` (at most :data:`IMPORT_TOLERANCE_LIMIT`),
+   and the folded tolerance may not go below ``FOLDED_MISMATCH_FACTOR`` times the *folded noise*: the worst
+   folded-vertex mismatch, or how far the folded vertices move when the input is moved by its precision
+   (measured by refolding), whichever is larger. When no level at or above that floor gives a sound overlay,
+   the answer is :class:`~foldbench.crease.errors.PrecisionProblem` (``E_PRECISION_*``), never a count.
+8. **One angle tolerance per vertex.** Kawasaki and big-little-big judge a vertex's sectors with the same
+   tolerance: ``max(ANGLE_TOLERANCE, ANGLE_NOISE_FACTOR * that vertex's Kawasaki error)``. A vertex Kawasaki
+   accepts as approximately flat is never rejected by big-little-big over a difference within that tolerance.
+9. **Precision is reported, never guessed.** When a check fails by less than
    :data:`PRECISION_MARGIN` times its tolerance, the compiler raises
    :class:`foldbench.crease.errors.PrecisionProblem` instead of a geometric verdict.
 
@@ -32,7 +43,12 @@ accumulates rounding error (about one unit of rounding per fold in a chain).
 from __future__ import annotations
 
 __all__ = [
+    "ANGLE_NOISE_FACTOR",
     "ANGLE_TOLERANCE",
+    "EXACT_ANGLE",
+    "NOISE_ANGLE_LIMIT",
+    "NOISE_SAMPLES",
+    "SNAP_FACTOR",
     "AREA_TOLERANCE",
     "CREASE_DISTANCE_TOLERANCE",
     "FOLDED_DISTANCE_TOLERANCE",
@@ -72,6 +88,22 @@ FOLDED_MISMATCH_LIMIT: float = 1e-2
 KAWASAKI_IMPOSSIBLE: float = 1e-2
 """A Kawasaki error (radians) above this is a geometric verdict; between ``ANGLE_TOLERANCE`` and this it is a
 precision warning and the folded geometry decides."""
+
+EXACT_ANGLE: float = 1e-10
+"""Directions or Kawasaki sums that differ by less than this (radians) differ by floating-point rounding only."""
+
+NOISE_ANGLE_LIMIT: float = 1e-5
+"""Directions or Kawasaki sums that differ by more than this (radians) differ by design, not by noise."""
+
+SNAP_FACTOR: float = 8.0
+"""Crease-pattern points closer than this many input precisions are the same point."""
+
+NOISE_SAMPLES: int = 2
+"""How many perturbed copies of the input are refolded to measure the folded noise."""
+
+ANGLE_NOISE_FACTOR: float = 10.0
+"""At a vertex with Kawasaki error ``e``, sectors within ``ANGLE_NOISE_FACTOR * e`` of each other count as equal
+(big-little-big)."""
 
 IMPORT_TOLERANCE_LIMIT: float = 1e-4
 """The widest crease-pattern tolerance tried when a drawing does not connect at the default one."""
