@@ -16,8 +16,9 @@ A level is accepted when three things hold (rule 6 of :mod:`foldbench.crease.tol
 Levels are tried from the starting tolerance down by factors of four to the floor, ``FOLDED_MISMATCH_FACTOR``
 times the input precision (:mod:`foldbench.crease.precision`; at least :data:`FOLDED_TOLERANCE_FLOOR`): finer
 levels would separate points that only the input's noise keeps apart. Then up by factors of four to the
-coarsest sensible level (an eighth of the shortest folded edge, at most :data:`FOLDED_MISMATCH_LIMIT`). When no level passes, the compiler reports a
-precision problem listing what each level failed; it never answers from an overlay that failed a check.
+coarsest sensible level (an eighth of the shortest folded edge, at most :data:`FOLDED_MISMATCH_LIMIT`). When
+no level passes, the compiler reports a precision problem listing what each level failed; it never answers
+from an overlay that failed a check.
 """
 
 from __future__ import annotations
