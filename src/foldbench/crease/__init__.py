@@ -25,6 +25,7 @@ from foldbench.crease.fold_format import pattern_from_fold, read_fold
 from foldbench.crease.importers import read_crease_pattern
 from foldbench.crease.pattern import CreasePattern, build_crease_pattern
 from foldbench.crease.simple_folds import random_simple_folds, simple_fold_pattern
+from foldbench.crease.summary import compile_with_summary, summarize
 
 __all__ = [
     "AmbiguousFoldedState",
@@ -37,9 +38,11 @@ __all__ = [
     "SelfIntersection",
     "build_crease_pattern",
     "compile_crease_pattern",
+    "compile_with_summary",
     "pattern_from_fold",
     "random_simple_folds",
     "read_crease_pattern",
     "read_fold",
     "simple_fold_pattern",
+    "summarize",
 ]

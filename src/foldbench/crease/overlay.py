@@ -23,7 +23,7 @@ from an overlay that failed a check.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -129,8 +129,13 @@ def _robust(pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, gr
         return False
 
 
-def build_overlay(pattern: CreasePattern, folded: FoldedGeometry) -> FoldedOverlay:
+def build_overlay(
+    pattern: CreasePattern, folded: FoldedGeometry, check_local: Callable[[LayerConstraints], None] | None = None
+) -> FoldedOverlay:
     """Cells and constraints at the first folded tolerance level that passes every check.
+
+    ``check_local`` is handed to :func:`~foldbench.crease.layer_constraints.build_layer_constraints` (an early
+    contradiction check on the local constraints, before transitivity is built).
 
     Raises:
         PrecisionProblem: no level is stable, consistent and coherent (``where`` lists each level's failure).
@@ -161,7 +166,7 @@ def build_overlay(pattern: CreasePattern, folded: FoldedGeometry) -> FoldedOverl
             continue
         try:
             cells = build_cells(pattern, folded, tolerance, graph)
-            constraints = build_layer_constraints(pattern, cells)
+            constraints = build_layer_constraints(pattern, cells, check_local=check_local)
         except PrecisionProblem as problem:
             rejected.append((tolerance, problem.code))
             continue

@@ -31,7 +31,7 @@ MAX_SEGMENTS: int = 250_000
 """Inputs with more segments are refused (CSE ``E_CP_TOO_LARGE``): ten times the largest corpus pattern
 (27,277 edges), well beyond what folds in reasonable time and memory."""
 
-NOISY_JOINT_ERRORS: frozenset[str] = frozenset({"E_GEOM_CREASE_OUTSIDE_PAPER", "E_CP_DEGENERATE_FACE"})
+NOISY_JOINT_ERRORS: frozenset[str] = frozenset({"E_GEOM_CREASE_OUTSIDE_PAPER", "E_CP_DEGENERATE_FACE", "E_CP_NO_FACES"})
 """Errors that, in an input with measured noise, may come from joints drawn apart: the pattern is then built
 again with the snap tolerance ten times wider (up to ``IMPORT_TOLERANCE_LIMIT``), like a disconnected drawing."""
 
