@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
+import shapely
 
 from foldbench.crease.errors import CreasePatternSyntaxError, GeometricallyImpossibleFold
 from foldbench.crease.planar import PlanarGraph, find_faces, planarize_segments
@@ -34,6 +35,20 @@ MAX_SEGMENTS: int = 250_000
 NOISY_JOINT_ERRORS: frozenset[str] = frozenset({"E_GEOM_CREASE_OUTSIDE_PAPER", "E_CP_DEGENERATE_FACE", "E_CP_NO_FACES"})
 """Errors that, in an input with measured noise, may come from joints drawn apart: the pattern is then built
 again with the snap tolerance ten times wider (up to ``IMPORT_TOLERANCE_LIMIT``), like a disconnected drawing."""
+
+NOISE_FEATURE_FACTOR: float = 16.0
+"""In an input with measured noise, an edge or a gap shorter than this many input precisions is an artefact of
+the noise (see ``_noise_snap``)."""
+
+NOISE_CROSSING_FACTOR: float = 1000.0
+"""In an input with measured noise, an edge shorter than this many input precisions and set apart from every
+longer edge by ``NOISE_GAP_RATIO`` is an artefact (a crossing of nearly parallel creases moved by the noise)."""
+
+NOISE_GAP_RATIO: float = 100.0
+"""See ``NOISE_CROSSING_FACTOR``."""
+
+MAX_DANGLING_CHECKED: int = 1000
+"""Dangling crease ends beyond this number are not measured (a drawing that broken is reported as it is)."""
 
 _ASSIGNMENT_MEANING = {"C": "B", "J": "F"}
 _PRIORITY = {"B": 4, "M": 3, "V": 3, "U": 2, "F": 1}
@@ -173,7 +188,7 @@ def build_crease_pattern(
         )
     normalized, scale, offset = normalize_coordinates(segments.reshape(-1, 2))
     precision = direction_noise(normalized.reshape(-1, 2, 2))
-    snapped = min(max(tolerance, SNAP_FACTOR * precision), max(tolerance, IMPORT_TOLERANCE_LIMIT))
+    snapped, precision = _noise_snap(normalized.reshape(-1, 2, 2), tolerance, precision)
     current = snapped
     while True:
         try:
@@ -281,6 +296,58 @@ def _build_at_tolerance(
         offset=offset,
         notes=tuple(notes),
     )
+
+
+def _noise_snap(segments: np.ndarray, tolerance: float, precision: float) -> tuple[float, float]:
+    """The snap tolerance for an input with measured ``precision``, and the precision revised by artefacts.
+
+    Noise shows again after planarising: crossings meant to be one point become tiny edges, and creases meant
+    to end on another crease stop just short of it. Such features shorter than ``NOISE_FEATURE_FACTOR`` times
+    the precision are taken as noise: the precision grows to cover them and the input is snapped again (at
+    most three times). Exact input (precision 0) is left alone.
+    """
+    limit = max(tolerance, IMPORT_TOLERANCE_LIMIT)
+    snap = min(max(tolerance, SNAP_FACTOR * precision), limit)
+    for _ in range(3):
+        if precision <= 0 or snap >= limit:
+            break
+        artefact = _noise_artefact(planarize_segments(segments, snap), NOISE_FEATURE_FACTOR * precision,
+                                   precision)
+        if artefact <= precision:
+            break
+        precision = artefact
+        wider = min(SNAP_FACTOR * precision, limit)
+        if wider <= snap:
+            break
+        snap = wider
+    return snap, precision
+
+
+def _noise_artefact(graph: PlanarGraph, below: float, precision: float) -> float:
+    """The longest noise artefact: an edge, or a gap between a dangling crease end and another edge, shorter
+    than ``below``; or an edge shorter than ``NOISE_CROSSING_FACTOR * precision`` that every other edge exceeds
+    by ``NOISE_GAP_RATIO`` (lines crossing at a small angle move their crossing by much more than the noise)."""
+    ends = graph.vertices_coords[graph.edges_vertices]
+    lengths = np.hypot(*(ends[:, 1] - ends[:, 0]).T)
+    short = lengths[lengths < below]
+    worst = float(short.max()) if len(short) else 0.0
+    ordered = np.sort(lengths[lengths > 0])
+    ratios = ordered[1:] / ordered[:-1]
+    gaps = np.flatnonzero((ratios >= NOISE_GAP_RATIO) & (ordered[:-1] < NOISE_CROSSING_FACTOR * precision))
+    if len(gaps):
+        worst = max(worst, float(ordered[gaps[-1]]))
+    degree = np.bincount(graph.edges_vertices.ravel(), minlength=len(graph.vertices_coords))
+    dangling = np.flatnonzero(degree == 1)
+    if 0 < len(dangling) <= MAX_DANGLING_CHECKED:
+        lines = shapely.linestrings(ends)
+        for vertex in dangling.tolist():
+            distances = shapely.distance(shapely.points(graph.vertices_coords[vertex]), lines)
+            incident = (graph.edges_vertices == vertex).any(axis=1)
+            distances[incident] = np.inf
+            gap = float(distances.min()) if len(distances) else np.inf
+            if gap < below:
+                worst = max(worst, gap)
+    return worst
 
 
 def _kawasaki_precision(pattern: CreasePattern) -> float:
