@@ -22,6 +22,7 @@ from .builders import (
     jitter,
     polyomino_creases,
     polyomino_segments,
+    centre_vertex,
     ray_end,
     square_twist,
     square_with,
@@ -145,3 +146,23 @@ def test_a_square_twist_with_a_corner_off_by_noise_folds_like_the_exact_one() ->
     noisy = compile_crease_pattern(build_crease_pattern(moved, list(exact.pattern.edges_assignment)))
     assert noisy.state_count == exact.state_count == 1
     assert noisy.input_precision > 0
+
+
+def _vertex_with_sectors(sectors: list[float], letters: str) -> int | str:
+    start, directions = 0.0, []
+    for sector, letter in zip(sectors, letters, strict=True):
+        directions.append((start, letter))
+        start += sector
+    try:
+        return compile_crease_pattern(centre_vertex(directions)).state_count
+    except CreasePatternError as error:
+        return error.code
+
+
+def test_big_little_big_uses_the_angle_tolerance_kawasaki_used() -> None:
+    # alternating sums 179.92 and 180.08 degrees: Kawasaki accepts the vertex as approximately flat, so
+    # 71.52 and 71.62 degrees are the same sector size to big-little-big, as in the exact vertex
+    assert _vertex_with_sectors([71.57, 71.57, 108.43, 108.43], "MMVM") == 1
+    assert _vertex_with_sectors([71.52, 71.62, 108.4, 108.46], "MMVM") == 1
+    # a real violation still is one: three equal-sized creases around the two small sectors
+    assert _vertex_with_sectors([71.52, 71.62, 108.4, 108.46], "MMMV") == "E_GEOM_BIG_LITTLE_BIG"
