@@ -19,10 +19,10 @@ from foldbench.crease.pattern import build_crease_pattern
 from .builders import (
     CUBE_NETS,
     UNIT_SQUARE,
+    centre_vertex,
     jitter,
     polyomino_creases,
     polyomino_segments,
-    centre_vertex,
     ray_end,
     square_twist,
     square_with,
