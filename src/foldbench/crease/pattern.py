@@ -33,8 +33,9 @@ MAX_SEGMENTS: int = 250_000
 (27,277 edges), well beyond what folds in reasonable time and memory."""
 
 NOISY_JOINT_ERRORS: frozenset[str] = frozenset({"E_GEOM_CREASE_OUTSIDE_PAPER", "E_CP_DEGENERATE_FACE", "E_CP_NO_FACES"})
-"""Errors that, in an input with measured noise, may come from joints drawn apart: the pattern is then built
-again with the snap tolerance ten times wider (up to ``IMPORT_TOLERANCE_LIMIT``), like a disconnected drawing."""
+"""Errors that, in an input with measured noise or in a drawing, may come from joints drawn apart: the pattern is
+then built again with the snap tolerance ten times wider (up to ``IMPORT_TOLERANCE_LIMIT``), like a disconnected
+drawing. A mountain and a valley crease that overlap over less than half that limit are merged the same way."""
 
 NOISE_FEATURE_FACTOR: float = 16.0
 """In an input with measured noise, an edge or a gap shorter than this many input precisions is an artefact of
@@ -190,16 +191,23 @@ def build_crease_pattern(
     precision = direction_noise(normalized.reshape(-1, 2, 2))
     snapped, precision = _noise_snap(normalized.reshape(-1, 2, 2), tolerance, precision)
     current = snapped
+    merged_overlap = False
     while True:
         try:
             pattern = _build_at_tolerance(
                 normalized.reshape(-1, 2, 2), letters, current, scale, offset, source, split_crossings
             )
         except (CreasePatternSyntaxError, GeometricallyImpossibleFold) as error:
-            retry = error.code == "E_CP_DISCONNECTED" or (precision > 0 and error.code in NOISY_JOINT_ERRORS)
-            if not retry or current * 10 > IMPORT_TOLERANCE_LIMIT:
+            tiny_overlap = (error.code == "E_CP_CONFLICTING_ASSIGNMENT"
+                            and error.where.get("length", np.inf) < IMPORT_TOLERANCE_LIMIT / 2)
+            retry = (error.code == "E_CP_DISCONNECTED" or tiny_overlap
+                     or ((precision > 0 or split_crossings) and error.code in NOISY_JOINT_ERRORS))
+            wider = max(current * 10, 2 * error.where["length"]) if tiny_overlap else current * 10
+            if not retry or wider > IMPORT_TOLERANCE_LIMIT:
                 raise
-            current *= 10
+            if tiny_overlap:
+                merged_overlap = True
+            current = wider
             continue
         residual = _kawasaki_precision(pattern)
         if SNAP_FACTOR * residual > current and current < IMPORT_TOLERANCE_LIMIT:
@@ -217,6 +225,9 @@ def build_crease_pattern(
                       f"snapped at {snapped:.1e}",)
         if current > snapped:
             notes += (f"creases connected only at the wider import tolerance {current:.0e} (drawing imprecise)",)
+        if merged_overlap:
+            notes += (f"a mountain and a valley crease overlapped over less than {current:.0e} of the paper: "
+                      "merged at their meeting point",)
         return replace(pattern, notes=notes, input_precision=max(precision, current / SNAP_FACTOR)
                        if current > snapped else precision, snap_tolerance=current)
 
@@ -236,12 +247,13 @@ def _build_at_tolerance(
     for edge_index, sources in enumerate(graph.edges_sources):
         options = {letters[s] for s in sources}
         if {"M", "V"} <= options and "B" not in options:
+            ends = graph.vertices_coords[graph.edges_vertices[edge_index]]
             raise CreasePatternSyntaxError(
                 "E_CP_CONFLICTING_ASSIGNMENT",
                 "a mountain and a valley crease overlap",
                 {"field": "edges_assignment", "index": list(sources),
-                 "coordinates": (graph.vertices_coords[graph.edges_vertices[edge_index]] * scale
-                                 + np.array(offset)).tolist()},
+                 "coordinates": (ends * scale + np.array(offset)).tolist(),
+                 "length": float(np.hypot(*(ends[1] - ends[0])))},
             )
         edges_assignment.append(max(options, key=lambda a: _PRIORITY[a]))
     faces = find_faces(graph.vertices_coords, graph.edges_vertices)
