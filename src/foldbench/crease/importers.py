@@ -7,9 +7,9 @@ Line types: ORIPA ``1`` boundary (cut), ``2`` mountain, ``3`` valley, ``0`` auxi
 unassigned. SVG stroke colours (names, ``#rgb``, ``#rrggbb``, ``rgb(...)``), as drawing programs and Origami
 Simulator write them: black ``B``, red ``M``, blue ``V``, grey, yellow (facet lines) and magenta (undriven
 creases) ``F``, anything else ``U`` (green included: Flat-Folder draws unassigned creases green). SVG
-``<line>``, ``<polyline>``, ``<polygon>``, ``<rect>`` and straight ``<path>`` commands (M/L/H/V/Z) are read, through the ``transform`` attributes of the
-element and its groups (``matrix``, ``translate``, ``scale``, ``rotate``, ``skewX``, ``skewY``); curves,
-circles and ellipses are not creases and are skipped.
+``<line>``, ``<polyline>``, ``<polygon>``, ``<rect>`` and straight ``<path>`` commands (M/L/H/V/Z) are read,
+through the ``transform`` attributes of the element and its groups (``matrix``, ``translate``, ``scale``,
+``rotate``, ``skewX``, ``skewY``); curves, circles and ellipses are not creases and are skipped.
 """
 
 from __future__ import annotations
