@@ -137,8 +137,8 @@ def fold_angle_hints(letters: list[str], angles: list[Any] | None) -> tuple[list
     disagrees is noted). Returns the letters and the notes saying what was read.
 
     >>> letters, notes = fold_angle_hints(["M", "U", "V"], [-90, 45, -30])
-    >>> letters, [note.split(" (")[0][:30] for note in notes]
-    (['M', 'V', 'V'], ['2 crease(s) partly folded', "1 crease(s) whose fold angle'"])
+    >>> letters, [note.split(" (")[0][:24] for note in notes]
+    (['M', 'V', 'V'], ['2 crease(s) partly folde', '1 crease(s) whose fold a'])
     """
     if angles is None:
         return letters, []
