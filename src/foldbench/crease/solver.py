@@ -20,11 +20,14 @@ from foldbench.crease.constraints import CONSTRAINT_NAMES, propagation_arrays
 from foldbench.crease.errors import SelfIntersection
 from foldbench.crease.layer_constraints import LayerConstraints
 
-__all__ = ["FIRST_BUDGETED_CAP", "ComponentSolutions", "LayerSolver", "ProgressCallback", "SolveResult"]
+__all__ = ["BUDGET_SAFETY", "FIRST_BUDGETED_CAP", "ComponentSolutions", "LayerSolver", "ProgressCallback", "SolveResult"]
 
 FIRST_BUDGETED_CAP: int = 1024
-"""Under a time budget, a component is first counted up to this many solutions, then with caps that grow with
-the measured rate until it is exhausted or the budget ends."""
+"""Under a time budget, a component is first counted up to this many solutions, then again with a cap sized by
+the measured rate to fit the time left, until it is exhausted or no larger count fits."""
+
+BUDGET_SAFETY: float = 0.8
+"""A budgeted recount is sized to end within this fraction of the time left, at the last run's rate."""
 
 ProgressCallback = Callable[[int, int, int], None]
 """Called after each component with (components done, components in all, states found so far)."""
@@ -173,10 +176,11 @@ class LayerSolver:
             now = time.perf_counter()
             if not limited or (limit is not None and effective == limit):
                 return count, limited, first, False
-            if now >= deadline:
+            # the next run starts over, so it must find more solutions than this one within the time left
+            next_cap = int(count / max(now - started, 1e-6) * (deadline - now) * BUDGET_SAFETY)
+            if now >= deadline or next_cap <= count:
                 return count, True, first, True
-            rate = count / max(now - started, 1e-6)
-            cap = max(cap * 4, int(count + rate * (deadline - now) * 0.5))
+            cap = next_cap
 
     def solve(
         self, seeds: list[tuple[int, int]], limit: int | None = None, *, timeout: float | None = None,

@@ -4,7 +4,7 @@ the scorers (no printing, no exit codes)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from foldbench.crease.compiler import CompiledFold, compile_crease_pattern
 from foldbench.crease.errors import CreasePatternError
@@ -12,7 +12,12 @@ from foldbench.crease.importers import read_crease_pattern
 from foldbench.crease.pattern import CreasePattern
 from foldbench.crease.solver import ProgressCallback
 
-__all__ = ["EMPTY_SUMMARY_FIELDS", "compile_with_summary", "summarize"]
+__all__ = ["EMPTY_SUMMARY_FIELDS", "ErrorRecord", "compile_with_summary", "summarize"]
+
+
+ErrorRecord = TypedDict("ErrorRecord", {"class": str, "code": str, "message": str, "where": dict[str, Any]})
+"""The ``error`` of a summary: OrigamiSpace's class (CSE, GIF, PSI, AFS, or PRECISION), a stable code, a
+message, and where the problem lies (see :meth:`foldbench.crease.errors.CreasePatternError.to_dict`)."""
 
 EMPTY_SUMMARY_FIELDS: tuple[str, ...] = ("vertices", "edges", "faces", "variables", "components", "states",
                                          "constraints")
