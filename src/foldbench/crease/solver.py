@@ -20,7 +20,14 @@ from foldbench.crease.constraints import CONSTRAINT_NAMES, propagation_arrays
 from foldbench.crease.errors import SelfIntersection
 from foldbench.crease.layer_constraints import LayerConstraints
 
-__all__ = ["BUDGET_SAFETY", "FIRST_BUDGETED_CAP", "ComponentSolutions", "LayerSolver", "ProgressCallback", "SolveResult"]
+__all__ = [
+    "BUDGET_SAFETY",
+    "FIRST_BUDGETED_CAP",
+    "ComponentSolutions",
+    "LayerSolver",
+    "ProgressCallback",
+    "SolveResult",
+]
 
 FIRST_BUDGETED_CAP: int = 1024
 """Under a time budget, a component is first counted up to this many solutions, then again with a cap sized by
