@@ -143,7 +143,8 @@ def fold_angle_hints(letters: list[str], angles: list[Any] | None) -> tuple[list
     if angles is None:
         return letters, []
     letters = list(letters)
-    partial, disagreeing = [], []
+    partial: list[int] = []
+    disagreeing: list[int] = []
     for index, (letter, angle) in enumerate(zip(letters, angles, strict=False)):
         if angle is None or angle == 0 or abs(angle) >= 180 - 1e-6:
             if letter == "U" and angle is not None and angle != 0:

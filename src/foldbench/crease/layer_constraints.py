@@ -117,11 +117,11 @@ def _incidences(cells_faces: tuple[tuple[int, ...], ...], face_count: int) -> tu
 
 
 def build_layer_constraints(
-    pattern: CreasePattern, cells: OverlapCells, *, transitivity: bool = True,
+    pattern: CreasePattern, cells: OverlapCells, *, with_transitivity: bool = True,
     check_local: Callable[[LayerConstraints], None] | None = None,
 ) -> LayerConstraints:
-    """All variables and taco-taco, taco-tortilla, tortilla-tortilla and (unless ``transitivity`` is False)
-    transitivity constraints.
+    """All variables and taco-taco, taco-tortilla, tortilla-tortilla and transitivity constraints (the last
+    unless ``with_transitivity`` is False).
 
     ``check_local`` is called with the local constraints alone before transitivity is built (the largest
     part of the work), so that a contradiction they already contain is reported early.
@@ -198,10 +198,10 @@ def build_layer_constraints(
                 )
             slot_variables[rows, slot] = index
             slot_flipped[rows, slot] = f > g
-    if not transitivity or check_local is not None:
+    if not with_transitivity or check_local is not None:
         local = LayerConstraints(pairs, kinds, faces_array, slot_variables, slot_flipped,
                                  np.zeros((0, 3), dtype=np.int32))
-        if not transitivity:
+        if not with_transitivity:
             return local
         assert check_local is not None
         check_local(local)

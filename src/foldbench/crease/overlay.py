@@ -108,7 +108,7 @@ def folded_tolerance_levels(pattern: CreasePattern, folded: FoldedGeometry) -> I
 def _fingerprint(pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, graph: PlanarGraph) -> tuple:
     """Counts that must not change when the folded positions move within their own imprecision."""
     cells = build_cells(pattern, folded, tolerance, graph)
-    constraints = build_layer_constraints(pattern, cells, transitivity=False)
+    constraints = build_layer_constraints(pattern, cells, with_transitivity=False)
     counts = constraints.counts
     return (len(graph.vertices_coords), len(graph.edges_vertices), len(constraints.variables_faces),
             counts["taco-taco"], counts["taco-tortilla"], counts["tortilla-tortilla"])

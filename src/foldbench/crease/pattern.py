@@ -20,7 +20,11 @@ from foldbench.crease.tolerance import (
     AREA_TOLERANCE,
     CREASE_DISTANCE_TOLERANCE,
     IMPORT_TOLERANCE_LIMIT,
+    NOISE_CROSSING_FACTOR,
+    NOISE_FEATURE_FACTOR,
+    NOISE_GAP_RATIO,
     SNAP_FACTOR,
+    TINY_OVERLAP_LIMIT,
 )
 
 __all__ = ["ASSIGNMENTS", "MAX_SEGMENTS", "CreasePattern", "build_crease_pattern", "normalize_coordinates"]
@@ -35,18 +39,8 @@ MAX_SEGMENTS: int = 250_000
 NOISY_JOINT_ERRORS: frozenset[str] = frozenset({"E_GEOM_CREASE_OUTSIDE_PAPER", "E_CP_DEGENERATE_FACE", "E_CP_NO_FACES"})
 """Errors that, in an input with measured noise or in a drawing, may come from joints drawn apart: the pattern is
 then built again with the snap tolerance ten times wider (up to ``IMPORT_TOLERANCE_LIMIT``), like a disconnected
-drawing. A mountain and a valley crease that overlap over less than half that limit are merged the same way."""
-
-NOISE_FEATURE_FACTOR: float = 16.0
-"""In an input with measured noise, an edge or a gap shorter than this many input precisions is an artefact of
-the noise (see ``_noise_snap``)."""
-
-NOISE_CROSSING_FACTOR: float = 1000.0
-"""In an input with measured noise, an edge shorter than this many input precisions and set apart from every
-longer edge by ``NOISE_GAP_RATIO`` is an artefact (a crossing of nearly parallel creases moved by the noise)."""
-
-NOISE_GAP_RATIO: float = 100.0
-"""See ``NOISE_CROSSING_FACTOR``."""
+drawing. A mountain and a valley crease that overlap over less than ``TINY_OVERLAP_LIMIT`` are merged the same
+way."""
 
 MAX_DANGLING_CHECKED: int = 1000
 """Dangling crease ends beyond this number are not measured (a drawing that broken is reported as it is)."""
@@ -199,7 +193,7 @@ def build_crease_pattern(
             )
         except (CreasePatternSyntaxError, GeometricallyImpossibleFold) as error:
             tiny_overlap = (error.code == "E_CP_CONFLICTING_ASSIGNMENT"
-                            and error.where.get("length", np.inf) < IMPORT_TOLERANCE_LIMIT / 2)
+                            and error.where.get("length", np.inf) < TINY_OVERLAP_LIMIT)
             retry = (error.code == "E_CP_DISCONNECTED" or tiny_overlap
                      or ((precision > 0 or split_crossings) and error.code in NOISY_JOINT_ERRORS))
             wider = max(current * 10, 2 * error.where["length"]) if tiny_overlap else current * 10

@@ -47,8 +47,11 @@ __all__ = [
     "ANGLE_TOLERANCE",
     "EXACT_ANGLE",
     "NOISE_ANGLE_LIMIT",
-    "NOISE_SAMPLES",
+    "NOISE_CROSSING_FACTOR",
+    "NOISE_FEATURE_FACTOR",
+    "NOISE_GAP_RATIO",
     "SNAP_FACTOR",
+    "TINY_OVERLAP_LIMIT",
     "AREA_TOLERANCE",
     "CREASE_DISTANCE_TOLERANCE",
     "FOLDED_DISTANCE_TOLERANCE",
@@ -98,12 +101,25 @@ NOISE_ANGLE_LIMIT: float = 1e-5
 SNAP_FACTOR: float = 8.0
 """Crease-pattern points closer than this many input precisions are the same point."""
 
-NOISE_SAMPLES: int = 2
-"""How many perturbed copies of the input are refolded to measure the folded noise."""
-
 ANGLE_NOISE_FACTOR: float = 10.0
 """At a vertex with Kawasaki error ``e``, sectors within ``ANGLE_NOISE_FACTOR * e`` of each other count as equal
 (big-little-big)."""
+
+NOISE_FEATURE_FACTOR: float = 16.0
+"""In an input with measured noise, an edge, or a gap between a dangling crease end and another crease, shorter
+than this many input precisions is an artefact of the noise: the input precision grows to cover it."""
+
+NOISE_CROSSING_FACTOR: float = 1000.0
+"""In an input with measured noise, an edge shorter than this many input precisions and set apart from every
+longer edge by ``NOISE_GAP_RATIO`` is an artefact too (creases crossing at a small angle move their crossing by
+much more than the noise)."""
+
+NOISE_GAP_RATIO: float = 100.0
+"""See :data:`NOISE_CROSSING_FACTOR`."""
+
+TINY_OVERLAP_LIMIT: float = 5e-5
+"""A mountain and a valley crease of a drawing that overlap over less than this are merged with a note (an
+overlap any longer is a structure error)."""
 
 IMPORT_TOLERANCE_LIMIT: float = 1e-4
 """The widest crease-pattern tolerance tried when a drawing does not connect at the default one."""
