@@ -52,3 +52,13 @@ def test_summaries_carry_errors_as_records() -> None:
     summary = summarize(square_with([((0.5, 0), (0.5, 1), "V"), ((0, 0.5), (1, 0.5), "V")]))
     assert summary["states"] is None
     assert summary["error"]["class"] == "GIF" and summary["error"]["code"] == "E_GEOM_MAEKAWA"
+
+
+def test_a_long_component_reports_progress_before_it_ends() -> None:
+    seen: list[tuple[int, int, int]] = []
+    compile_crease_pattern(map_pattern(3, 4), timeout=60,
+                           progress=lambda done, total, states: seen.append((done, total, states)))
+    # the 3x4 map's one component (15,552 states) is counted in rounds: a first capped one, then the full count
+    assert len(seen) >= 2 and seen[-1][2] == 15552
+    assert seen[0][0] == 0 and seen[-1][0] == seen[-1][1] == 1
+    assert [states for _, _, states in seen] == sorted(states for _, _, states in seen)

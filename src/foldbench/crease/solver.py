@@ -37,7 +37,8 @@ BUDGET_SAFETY: float = 0.8
 """A budgeted recount is sized to end within this fraction of the time left, at the last run's rate."""
 
 ProgressCallback = Callable[[int, int, int], None]
-"""Called after each component with (components done, components in all, states found so far)."""
+"""Called after each component, and after each budgeted round of a long one, with (components done,
+components in all, states found so far)."""
 
 _SLOT_COUNTS, _TABLE_STATE, _TABLE_FORCED = propagation_arrays()
 
@@ -167,11 +168,13 @@ class LayerSolver:
         return int(count), bool(limited), tuple(int(v) for v in kept)
 
     def _count_within(
-        self, group: np.ndarray, limit: int | None, deadline: float | None
+        self, group: np.ndarray, limit: int | None, deadline: float | None,
+        on_round: Callable[[int], None] | None = None,
     ) -> tuple[int, bool, tuple[int, ...], bool]:
         """Count a component's solutions, stopping at ``deadline`` (perf_counter seconds) if given.
 
-        Returns the count, whether it was capped, the first solution, and whether the deadline stopped it.
+        ``on_round`` is told the solutions found after each budgeted round. Returns the count, whether it was
+        capped, the first solution, and whether the deadline stopped it.
         """
         if deadline is None:
             return (*self.enumerate_component(group, limit), False)
@@ -183,6 +186,8 @@ class LayerSolver:
             now = time.perf_counter()
             if not limited or (limit is not None and effective == limit):
                 return count, limited, first, False
+            if on_round is not None:
+                on_round(count)
             # the next run starts over, so it must find more solutions than this one within the time left
             next_cap = int(count / max(now - started, 1e-6) * (deadline - now) * BUDGET_SAFETY)
             if now >= deadline or next_cap <= count:
@@ -218,7 +223,11 @@ class LayerSolver:
                 count, limited, first = self.enumerate_component(group, 1)
                 limited = True
             else:
-                count, limited, first, stopped = self._count_within(group, limit, deadline)
+                def on_round(found: int, done: int = index, so_far: int = state_count) -> None:
+                    if progress is not None:
+                        progress(done, len(groups), so_far * found)
+
+                count, limited, first, stopped = self._count_within(group, limit, deadline, on_round)
             if count == 0:
                 faces = sorted({int(f) for v in group for f in self.constraints.variables_faces[v]})
                 raise SelfIntersection(
