@@ -206,12 +206,13 @@ def build_crease_pattern(
         residual = _kawasaki_precision(pattern)
         if SNAP_FACTOR * residual > current and current < IMPORT_TOLERANCE_LIMIT:
             precision = max(precision, residual)
-            snapped = current = min(SNAP_FACTOR * residual, max(tolerance, IMPORT_TOLERANCE_LIMIT))
+            wider = min(SNAP_FACTOR * residual, max(tolerance, IMPORT_TOLERANCE_LIMIT))
             try:
                 pattern = _build_at_tolerance(
-                    normalized.reshape(-1, 2, 2), letters, current, scale, offset, source, split_crossings
+                    normalized.reshape(-1, 2, 2), letters, wider, scale, offset, source, split_crossings
                 )
-            except CreasePatternSyntaxError:
+                snapped = current = wider
+            except (CreasePatternSyntaxError, GeometricallyImpossibleFold):
                 pass  # keep the pattern built at the finer tolerance; the compiler reports what follows
         notes = pattern.notes
         if snapped > tolerance:
