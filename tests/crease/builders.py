@@ -74,3 +74,57 @@ def square_twist(sides: str = "M", swapped_corner: int | None = None) -> CreaseP
         creases.append((point, _to_boundary(point, side + 135), letters[0]))
         creases.append((point, _to_boundary(point, side + 225), letters[1]))
     return square_with(creases)
+
+
+def polyomino_creases(cells: list[tuple[int, int]]) -> tuple[list[tuple[tuple[int, int], tuple[int, int]]], list]:
+    """The inner creases of a polyomino of unit squares ``(column, row)``, each as ``(cell, neighbour)``,
+    and its boundary sides, each as a segment."""
+    cell_set = set(cells)
+    creases, boundary = [], []
+    for c, r in sorted(cell_set):
+        for (dc, dr), side in (((1, 0), ((c + 1, r), (c + 1, r + 1))), ((0, 1), ((c, r + 1), (c + 1, r + 1))),
+                               ((-1, 0), ((c, r), (c, r + 1))), ((0, -1), ((c, r), (c + 1, r)))):
+            neighbour = (c + dc, r + dr)
+            if neighbour in cell_set:
+                if (dc, dr) in ((1, 0), (0, 1)):
+                    creases.append(((c, r), neighbour))
+            else:
+                boundary.append(side)
+    return creases, boundary
+
+
+def polyomino_segments(cells: list[tuple[int, int]], letters: str | None = None) -> tuple[np.ndarray, list[str]]:
+    """Segments and assignments of a polyomino (a cube net, a map) with its inner creases given ``letters``
+    (in the order of :func:`polyomino_creases`; all ``U`` when None)."""
+    creases, boundary = polyomino_creases(cells)
+    letters = letters or "U" * len(creases)
+    segments = [list(side) for side in boundary]
+    for (c, r), (c2, r2) in creases:
+        segments.append([(c2, r2), (c + 1, r + 1)])
+    return np.array(segments, dtype=float), ["B"] * len(boundary) + list(letters)
+
+
+def jitter(segments: np.ndarray, amount: float, seed: int, *, shared: bool = True) -> np.ndarray:
+    """Move every point by up to ``amount`` times the paper size, at random.
+
+    With ``shared`` an endpoint used by several segments moves once (a drawing with exact joints, written
+    with noisy coordinates); otherwise every endpoint moves on its own (joints drawn by hand).
+    """
+    rng = np.random.default_rng(seed)
+    points = segments.reshape(-1, 2)
+    size = float(np.ptp(points, axis=0).max())
+    if shared:
+        unique, inverse = np.unique(points, axis=0, return_inverse=True)
+        moves = rng.uniform(-amount, amount, size=unique.shape) * size
+        return (points + moves[inverse.ravel()]).reshape(segments.shape)
+    return (points + rng.uniform(-amount, amount, size=points.shape) * size).reshape(segments.shape)
+
+
+CUBE_NETS: tuple[tuple[tuple[int, int], ...], ...] = (
+    *(tuple([(x, 1) for x in range(4)] + [(top, 2), (bottom, 0)])
+      for top, bottom in ((0, 0), (0, 1), (0, 2), (0, 3), (1, 1), (1, 2))),
+    *(((0, 0), (1, 0), (1, 1), (2, 1), (3, 1), (top, 2)) for top in (1, 2, 3)),
+    ((0, 0), (1, 0), (1, 1), (2, 1), (2, 2), (3, 2)),
+    ((0, 0), (1, 0), (2, 0), (2, 1), (3, 1), (4, 1)),
+)
+"""The eleven nets of the cube, as cells ``(column, row)`` of unit squares."""

@@ -61,8 +61,19 @@ def test_face_that_is_not_a_closed_polygon() -> None:
     _expect({**SQUARE_DOC, "faces_vertices": [[0, 1, 3]]}, "E_CP_FACE_NOT_CLOSED", "faces_vertices", 0)
 
 
-def test_partial_fold_angle_is_rejected() -> None:
-    _expect({**SQUARE_DOC, "edges_foldAngle": [0, 0, 0, 0, 90]}, "E_CP_NOT_FLAT_FOLD_ANGLE", "edges_foldAngle", 4)
+def test_a_partly_folded_crease_keeps_its_assignment_with_a_note() -> None:
+    plain = pattern_from_fold(SQUARE_DOC)
+    partial = pattern_from_fold({**SQUARE_DOC, "edges_foldAngle": [0, 0, 0, 0, 90]})
+    assert partial.edges_assignment == plain.edges_assignment
+    assert any("partly folded" in note for note in partial.notes)
+
+
+def test_a_partly_folded_unassigned_crease_takes_the_sign_of_its_angle() -> None:
+    letters = list(SQUARE_DOC["edges_assignment"])
+    letters[4] = "U"
+    mountain = pattern_from_fold({**SQUARE_DOC, "edges_assignment": letters, "edges_foldAngle": [0, 0, 0, 0, -45]})
+    valley = pattern_from_fold({**SQUARE_DOC, "edges_assignment": letters, "edges_foldAngle": [0, 0, 0, 0, 45]})
+    assert "M" in mountain.edges_assignment and "V" in valley.edges_assignment
 
 
 def test_fold_angles_alone_give_assignments() -> None:

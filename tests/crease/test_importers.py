@@ -6,7 +6,8 @@ import pytest
 
 from foldbench.crease.compiler import compile_crease_pattern
 from foldbench.crease.errors import CreasePatternSyntaxError
-from foldbench.crease.importers import parse_cp_text, parse_svg_text, read_crease_pattern
+from foldbench.crease.importers import assignment_of_colour, parse_cp_text, parse_svg_text, read_crease_pattern
+from foldbench.crease.pattern import build_crease_pattern
 
 # a 1 x 3 strip of stamps in ORIPA units (y down), creases unassigned
 CP_TEXT = "\n".join([
@@ -67,7 +68,41 @@ def test_svg_paths_polylines_and_inherited_strokes() -> None:
             '<polyline points="0,0 10,10" stroke="#00ff00"/></svg>')
     segments, letters = parse_svg_text(text)
     assert len(segments) == 5
-    assert letters == ["B", "B", "B", "B", "U"]
+    assert letters == ["B", "B", "B", "B", "U"]  # green: unassigned, as in Flat-Folder's drawings
+
+
+@pytest.mark.parametrize(("colour", "letter"), [
+    ("red", "M"), ("#FF0000", "M"), ("#e53935", "M"), ("rgb(255,0,0)", "M"), ("rgb(100%, 0%, 0%)", "M"),
+    ("blue", "V"), ("#00f", "V"), ("#1e40ff", "V"), ("black", "B"), ("#222", "B"), ("lime", "U"), ("#00FF00", "U"),
+    ("#808080", "F"), ("yellow", "F"), ("magenta", "F"), ("orange", "U"), ("none", "U"),
+])
+def test_stroke_colours_follow_the_drawing_conventions(colour: str, letter: str) -> None:
+    assert assignment_of_colour(colour) == letter
+
+
+def _square_base_svg(border: str, transform: str = "") -> str:
+    """A waterbomb base (diagonals valley, one midline mountain) in a 100-unit square, bordered by ``border``."""
+    creases = ('<line x1="0" y1="0" x2="100" y2="100" stroke="blue"/>'
+               '<line x1="100" y1="0" x2="0" y2="100" stroke="blue"/>'
+               '<line x1="0" y1="50" x2="100" y2="50" stroke="red"/>')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg"><g transform="{transform}">{border}{creases}'
+            '<circle cx="50" cy="50" r="3" stroke="black"/></g></svg>')
+
+
+@pytest.mark.parametrize("border", [
+    '<rect x="0" y="0" width="100" height="100" stroke="black" fill="none"/>',
+    '<polygon points="0,0 100,0 100,100 0,100" stroke="#000"/>',
+    '<polyline points="0,0 100,0 100,100 0,100 0,0" style="stroke:#000000"/>',
+    '<path d="M0 0 h100 v100 h-100 z" stroke="black"/>',
+])
+@pytest.mark.parametrize("transform", ["", "translate(20 30) scale(2)", "matrix(0 1 -1 0 200 0) rotate(15, 50, 50)"])
+def test_a_waterbomb_base_reads_the_same_from_any_border_shape_and_transform(border: str, transform: str) -> None:
+    segments, letters = parse_svg_text(_square_base_svg(border, transform))
+    compiled = compile_crease_pattern(build_crease_pattern(segments, letters))
+    reference = compile_crease_pattern(build_crease_pattern(*parse_svg_text(_square_base_svg(
+        '<rect x="0" y="0" width="100" height="100" stroke="black"/>'))))
+    assert compiled.pattern.face_count == 6
+    assert compiled.state_count == reference.state_count == 1
 
 
 def test_bad_inputs_are_typed(tmp_path: Path) -> None:
@@ -84,3 +119,25 @@ def test_bad_inputs_are_typed(tmp_path: Path) -> None:
     empty.write_text("")
     with pytest.raises(CreasePatternSyntaxError):
         read_crease_pattern(empty)
+
+
+def test_a_tiny_overlap_of_a_mountain_and_a_valley_is_merged_with_a_note() -> None:
+    # the mountain runs 0.001 units (1e-5 of the paper) past the point where the valley starts
+    text = ('<svg xmlns="http://www.w3.org/2000/svg"><rect x="0" y="0" width="100" height="100" stroke="black"/>'
+            '<line x1="0" y1="50" x2="50.001" y2="50" stroke="red"/>'
+            '<line x1="50" y1="50" x2="100" y2="50" stroke="blue"/>'
+            '<line x1="50" y1="0" x2="50" y2="50" stroke="red"/><line x1="50" y1="50" x2="50" y2="100" stroke="red"/>'
+            '</svg>')
+    pattern = build_crease_pattern(*parse_svg_text(text))
+    assert any("overlapped" in note for note in pattern.notes)
+    assert pattern.face_count == 4
+    assert compile_crease_pattern(pattern).state_count >= 1
+
+
+def test_a_long_overlap_of_a_mountain_and_a_valley_is_still_an_error() -> None:
+    text = ('<svg xmlns="http://www.w3.org/2000/svg"><rect x="0" y="0" width="100" height="100" stroke="black"/>'
+            '<line x1="0" y1="50" x2="60" y2="50" stroke="red"/><line x1="40" y1="50" x2="100" y2="50" stroke="blue"/>'
+            '</svg>')
+    with pytest.raises(CreasePatternSyntaxError) as caught:
+        build_crease_pattern(*parse_svg_text(text))
+    assert caught.value.code == "E_CP_CONFLICTING_ASSIGNMENT"

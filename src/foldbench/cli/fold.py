@@ -23,8 +23,11 @@ def fold(
     repair: Annotated[
         bool, typer.Option("--repair", help="Split crossing edges of a FOLD file instead of rejecting it (CSE).")
     ] = False,
+    timeout: Annotated[
+        float, typer.Option(help="Seconds spent counting states per file; then 'at least N states' (0: no limit).")
+    ] = 60.0,
 ) -> None:
     """Compile a crease pattern: flat-foldability, folded states, layer order, or a precise error."""
-    from foldbench.crease.cli import fold_command
+    from foldbench.cli._fold_report import fold_command
 
-    raise typer.Exit(fold_command(file, limit, state, out, svg, png, json_output, size, unique, repair))
+    raise typer.Exit(fold_command(file, limit, state, out, svg, png, json_output, size, unique, repair, timeout))

@@ -1,10 +1,12 @@
 """Crease-pattern compiler: FOLD (and ORIPA .cp/.opx, SVG) in, flat-folded states or precise errors out.
 
-Pipeline: read and planarise (:mod:`.importers`, :mod:`.fold_format`, :mod:`.pattern`), check each vertex
-(:mod:`.local_checks`), fold the faces (:mod:`.folding`), overlay the folded edges into cells (:mod:`.cells`),
-build layer-order variables and constraints (:mod:`.layer_constraints`), solve them by components
-(:mod:`.solver`), then export and render (:mod:`.compiler`, :mod:`.render`). Errors follow OrigamiSpace's four
-classes (:mod:`.errors`); the one tolerance policy is in :mod:`.tolerance`.
+Pipeline: read, measure the input's precision and planarise (:mod:`.importers`, :mod:`.fold_format`,
+:mod:`.precision`, :mod:`.pattern`), check each vertex (:mod:`.local_checks`), fold the faces (:mod:`.folding`),
+overlay the folded edges into cells at a tolerance the folded geometry supports (:mod:`.overlay`, :mod:`.cells`),
+build layer-order variables and constraints (:mod:`.layer_constraints`), solve them by components within an
+optional time budget (:mod:`.solver`), then export and render (:mod:`.compiler`, :mod:`.render`).
+:func:`summarize` returns the compile summary every caller shares. Errors follow OrigamiSpace's four classes
+(:mod:`.errors`); the one tolerance policy is in :mod:`.tolerance`.
 
 >>> import numpy as np
 >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
@@ -25,6 +27,7 @@ from foldbench.crease.fold_format import pattern_from_fold, read_fold
 from foldbench.crease.importers import read_crease_pattern
 from foldbench.crease.pattern import CreasePattern, build_crease_pattern
 from foldbench.crease.simple_folds import random_simple_folds, simple_fold_pattern
+from foldbench.crease.summary import compile_with_summary, summarize
 
 __all__ = [
     "AmbiguousFoldedState",
@@ -37,9 +40,11 @@ __all__ = [
     "SelfIntersection",
     "build_crease_pattern",
     "compile_crease_pattern",
+    "compile_with_summary",
     "pattern_from_fold",
     "random_simple_folds",
     "read_crease_pattern",
     "read_fold",
     "simple_fold_pattern",
+    "summarize",
 ]

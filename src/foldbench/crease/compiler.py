@@ -16,7 +16,7 @@ from foldbench.crease.layer_constraints import LayerConstraints
 from foldbench.crease.local_checks import LocalCheckReport, check_vertices
 from foldbench.crease.overlay import build_overlay
 from foldbench.crease.pattern import CreasePattern
-from foldbench.crease.solver import LayerSolver, SolveResult
+from foldbench.crease.solver import LayerSolver, ProgressCallback, SolveResult
 from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE
 
 __all__ = ["CompiledFold", "compile_crease_pattern", "crease_assignment_orders"]
@@ -37,6 +37,8 @@ class CompiledFold:
         timings: seconds per stage.
         warnings: non-fatal remarks (planarisation, imprecise vertices, ambiguity).
         folded_tolerance: the folded-state tolerance the overlay was built at (paper size = 1).
+        input_precision: how far the input's points seem moved by noise (paper size = 1; 0 for exact input),
+            measured from the input itself (:mod:`foldbench.crease.precision`).
     """
 
     pattern: CreasePattern
@@ -49,6 +51,7 @@ class CompiledFold:
     timings: dict[str, float] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
     folded_tolerance: float = FOLDED_DISTANCE_TOLERANCE
+    input_precision: float = 0.0
 
     @property
     def state_count(self) -> int:
@@ -69,6 +72,8 @@ class CompiledFold:
             "edges": self.pattern.edge_count,
             "faces": self.pattern.face_count,
             "cells": len(self.cells.cells_faces),
+            "input_precision": self.input_precision,
+            "snap_tolerance": self.pattern.snap_tolerance,
             "folded_tolerance": self.folded_tolerance,
             "flipped_faces": int(self.folded.faces_flipped.sum()),
             "variables": len(self.constraints.variables_faces),
@@ -78,6 +83,8 @@ class CompiledFold:
             "limited": any(c.limited for c in components),
             "limit": self.limit,
             "states": self.state_count,
+            "stopped": self.solution.stopped,
+            "search_seconds": round(self.solution.search_seconds, 4),
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
             "warnings": list(self.warnings),
         }
@@ -184,7 +191,8 @@ def crease_assignment_orders(
 
 
 def compile_crease_pattern(
-    pattern: CreasePattern, *, limit: int | None = None, require_unique: bool = False
+    pattern: CreasePattern, *, limit: int | None = None, require_unique: bool = False,
+    timeout: float | None = None, progress: ProgressCallback | None = None,
 ) -> CompiledFold:
     """Decide flat-foldability and count the flat-folded states of a crease pattern.
 
@@ -192,6 +200,9 @@ def compile_crease_pattern(
         pattern: a crease pattern (from :mod:`foldbench.crease.io`).
         limit: cap on the solutions searched per component (None: count every state exactly).
         require_unique: raise :class:`AmbiguousFoldedState` when there is more than one state.
+        timeout: time budget in seconds for counting states (None: no budget). When it ends, the result is
+            a lower bound (``summary()["stopped"]``), every remaining component checked to have a solution.
+        progress: called after each component is counted (see :data:`~foldbench.crease.solver.ProgressCallback`).
 
     Raises:
         GeometricallyImpossibleFold: a local condition fails or the paper does not close up.
@@ -211,21 +222,38 @@ def compile_crease_pattern(
         clock = now
 
     local = check_vertices(pattern)
-    folded = fold_faces(pattern)
+    input_precision = max(pattern.input_precision, local.input_precision)
+    folded = fold_faces(pattern, input_precision)
     lap("fold")
-    overlay = build_overlay(pattern, folded)
+
+    def check_local(local: LayerConstraints) -> None:
+        early = LayerSolver(local)
+        conflict = early.assign(crease_assignment_orders(pattern, folded, local))
+        if conflict == -2:
+            early.raise_conflict_between_seeds()
+        if conflict >= 0:
+            early.raise_conflict(conflict, "found from the local constraints before building transitivity")
+
+    overlay = build_overlay(pattern, folded, check_local)
     cells, constraints = overlay.cells, overlay.constraints
     lap("overlay")
     solver = LayerSolver(constraints)
-    solution = solver.solve(crease_assignment_orders(pattern, folded, constraints), limit)
+    solution = solver.solve(crease_assignment_orders(pattern, folded, constraints), limit, timeout=timeout,
+                            progress=progress)
     lap("solve")
     warnings = list(pattern.notes)
+    if input_precision > 0:
+        warnings.append(f"input precision {input_precision:.1e} (measured from the input's nearly parallel "
+                        "creases and Kawasaki residuals)")
     if overlay.tolerance != FOLDED_DISTANCE_TOLERANCE:
         warnings.append(f"folded tolerance {overlay.tolerance:.1e} (folded vertices disagree by up to "
                         f"{folded.worst_mismatch:.1e}; {len(overlay.rejected)} level(s) rejected first)")
     if local.imprecise_vertices:
         warnings.append(f"{len(local.imprecise_vertices)} vertices meet Kawasaki only approximately")
     free = [i for i, c in enumerate(solution.components) if c.solution_count > 1]
+    if solution.stopped:
+        warnings.append(f"at least {solution.state_count} states; search stopped after "
+                        f"{solution.search_seconds:.1f} s (time budget {timeout} s)")
     if solution.state_count > 1:
         message = f"{solution.state_count} flat-folded states; free components {free}"
         if require_unique:
@@ -236,4 +264,4 @@ def compile_crease_pattern(
             )
         warnings.append(f"AFS: {message}")
     return CompiledFold(pattern, local, folded, cells, constraints, solution, limit, timings, tuple(warnings),
-                        overlay.tolerance)
+                        overlay.tolerance, input_precision)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ import numpy as np
 from foldbench.crease.errors import CreasePatternSyntaxError
 from foldbench.crease.pattern import ASSIGNMENTS, CreasePattern, build_crease_pattern
 
-__all__ = ["MAX_FILE_BYTES", "parse_fold_text", "pattern_from_fold", "read_fold", "write_fold"]
+__all__ = ["MAX_FILE_BYTES", "fold_angle_hints", "parse_fold_text", "pattern_from_fold", "read_fold", "write_fold"]
 
 MAX_FILE_BYTES: int = 200_000_000
 """Inputs larger than this are refused before parsing."""
@@ -126,12 +127,43 @@ def _validated_assignments(document: dict[str, Any], edge_count: int) -> list[st
             raise _fail("E_CP_UNKNOWN_ASSIGNMENT", "edges_assignment", index,
                         f"unknown assignment {letter!r} (expected one of B M V F U C J)")
         letters.append(letter.upper())
-    if angles is not None:  # a partial fold angle (not ±180) is not a flat fold
-        for index, (letter, angle) in enumerate(zip(letters, angles, strict=False)):
-            if letter in "MV" and angle is not None and 0 < abs(angle) < 180 - 1e-6:
-                raise _fail("E_CP_NOT_FLAT_FOLD_ANGLE", "edges_foldAngle", index,
-                            f"fold angle {angle} is not a flat fold (±180)")
     return letters
+
+
+def fold_angle_hints(letters: list[str], angles: list[Any] | None) -> tuple[list[str], list[str]]:
+    """Read fold angles that are not a flat fold (±180) as hints: a partly folded mountain is still a mountain.
+
+    An unassigned crease takes the letter of its angle's sign; an assigned one keeps its letter (a sign that
+    disagrees is noted). Returns the letters and the notes saying what was read.
+
+    >>> letters, notes = fold_angle_hints(["M", "U", "V"], [-90, 45, -30])
+    >>> letters, [note.split(" (")[0][:24] for note in notes]
+    (['M', 'V', 'V'], ['2 crease(s) partly folde', '1 crease(s) whose fold a'])
+    """
+    if angles is None:
+        return letters, []
+    letters = list(letters)
+    partial: list[int] = []
+    disagreeing: list[int] = []
+    for index, (letter, angle) in enumerate(zip(letters, angles, strict=False)):
+        if angle is None or angle == 0 or abs(angle) >= 180 - 1e-6:
+            if letter == "U" and angle is not None and angle != 0:
+                letters[index] = "V" if angle > 0 else "M"
+            continue
+        hinted = "V" if angle > 0 else "M"
+        if letter == "U":
+            letters[index] = hinted
+            partial.append(index)
+        elif letter in "MV":
+            (partial if letter == hinted else disagreeing).append(index)
+    notes = []
+    if partial:
+        notes.append(f"{len(partial)} crease(s) partly folded (edges {partial[:10]}): read as flat folds by their "
+                     "assignment or the sign of their angle")
+    if disagreeing:
+        notes.append(f"{len(disagreeing)} crease(s) whose fold angle's sign disagrees with the assignment "
+                     f"(edges {disagreeing[:10]}): the assignment is kept")
+    return letters, notes
 
 
 def _check_faces(document: dict[str, Any], vertex_count: int, edges: np.ndarray) -> None:
@@ -180,9 +212,11 @@ def pattern_from_fold(document: dict[str, Any], source: str = "<fold>", *, repai
             document = {**frames[0]}
     coords = _validated_coordinates(document)
     edges = _validated_edges(document, len(coords))
-    assignments = _validated_assignments(document, len(edges))
+    assignments, notes = fold_angle_hints(_validated_assignments(document, len(edges)),
+                                          document.get("edges_foldAngle"))
     _check_faces(document, len(coords), edges)
-    return build_crease_pattern(coords[edges], assignments, source=source, split_crossings=repair)
+    pattern = build_crease_pattern(coords[edges], assignments, source=source, split_crossings=repair)
+    return replace(pattern, notes=pattern.notes + tuple(notes)) if notes else pattern
 
 
 def read_fold(path: str | Path, *, repair: bool = False) -> CreasePattern:

@@ -29,6 +29,11 @@ class FoldedGeometry:
         faces_matrix: ``(F, 2, 2)`` linear part of each face's isometry.
         faces_shift: ``(F, 2)`` translation part of each face's isometry.
         worst_mismatch: the largest disagreement between a vertex's position computed from two faces.
+        input_precision: how far the input's points may be off (paper size = 1), see
+            :mod:`foldbench.crease.precision`; the overlay trusts no arrangement that moving the folded
+            vertices this far would change.
+        vertices_coords_other: each vertex's folded position from the face that disagrees most with the one
+            kept (equal to ``vertices_coords_folded`` where every face agrees).
     """
 
     vertices_coords_folded: np.ndarray
@@ -36,6 +41,8 @@ class FoldedGeometry:
     faces_matrix: np.ndarray
     faces_shift: np.ndarray
     worst_mismatch: float
+    input_precision: float | None = None
+    vertices_coords_other: np.ndarray | None = None
 
 
 def _reflection(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -44,8 +51,57 @@ def _reflection(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndar
     return matrix, start - matrix @ start
 
 
-def fold_faces(pattern: CreasePattern) -> FoldedGeometry:
+def _crossing_order(pattern: CreasePattern) -> list[tuple[int, int, int]]:
+    """Breadth-first crossings ``(face, other, edge)`` from face 0; unreachable faces are left out."""
+    reached = np.zeros(pattern.face_count, dtype=bool)
+    reached[0] = True
+    queue = deque([0])
+    edges_faces = pattern.edges_faces.tolist()
+    order = []
+    while queue:
+        face = queue.popleft()
+        for edge in pattern.faces_edges[face]:
+            if pattern.edges_assignment[edge] == "B":
+                continue
+            left, right = edges_faces[edge]
+            other = right if left == face else left
+            if other < 0 or reached[other]:
+                continue
+            order.append((face, other, edge))
+            reached[other] = True
+            queue.append(other)
+    return order
+
+
+def _face_transforms(
+    pattern: CreasePattern, coords: np.ndarray, order: list[tuple[int, int, int]]
+) -> tuple[np.ndarray, np.ndarray]:
+    matrices = np.zeros((pattern.face_count, 2, 2))
+    shifts = np.zeros((pattern.face_count, 2))
+    matrices[0] = np.eye(2)
+    for face, other, edge in order:
+        if pattern.edges_assignment[edge] == "F":
+            matrices[other], shifts[other] = matrices[face], shifts[face]
+        else:
+            a, b = pattern.edges_vertices[edge]
+            reflect, offset = _reflection(coords[a], coords[b])
+            matrices[other] = matrices[face] @ reflect
+            shifts[other] = matrices[face] @ offset + shifts[face]
+    return matrices, shifts
+
+
+def _folded_corners(
+    matrices: np.ndarray, shifts: np.ndarray, coords: np.ndarray, face_of_corner: np.ndarray,
+    vertex_of_corner: np.ndarray,
+) -> np.ndarray:
+    return np.einsum("kij,kj->ki", matrices[face_of_corner], coords[vertex_of_corner]) + shifts[face_of_corner]
+
+
+def fold_faces(pattern: CreasePattern, input_precision: float | None = None) -> FoldedGeometry:
     """Fold every crease flat and return the folded vertex coordinates and face flips.
+
+    ``input_precision`` (default: the pattern's own) is how far the input may be off; it travels with the
+    folded geometry to the overlay.
 
     Raises:
         GeometricallyImpossibleFold: a face is unreachable without crossing a boundary.
@@ -57,50 +113,29 @@ def fold_faces(pattern: CreasePattern) -> FoldedGeometry:
     >>> fold_faces(build_crease_pattern(square, "BBBB")).faces_flipped.tolist()
     [False]
     """
-    face_count = pattern.face_count
     coords = pattern.vertices_coords
-    matrices = np.zeros((face_count, 2, 2))
-    shifts = np.zeros((face_count, 2))
-    reached = np.zeros(face_count, dtype=bool)
-    matrices[0] = np.eye(2)
-    reached[0] = True
-    queue = deque([0])
-    edges_faces = pattern.edges_faces
-    while queue:
-        face = queue.popleft()
-        for edge in pattern.faces_edges[face]:
-            assignment = pattern.edges_assignment[edge]
-            if assignment == "B":
-                continue
-            left, right = edges_faces[edge]
-            other = right if left == face else left
-            if other < 0 or reached[other]:
-                continue
-            if assignment == "F":
-                matrices[other], shifts[other] = matrices[face], shifts[face]
-            else:
-                a, b = pattern.edges_vertices[edge]
-                reflect, offset = _reflection(coords[a], coords[b])
-                matrices[other] = matrices[face] @ reflect
-                shifts[other] = matrices[face] @ offset + shifts[face]
-            reached[other] = True
-            queue.append(other)
-    if not reached.all():
+    order = _crossing_order(pattern)
+    if len(order) + 1 < pattern.face_count:
+        reached = np.zeros(pattern.face_count, dtype=bool)
+        reached[0] = True
+        reached[[other for _, other, _ in order]] = True
         missing = np.flatnonzero(~reached).tolist()
         raise GeometricallyImpossibleFold(
             "E_GEOM_DISCONNECTED_PAPER",
             f"{len(missing)} face(s) are cut off from face 0 by boundary edges",
             {"faces": missing[:20]},
         )
+    matrices, shifts = _face_transforms(pattern, coords, order)
     face_of_corner = np.concatenate([np.full(len(f), i) for i, f in enumerate(pattern.faces_vertices)])
     vertex_of_corner = np.concatenate([np.asarray(f) for f in pattern.faces_vertices])
-    folded_corners = np.einsum("kij,kj->ki", matrices[face_of_corner], coords[vertex_of_corner]) + shifts[
-        face_of_corner
-    ]
+    folded_corners = _folded_corners(matrices, shifts, coords, face_of_corner, vertex_of_corner)
     folded = np.zeros_like(coords)
     folded[vertex_of_corner[::-1]] = folded_corners[::-1]  # first face listed wins
     mismatch = np.hypot(*(folded_corners - folded[vertex_of_corner]).T)
     worst = float(mismatch.max()) if len(mismatch) else 0.0
+    other = folded.copy()
+    by_mismatch = np.argsort(mismatch, kind="stable")
+    other[vertex_of_corner[by_mismatch]] = folded_corners[by_mismatch]  # the most distant position wins
     if worst > FOLDED_MISMATCH_LIMIT:
         corner = int(mismatch.argmax())
         vertex = int(vertex_of_corner[corner])
@@ -112,4 +147,5 @@ def fold_faces(pattern: CreasePattern) -> FoldedGeometry:
              "coordinates": (coords[vertex] * pattern.scale + np.array(pattern.offset)).tolist()},
         )
     flipped = np.linalg.det(matrices) < 0
-    return FoldedGeometry(folded, flipped, matrices, shifts, worst)
+    precision = pattern.input_precision if input_precision is None else input_precision
+    return FoldedGeometry(folded, flipped, matrices, shifts, worst, precision, other)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -115,8 +116,15 @@ def _incidences(cells_faces: tuple[tuple[int, ...], ...], face_count: int) -> tu
     return cell_offsets, cell_faces, face_offsets, face_cells
 
 
-def build_layer_constraints(pattern: CreasePattern, cells: OverlapCells) -> LayerConstraints:
-    """All variables and taco-taco, taco-tortilla, tortilla-tortilla and transitivity constraints.
+def build_layer_constraints(
+    pattern: CreasePattern, cells: OverlapCells, *, with_transitivity: bool = True,
+    check_local: Callable[[LayerConstraints], None] | None = None,
+) -> LayerConstraints:
+    """All variables and taco-taco, taco-tortilla, tortilla-tortilla and transitivity constraints (the last
+    unless ``with_transitivity`` is False).
+
+    ``check_local`` is called with the local constraints alone before transitivity is built (the largest
+    part of the work), so that a contradiction they already contain is reported early.
 
     >>> empty = OverlapCells(np.zeros((0, 2)), np.zeros((0, 2), int), (), np.zeros((0, 2), int), (), ((0,),))
     >>> from foldbench.crease.pattern import build_crease_pattern
@@ -190,6 +198,13 @@ def build_layer_constraints(pattern: CreasePattern, cells: OverlapCells) -> Laye
                 )
             slot_variables[rows, slot] = index
             slot_flipped[rows, slot] = f > g
+    if not with_transitivity or check_local is not None:
+        local = LayerConstraints(pairs, kinds, faces_array, slot_variables, slot_flipped,
+                                 np.zeros((0, 3), dtype=np.int32))
+        if not with_transitivity:
+            return local
+        assert check_local is not None
+        check_local(local)
     row_offsets = np.searchsorted(pairs[:, 0], np.arange(face_count + 1)).astype(np.int64)
     side_keys, side_labels = _same_side_groups(found, face_count)
     del found

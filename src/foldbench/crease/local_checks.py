@@ -18,7 +18,8 @@ import numpy as np
 
 from foldbench.crease.errors import GeometricallyImpossibleFold
 from foldbench.crease.pattern import CreasePattern
-from foldbench.crease.tolerance import ANGLE_TOLERANCE, KAWASAKI_IMPOSSIBLE, PRECISION_MARGIN
+from foldbench.crease.precision import kawasaki_noise
+from foldbench.crease.tolerance import ANGLE_NOISE_FACTOR, ANGLE_TOLERANCE, KAWASAKI_IMPOSSIBLE, PRECISION_MARGIN
 
 __all__ = ["LocalCheckReport", "check_vertices", "vertices_creases"]
 
@@ -31,11 +32,14 @@ class LocalCheckReport:
         checked_vertices: number of interior vertices with at least one folded crease.
         kawasaki_errors: worst ``|alternating sum - pi|`` per checked vertex id.
         imprecise_vertices: vertices whose Kawasaki error lies within the precision margin (warnings).
+        input_precision: the input precision the Kawasaki errors imply (see
+            :func:`foldbench.crease.precision.kawasaki_noise`), 0 for exact input.
     """
 
     checked_vertices: int
     kawasaki_errors: dict[int, float]
     imprecise_vertices: tuple[int, ...]
+    input_precision: float = 0.0
 
 
 def vertices_creases(pattern: CreasePattern) -> tuple[list[list[int]], list[bool]]:
@@ -72,6 +76,22 @@ def _sector_angles(pattern: CreasePattern, vertex: int, edges: list[int]) -> lis
     return [((angles[(i + 1) % len(angles)] - angles[i]) % (2 * math.pi)) or 2 * math.pi for i in range(len(angles))]
 
 
+def kawasaki_residuals(pattern: CreasePattern) -> tuple[dict[int, float], dict[int, float]]:
+    """For each interior vertex with an even number of folded creases: its Kawasaki error (radians) and the
+    length of its shortest crease (no verdict; :func:`check_vertices` decides)."""
+    neighbours, on_boundary = vertices_creases(pattern)
+    errors: dict[int, float] = {}
+    shortest: dict[int, float] = {}
+    for vertex, edges in enumerate(neighbours):
+        if on_boundary[vertex] or not edges or len(edges) % 2:
+            continue
+        sectors = _sector_angles(pattern, vertex, edges)
+        errors[vertex] = abs(sum(sectors[0::2]) - math.pi)
+        ends = pattern.vertices_coords[pattern.edges_vertices[edges]]
+        shortest[vertex] = float(np.hypot(*(ends[:, 1] - ends[:, 0]).T).min())
+    return errors, shortest
+
+
 def check_vertices(pattern: CreasePattern) -> LocalCheckReport:
     """Raise :class:`GeometricallyImpossibleFold` at the first vertex breaking a local condition.
 
@@ -82,6 +102,7 @@ def check_vertices(pattern: CreasePattern) -> LocalCheckReport:
     """
     neighbours, on_boundary = vertices_creases(pattern)
     errors: dict[int, float] = {}
+    shortest: dict[int, float] = {}
     imprecise: list[int] = []
     checked = 0
     for vertex, edges in enumerate(neighbours):
@@ -107,6 +128,8 @@ def check_vertices(pattern: CreasePattern) -> LocalCheckReport:
         alternating = sum(sectors[0::2])
         error = abs(alternating - math.pi)
         errors[vertex] = error
+        ends = pattern.vertices_coords[pattern.edges_vertices[edges]]
+        shortest[vertex] = float(np.hypot(*(ends[:, 1] - ends[:, 0]).T).min())
         if error > ANGLE_TOLERANCE:
             degrees = [round(math.degrees(s), 6) for s in sectors]
             if error > KAWASAKI_IMPOSSIBLE:
@@ -119,7 +142,7 @@ def check_vertices(pattern: CreasePattern) -> LocalCheckReport:
             imprecise.append(vertex)
         if "U" in letters:
             continue
-        for first, length in _locally_smallest_runs(sectors):
+        for first, length in _locally_smallest_runs(sectors, max(ANGLE_TOLERANCE, ANGLE_NOISE_FACTOR * error)):
             creases = [(first + offset) % len(sectors) for offset in range(length + 1)]
             run_letters = [letters[c] for c in creases]
             difference = abs(run_letters.count("M") - run_letters.count("V"))
@@ -133,15 +156,16 @@ def check_vertices(pattern: CreasePattern) -> LocalCheckReport:
                     {**where, "sector_angles_degrees": [round(math.degrees(s), 6) for s in sectors],
                      "run_edges": [edges[c] for c in creases]},
                 )
-    return LocalCheckReport(checked, errors, tuple(imprecise))
+    return LocalCheckReport(checked, errors, tuple(imprecise), kawasaki_noise(errors, shortest))
 
 
-def _locally_smallest_runs(sectors: list[float]) -> list[tuple[int, int]]:
+def _locally_smallest_runs(sectors: list[float], tolerance: float = ANGLE_TOLERANCE) -> list[tuple[int, int]]:
     """Runs of equal sectors with a clearly bigger sector on each side, as ``(first sector, length)``.
 
-    Sector ``i`` lies between creases ``i`` and ``i + 1``. Sectors within :data:`ANGLE_TOLERANCE` are equal;
-    a neighbour must be bigger by ``ANGLE_TOLERANCE * PRECISION_MARGIN`` (closer calls are left to the layer
-    solver). A vertex whose sectors are all equal has no such run.
+    Sector ``i`` lies between creases ``i`` and ``i + 1``. Sectors within ``tolerance`` (the vertex's angle
+    tolerance, the one Kawasaki used) are equal; a neighbour must be bigger by ``tolerance`` and by at least
+    ``ANGLE_TOLERANCE * PRECISION_MARGIN`` (closer calls are left to the layer solver). A
+    vertex whose sectors are all equal has no such run.
 
     >>> _locally_smallest_runs([1.0, 1.0, 2.0, 1.0, 1.0, 2.0])
     [(0, 2), (3, 2)]
@@ -149,8 +173,8 @@ def _locally_smallest_runs(sectors: list[float]) -> list[tuple[int, int]]:
     [(1, 1), (3, 1)]
     """
     count = len(sectors)
-    clearly = ANGLE_TOLERANCE * PRECISION_MARGIN
-    starts = [i for i in range(count) if abs(sectors[i] - sectors[i - 1]) > ANGLE_TOLERANCE]
+    clearly = max(tolerance, ANGLE_TOLERANCE * PRECISION_MARGIN)
+    starts = [i for i in range(count) if abs(sectors[i] - sectors[i - 1]) > tolerance]
     runs = []
     for position, first in enumerate(starts):
         following = starts[(position + 1) % len(starts)]

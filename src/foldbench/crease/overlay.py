@@ -8,16 +8,23 @@ A level is accepted when three things hold (rule 6 of :mod:`foldbench.crease.tol
 2. **Consistent:** walking across segments gives every cell one set of covering faces;
 3. **Coherent:** every constraint found along the segments compares faces that share a cell.
 
-Levels are tried from the starting tolerance down by factors of four to :data:`FOLDED_TOLERANCE_FLOOR`, then
-up by factors of four to the coarsest sensible level (an eighth of the shortest folded edge, at most
-:data:`FOLDED_MISMATCH_LIMIT`). When no level passes, the compiler reports a precision problem listing what
-each level failed; it never answers from an overlay that failed a check.
+4. **Consistent with the disagreement:** a level finer than ``FOLDED_MISMATCH_FACTOR`` times the worst
+   folded-vertex mismatch is trusted only when the overlay built with every vertex at its other folded
+   position (from the face that disagrees most) has the same points, segments, variables and local
+   constraints. A level that separates points only the disagreement keeps apart fails this.
+
+Levels are tried from the starting tolerance down by factors of four to the floor, ``FOLDED_MISMATCH_FACTOR``
+times the input precision (:mod:`foldbench.crease.precision`; at least :data:`FOLDED_TOLERANCE_FLOOR`): finer
+levels would separate points that only the input's noise keeps apart. Then up by factors of four to the
+coarsest sensible level (an eighth of the shortest folded edge, at most :data:`FOLDED_MISMATCH_LIMIT`). When
+no level passes, the compiler reports a precision problem listing what each level failed; it never answers
+from an overlay that failed a check.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -26,7 +33,7 @@ from foldbench.crease.errors import PrecisionProblem
 from foldbench.crease.folding import FoldedGeometry
 from foldbench.crease.layer_constraints import LayerConstraints, build_layer_constraints
 from foldbench.crease.pattern import CreasePattern
-from foldbench.crease.planar import PlanarGraph
+from foldbench.crease.planar import PlanarGraph, planarize_segments
 from foldbench.crease.tolerance import (
     FOLDED_DISTANCE_TOLERANCE,
     FOLDED_MISMATCH_FACTOR,
@@ -34,7 +41,7 @@ from foldbench.crease.tolerance import (
     FOLDED_TOLERANCE_FLOOR,
 )
 
-__all__ = ["FoldedOverlay", "build_overlay", "folded_tolerance_levels"]
+__all__ = ["FoldedOverlay", "build_overlay", "coarsest_level", "folded_tolerance_floor", "folded_tolerance_levels"]
 
 LEVEL_STEP: float = 4.0
 """Neighbouring tolerance levels differ by this factor; stability compares a level with the next finer one."""
@@ -57,10 +64,25 @@ class FoldedOverlay:
     rejected: tuple[tuple[float, str], ...]
 
 
-def folded_tolerance_levels(pattern: CreasePattern, folded: FoldedGeometry) -> Iterator[float]:
-    """Tolerances to try, in order: the starting level, finer levels, then coarser levels.
+def folded_tolerance_floor(folded: FoldedGeometry) -> float:
+    """The finest folded tolerance tried: ``FOLDED_MISMATCH_FACTOR`` times the input precision, at least
+    :data:`FOLDED_TOLERANCE_FLOOR`."""
+    return max(FOLDED_TOLERANCE_FLOOR, FOLDED_MISMATCH_FACTOR * (folded.input_precision or 0.0))
 
-    The starting level is ``max(FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR * worst mismatch)``.
+
+def coarsest_level(pattern: CreasePattern, folded: FoldedGeometry) -> float:
+    """The coarsest folded tolerance worth trying: an eighth of the shortest folded edge, at most the limit."""
+    segments = folded.vertices_coords_folded[pattern.edges_vertices]
+    lengths = np.hypot(*(segments[:, 1] - segments[:, 0]).T)
+    positive = lengths[lengths > 0]
+    return min(FOLDED_MISMATCH_LIMIT, float(positive.min()) / 8 if len(positive) else FOLDED_MISMATCH_LIMIT)
+
+
+def folded_tolerance_levels(pattern: CreasePattern, folded: FoldedGeometry) -> Iterator[float]:
+    """Tolerances to try, in order: the starting level, finer levels down to the floor, then coarser levels.
+
+    The starting level is ``max(FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR * worst mismatch)``, at most
+    the coarsest level and at least the floor (see :func:`folded_tolerance_floor`).
 
     >>> from foldbench.crease.pattern import build_crease_pattern
     >>> from foldbench.crease.folding import fold_faces
@@ -70,27 +92,56 @@ def folded_tolerance_levels(pattern: CreasePattern, folded: FoldedGeometry) -> I
     >>> levels[:3], levels[-1] <= 1e-2
     ([1e-06, 2.5e-07, 6.25e-08], True)
     """
-    start = min(max(FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR * folded.worst_mismatch), FOLDED_MISMATCH_LIMIT)
+    floor = folded_tolerance_floor(folded)
+    coarsest = coarsest_level(pattern, folded)
+    start = max(min(max(FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR * folded.worst_mismatch), coarsest), floor)
     level = start
-    while level >= FOLDED_TOLERANCE_FLOOR:
+    while level >= floor * (1 - 1e-9):
         yield level
         level /= LEVEL_STEP
-    segments = folded.vertices_coords_folded[pattern.edges_vertices]
-    lengths = np.hypot(*(segments[:, 1] - segments[:, 0]).T)
-    positive = lengths[lengths > 0]
-    coarsest = min(FOLDED_MISMATCH_LIMIT, float(positive.min()) / 8 if len(positive) else FOLDED_MISMATCH_LIMIT)
     level = start * LEVEL_STEP
     while level <= coarsest:
         yield level
         level *= LEVEL_STEP
 
 
-def build_overlay(pattern: CreasePattern, folded: FoldedGeometry) -> FoldedOverlay:
+def _fingerprint(pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, graph: PlanarGraph) -> tuple:
+    """Counts that must not change when the folded positions move within their own imprecision."""
+    cells = build_cells(pattern, folded, tolerance, graph)
+    constraints = build_layer_constraints(pattern, cells, with_transitivity=False)
+    counts = constraints.counts
+    return (len(graph.vertices_coords), len(graph.edges_vertices), len(constraints.variables_faces),
+            counts["taco-taco"], counts["taco-tortilla"], counts["tortilla-tortilla"])
+
+
+def _robust(pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, graph: PlanarGraph) -> bool:
+    """Whether the overlay's counts stay the same with every vertex at its other folded position (the face
+    that disagrees most), when the level is finer than ``FOLDED_MISMATCH_FACTOR`` times the disagreement."""
+    coords = folded.vertices_coords_other
+    if coords is None or tolerance >= FOLDED_MISMATCH_FACTOR * folded.worst_mismatch:
+        return True
+    try:
+        reference = _fingerprint(pattern, folded, tolerance, graph)
+        moved = replace(folded, vertices_coords_folded=coords)
+        moved_graph = planarize_segments(coords[pattern.edges_vertices], tolerance)
+        return _fingerprint(pattern, moved, tolerance, moved_graph) == reference
+    except PrecisionProblem:
+        return False
+
+
+def build_overlay(
+    pattern: CreasePattern, folded: FoldedGeometry, check_local: Callable[[LayerConstraints], None] | None = None
+) -> FoldedOverlay:
     """Cells and constraints at the first folded tolerance level that passes every check.
+
+    ``check_local`` is handed to :func:`~foldbench.crease.layer_constraints.build_layer_constraints` (an early
+    contradiction check on the local constraints, before transitivity is built).
 
     Raises:
         PrecisionProblem: no level is stable, consistent and coherent (``where`` lists each level's failure).
     """
+    floor = folded_tolerance_floor(folded)
+    coarsest = coarsest_level(pattern, folded)
     graphs: dict[float, PlanarGraph] = {}
 
     def overlay_at(tolerance: float) -> PlanarGraph:
@@ -110,16 +161,19 @@ def build_overlay(pattern: CreasePattern, folded: FoldedGeometry) -> FoldedOverl
         ):
             rejected.append((tolerance, "unstable"))
             continue
+        if not _robust(pattern, folded, tolerance, graph):
+            rejected.append((tolerance, "changes with the folded-vertex disagreement"))
+            continue
         try:
             cells = build_cells(pattern, folded, tolerance, graph)
-            constraints = build_layer_constraints(pattern, cells)
+            constraints = build_layer_constraints(pattern, cells, check_local=check_local)
         except PrecisionProblem as problem:
             rejected.append((tolerance, problem.code))
             continue
         return FoldedOverlay(cells, constraints, tolerance, tuple(rejected))
     raise PrecisionProblem(
         "E_PRECISION_TOLERANCE",
-        f"no folded tolerance between {FOLDED_TOLERANCE_FLOOR:.0e} and {FOLDED_MISMATCH_LIMIT:.0e} gives a stable, "
+        f"no folded tolerance between {floor:.1e} and {coarsest:.1e} gives a stable, "
         "consistent overlay of the folded edges; the coordinates are too imprecise to decide",
         {"tried": [{"tolerance": tolerance, "reason": reason} for tolerance, reason in rejected]},
     )

@@ -11,10 +11,21 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
+import shapely
 
 from foldbench.crease.errors import CreasePatternSyntaxError, GeometricallyImpossibleFold
 from foldbench.crease.planar import PlanarGraph, find_faces, planarize_segments
-from foldbench.crease.tolerance import AREA_TOLERANCE, CREASE_DISTANCE_TOLERANCE, IMPORT_TOLERANCE_LIMIT
+from foldbench.crease.precision import direction_noise
+from foldbench.crease.tolerance import (
+    AREA_TOLERANCE,
+    CREASE_DISTANCE_TOLERANCE,
+    IMPORT_TOLERANCE_LIMIT,
+    NOISE_CROSSING_FACTOR,
+    NOISE_FEATURE_FACTOR,
+    NOISE_GAP_RATIO,
+    SNAP_FACTOR,
+    TINY_OVERLAP_LIMIT,
+)
 
 __all__ = ["ASSIGNMENTS", "MAX_SEGMENTS", "CreasePattern", "build_crease_pattern", "normalize_coordinates"]
 
@@ -24,6 +35,15 @@ ASSIGNMENTS: frozenset[str] = frozenset("BMVFUCJ")
 MAX_SEGMENTS: int = 250_000
 """Inputs with more segments are refused (CSE ``E_CP_TOO_LARGE``): ten times the largest corpus pattern
 (27,277 edges), well beyond what folds in reasonable time and memory."""
+
+NOISY_JOINT_ERRORS: frozenset[str] = frozenset({"E_GEOM_CREASE_OUTSIDE_PAPER", "E_CP_DEGENERATE_FACE", "E_CP_NO_FACES"})
+"""Errors that, in an input with measured noise or in a drawing, may come from joints drawn apart: the pattern is
+then built again with the snap tolerance ten times wider (up to ``IMPORT_TOLERANCE_LIMIT``), like a disconnected
+drawing. A mountain and a valley crease that overlap over less than ``TINY_OVERLAP_LIMIT`` are merged the same
+way."""
+
+MAX_DANGLING_CHECKED: int = 1000
+"""Dangling crease ends beyond this number are not measured (a drawing that broken is reported as it is)."""
 
 _ASSIGNMENT_MEANING = {"C": "B", "J": "F"}
 _PRIORITY = {"B": 4, "M": 3, "V": 3, "U": 2, "F": 1}
@@ -43,6 +63,9 @@ class CreasePattern:
         scale: the factor that normalised the input coordinates (input = coords * scale + offset).
         offset: the translation that normalised the input coordinates.
         notes: non-fatal remarks about the input (merged duplicates, split crossings, ...).
+        input_precision: how far the input's endpoints seem to have been moved by noise (paper size = 1; 0 for
+            exact input), see :mod:`foldbench.crease.precision`.
+        snap_tolerance: the distance at which points were merged and segments split (paper size = 1).
     """
 
     vertices_coords: np.ndarray
@@ -54,6 +77,8 @@ class CreasePattern:
     scale: float = 1.0
     offset: tuple[float, float] = (0.0, 0.0)
     notes: tuple[str, ...] = field(default=())
+    input_precision: float = 0.0
+    snap_tolerance: float = CREASE_DISTANCE_TOLERANCE
 
     @property
     def vertex_count(self) -> int:
@@ -157,21 +182,49 @@ def build_crease_pattern(
             {"source": source, "segments": len(segments), "limit": MAX_SEGMENTS},
         )
     normalized, scale, offset = normalize_coordinates(segments.reshape(-1, 2))
-    current = tolerance
+    precision = direction_noise(normalized.reshape(-1, 2, 2))
+    snapped, precision = _noise_snap(normalized.reshape(-1, 2, 2), tolerance, precision)
+    current = snapped
+    merged_overlap = False
     while True:
         try:
             pattern = _build_at_tolerance(
                 normalized.reshape(-1, 2, 2), letters, current, scale, offset, source, split_crossings
             )
-        except CreasePatternSyntaxError as error:
-            if error.code != "E_CP_DISCONNECTED" or current * 10 > IMPORT_TOLERANCE_LIMIT:
+        except (CreasePatternSyntaxError, GeometricallyImpossibleFold) as error:
+            tiny_overlap = (error.code == "E_CP_CONFLICTING_ASSIGNMENT"
+                            and error.where.get("length", np.inf) < TINY_OVERLAP_LIMIT)
+            retry = (error.code == "E_CP_DISCONNECTED" or tiny_overlap
+                     or ((precision > 0 or split_crossings) and error.code in NOISY_JOINT_ERRORS))
+            wider = max(current * 10, 2 * error.where["length"]) if tiny_overlap else current * 10
+            if not retry or wider > IMPORT_TOLERANCE_LIMIT:
                 raise
-            current *= 10
+            if tiny_overlap:
+                merged_overlap = True
+            current = wider
             continue
-        if current > tolerance:
-            note = f"creases connected only at the wider import tolerance {current:.0e} (drawing imprecise)"
-            pattern = replace(pattern, notes=pattern.notes + (note,))
-        return pattern
+        residual = _kawasaki_precision(pattern)
+        if SNAP_FACTOR * residual > current and current < IMPORT_TOLERANCE_LIMIT:
+            precision = max(precision, residual)
+            wider = min(SNAP_FACTOR * residual, max(tolerance, IMPORT_TOLERANCE_LIMIT))
+            try:
+                pattern = _build_at_tolerance(
+                    normalized.reshape(-1, 2, 2), letters, wider, scale, offset, source, split_crossings
+                )
+                snapped = current = wider
+            except (CreasePatternSyntaxError, GeometricallyImpossibleFold):
+                pass  # keep the pattern built at the finer tolerance; the compiler reports what follows
+        notes = pattern.notes
+        if snapped > tolerance:
+            notes += (f"input precision {precision:.1e} (nearly parallel creases, Kawasaki residuals): points "
+                      f"snapped at {snapped:.1e}",)
+        if current > snapped:
+            notes += (f"creases connected only at the wider import tolerance {current:.0e} (drawing imprecise)",)
+        if merged_overlap:
+            notes += (f"a mountain and a valley crease overlapped over less than {current:.0e} of the paper: "
+                      "merged at their meeting point",)
+        return replace(pattern, notes=notes, input_precision=max(precision, current / SNAP_FACTOR)
+                       if current > snapped else precision, snap_tolerance=current)
 
 
 def _build_at_tolerance(
@@ -189,12 +242,13 @@ def _build_at_tolerance(
     for edge_index, sources in enumerate(graph.edges_sources):
         options = {letters[s] for s in sources}
         if {"M", "V"} <= options and "B" not in options:
+            ends = graph.vertices_coords[graph.edges_vertices[edge_index]]
             raise CreasePatternSyntaxError(
                 "E_CP_CONFLICTING_ASSIGNMENT",
                 "a mountain and a valley crease overlap",
                 {"field": "edges_assignment", "index": list(sources),
-                 "coordinates": (graph.vertices_coords[graph.edges_vertices[edge_index]] * scale
-                                 + np.array(offset)).tolist()},
+                 "coordinates": (ends * scale + np.array(offset)).tolist(),
+                 "length": float(np.hypot(*(ends[1] - ends[0])))},
             )
         edges_assignment.append(max(options, key=lambda a: _PRIORITY[a]))
     faces = find_faces(graph.vertices_coords, graph.edges_vertices)
@@ -249,6 +303,66 @@ def _build_at_tolerance(
         offset=offset,
         notes=tuple(notes),
     )
+
+
+def _noise_snap(segments: np.ndarray, tolerance: float, precision: float) -> tuple[float, float]:
+    """The snap tolerance for an input with measured ``precision``, and the precision revised by artefacts.
+
+    Noise shows again after planarising: crossings meant to be one point become tiny edges, and creases meant
+    to end on another crease stop just short of it. Such features shorter than ``NOISE_FEATURE_FACTOR`` times
+    the precision are taken as noise: the precision grows to cover them and the input is snapped again (at
+    most three times). Exact input (precision 0) is left alone.
+    """
+    limit = max(tolerance, IMPORT_TOLERANCE_LIMIT)
+    snap = min(max(tolerance, SNAP_FACTOR * precision), limit)
+    for _ in range(3):
+        if precision <= 0 or snap >= limit:
+            break
+        artefact = _noise_artefact(planarize_segments(segments, snap), NOISE_FEATURE_FACTOR * precision,
+                                   precision)
+        if artefact <= precision:
+            break
+        precision = artefact
+        wider = min(SNAP_FACTOR * precision, limit)
+        if wider <= snap:
+            break
+        snap = wider
+    return snap, precision
+
+
+def _noise_artefact(graph: PlanarGraph, below: float, precision: float) -> float:
+    """The longest noise artefact: an edge, or a gap between a dangling crease end and another edge, shorter
+    than ``below``; or an edge shorter than ``NOISE_CROSSING_FACTOR * precision`` that every other edge exceeds
+    by ``NOISE_GAP_RATIO`` (lines crossing at a small angle move their crossing by much more than the noise)."""
+    ends = graph.vertices_coords[graph.edges_vertices]
+    lengths = np.hypot(*(ends[:, 1] - ends[:, 0]).T)
+    short = lengths[lengths < below]
+    worst = float(short.max()) if len(short) else 0.0
+    ordered = np.sort(lengths[lengths > 0])
+    ratios = ordered[1:] / ordered[:-1]
+    gaps = np.flatnonzero((ratios >= NOISE_GAP_RATIO) & (ordered[:-1] < NOISE_CROSSING_FACTOR * precision))
+    if len(gaps):
+        worst = max(worst, float(ordered[gaps[-1]]))
+    degree = np.bincount(graph.edges_vertices.ravel(), minlength=len(graph.vertices_coords))
+    dangling = np.flatnonzero(degree == 1)
+    if 0 < len(dangling) <= MAX_DANGLING_CHECKED:
+        lines = shapely.linestrings(ends)
+        for vertex in dangling.tolist():
+            distances = shapely.distance(shapely.points(graph.vertices_coords[vertex]), lines)
+            incident = (graph.edges_vertices == vertex).any(axis=1)
+            distances[incident] = np.inf
+            gap = float(distances.min()) if len(distances) else np.inf
+            if gap < below:
+                worst = max(worst, gap)
+    return worst
+
+
+def _kawasaki_precision(pattern: CreasePattern) -> float:
+    """The input precision the pattern's Kawasaki residuals imply (see :mod:`foldbench.crease.precision`)."""
+    from foldbench.crease.local_checks import kawasaki_residuals
+    from foldbench.crease.precision import kawasaki_noise
+
+    return kawasaki_noise(*kawasaki_residuals(pattern))
 
 
 def _reject_split_segments(graph: PlanarGraph, segment_count: int, scale: float, offset: tuple[float, float]) -> None:

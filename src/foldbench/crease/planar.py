@@ -13,8 +13,13 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
+from numba import njit
 
-__all__ = ["PlanarGraph", "PlaneFaces", "find_faces", "merge_close_points", "planarize_segments"]
+__all__ = ["SMALL_INPUT", "PlanarGraph", "PlaneFaces", "find_faces", "merge_close_points", "planarize_segments"]
+
+SMALL_INPUT: int = 400
+"""Up to this many points (or segments), merging and candidate pairs use compiled or all-pairs code, which
+has less fixed cost than the grid and the spatial index used above it (same results)."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,9 @@ def merge_close_points(points: np.ndarray, tolerance: float) -> tuple[np.ndarray
     []
     """
     cells = np.floor(points / tolerance).astype(np.int64)
+    if len(points) <= SMALL_INPUT:
+        kept_array, labels = _merge_small(points, cells, tolerance)
+        return points[kept_array].reshape(-1, 2), labels
     labels = np.empty(len(points), dtype=np.int64)
     grid: dict[tuple[int, int], list[int]] = {}
     kept: list[int] = []
@@ -89,10 +97,51 @@ def merge_close_points(points: np.ndarray, tolerance: float) -> tuple[np.ndarray
     return points[np.array(kept, dtype=np.int64)].reshape(-1, 2), labels
 
 
+@njit(cache=True)
+def _merge_small(points, cells, tolerance):  # type: ignore[no-untyped-def]
+    """:func:`merge_close_points` for few points, compiled: the same grid order, so the same result."""
+    count = points.shape[0]
+    kept = np.empty(count, dtype=np.int64)
+    kept_cells = np.empty((count, 2), dtype=np.int64)
+    labels = np.empty(count, dtype=np.int64)
+    kept_count = 0
+    tolerance_squared = tolerance * tolerance
+    for index in range(count):
+        found = -1
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                cell_x, cell_y = cells[index, 0] + dx, cells[index, 1] + dy
+                for candidate in range(kept_count):
+                    if kept_cells[candidate, 0] != cell_x or kept_cells[candidate, 1] != cell_y:
+                        continue
+                    x = points[kept[candidate], 0] - points[index, 0]
+                    y = points[kept[candidate], 1] - points[index, 1]
+                    if x * x + y * y <= tolerance_squared:
+                        found = candidate
+                        break
+                if found >= 0:
+                    break
+            if found >= 0:
+                break
+        if found < 0:
+            found = kept_count
+            kept[kept_count] = index
+            kept_cells[kept_count, 0] = cells[index, 0]
+            kept_cells[kept_count, 1] = cells[index, 1]
+            kept_count += 1
+        labels[index] = found
+    return kept[:kept_count].copy(), labels
+
+
 def _candidate_pairs(starts: np.ndarray, ends: np.ndarray, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
     """Pairs ``i < j`` of segments whose bounding boxes (grown by ``tolerance``) meet."""
     low = np.minimum(starts, ends) - tolerance
     high = np.maximum(starts, ends) + tolerance
+    if len(starts) <= SMALL_INPUT:
+        meet = ((low[:, None, 0] <= high[None, :, 0]) & (low[None, :, 0] <= high[:, None, 0])
+                & (low[:, None, 1] <= high[None, :, 1]) & (low[None, :, 1] <= high[:, None, 1]))
+        first, second = np.nonzero(np.triu(meet, 1))
+        return first.astype(np.int64), second.astype(np.int64)
     boxes = shapely.box(low[:, 0], low[:, 1], high[:, 0], high[:, 1])
     tree = shapely.STRtree(boxes)
     first, second = tree.query(boxes, predicate="intersects")
@@ -214,6 +263,19 @@ def planarize_segments(segments: np.ndarray, tolerance: float) -> PlanarGraph:
     )
 
 
+def _cycle_areas(
+    vertices_coords: np.ndarray, origin: np.ndarray, target: np.ndarray, cycles: list[list[int]]
+) -> np.ndarray:
+    """Signed area of each half-edge cycle (shoelace sum over its half-edges)."""
+    if not cycles:
+        return np.zeros(0)
+    half_edges = np.fromiter((h for cycle in cycles for h in cycle), dtype=np.int64)
+    starts = np.zeros(len(cycles), dtype=np.int64)
+    np.cumsum([len(cycle) for cycle in cycles[:-1]], out=starts[1:])
+    a, b = vertices_coords[origin[half_edges]], vertices_coords[target[half_edges]]
+    return 0.5 * np.add.reduceat(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0], starts)
+
+
 def find_faces(vertices_coords: np.ndarray, edges_vertices: np.ndarray) -> PlaneFaces:
     """Faces of a plane graph by walking each half-edge with the face on its left.
 
@@ -260,10 +322,8 @@ def find_faces(vertices_coords: np.ndarray, edges_vertices: np.ndarray) -> Plane
     faces_edges: list[tuple[int, ...]] = []
     outer_cycles: list[tuple[int, ...]] = []
     cycle_to_face: list[int] = []
-    for cycle in cycles:
-        points = vertices_coords[[origin_list[h] for h in cycle]]
-        shifted = np.roll(points, -1, axis=0)
-        area = 0.5 * float(np.sum(points[:, 0] * shifted[:, 1] - points[:, 1] * shifted[:, 0]))
+    areas = _cycle_areas(vertices_coords, origin, target, cycles)
+    for cycle, area in zip(cycles, areas.tolist(), strict=True):
         if area > 0:
             cycle_to_face.append(len(faces_vertices))
             faces_vertices.append(tuple(origin_list[h] for h in cycle))

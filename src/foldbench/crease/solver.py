@@ -9,6 +9,8 @@ followed by propagation. The loops run compiled (:mod:`foldbench.crease._solver_
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,7 +20,25 @@ from foldbench.crease.constraints import CONSTRAINT_NAMES, propagation_arrays
 from foldbench.crease.errors import SelfIntersection
 from foldbench.crease.layer_constraints import LayerConstraints
 
-__all__ = ["ComponentSolutions", "LayerSolver", "SolveResult"]
+__all__ = [
+    "BUDGET_SAFETY",
+    "FIRST_BUDGETED_CAP",
+    "ComponentSolutions",
+    "LayerSolver",
+    "ProgressCallback",
+    "SolveResult",
+]
+
+FIRST_BUDGETED_CAP: int = 1024
+"""Under a time budget, a component is first counted up to this many solutions, then again with a cap sized by
+the measured rate to fit the time left, until it is exhausted or no larger count fits."""
+
+BUDGET_SAFETY: float = 0.8
+"""A budgeted recount is sized to end within this fraction of the time left, at the last run's rate."""
+
+ProgressCallback = Callable[[int, int, int], None]
+"""Called after each component, and after each budgeted round of a long one, with (components done,
+components in all, states found so far)."""
 
 _SLOT_COUNTS, _TABLE_STATE, _TABLE_FORCED = propagation_arrays()
 
@@ -47,12 +67,16 @@ class SolveResult:
     Attributes:
         forced_values: value of every variable after propagating the crease assignment (0 if free).
         components: the independent components, smallest first.
-        state_count: product of the components' solution counts (exact integer).
+        state_count: product of the components' solution counts (exact integer; a lower bound when ``stopped``).
+        stopped: True when the time budget ended the search: ``state_count`` states at least exist.
+        search_seconds: seconds spent searching the components.
     """
 
     forced_values: tuple[int, ...]
     components: tuple[ComponentSolutions, ...]
     state_count: int
+    stopped: bool = False
+    search_seconds: float = 0.0
 
 
 class LayerSolver:
@@ -113,6 +137,12 @@ class LayerSolver:
             {"constraint_type": kind, "faces": faces, "conflicting_faces": self.conflict_faces(constraint)},
         )
 
+    def raise_conflict_between_seeds(self) -> None:
+        """Raise :class:`SelfIntersection` for two creases that force opposite orders on one pair of faces."""
+        raise SelfIntersection(
+            "E_PHYS_SELF_INTERSECTION", "two creases force opposite orders on the same pair of faces", {}
+        )
+
     def components(self) -> list[np.ndarray]:
         """Groups of unassigned variables linked by constraints that are not yet decided (smallest first)."""
         states = kernels.constraint_states(self.values, self.arrays, _SLOT_COUNTS, _TABLE_STATE)
@@ -137,24 +167,67 @@ class LayerSolver:
         )
         return int(count), bool(limited), tuple(int(v) for v in kept)
 
-    def solve(self, seeds: list[tuple[int, int]], limit: int | None = None) -> SolveResult:
+    def _count_within(
+        self, group: np.ndarray, limit: int | None, deadline: float | None,
+        on_round: Callable[[int], None] | None = None,
+    ) -> tuple[int, bool, tuple[int, ...], bool]:
+        """Count a component's solutions, stopping at ``deadline`` (perf_counter seconds) if given.
+
+        ``on_round`` is told the solutions found after each budgeted round. Returns the count, whether it was
+        capped, the first solution, and whether the deadline stopped it.
+        """
+        if deadline is None:
+            return (*self.enumerate_component(group, limit), False)
+        cap = FIRST_BUDGETED_CAP
+        while True:
+            effective = cap if limit is None else min(cap, limit)
+            started = time.perf_counter()
+            count, limited, first = self.enumerate_component(group, effective)
+            now = time.perf_counter()
+            if not limited or (limit is not None and effective == limit):
+                return count, limited, first, False
+            if on_round is not None:
+                on_round(count)
+            # the next run starts over, so it must find more solutions than this one within the time left
+            next_cap = int(count / max(now - started, 1e-6) * (deadline - now) * BUDGET_SAFETY)
+            if now >= deadline or next_cap <= count:
+                return count, True, first, True
+            cap = next_cap
+
+    def solve(
+        self, seeds: list[tuple[int, int]], limit: int | None = None, *, timeout: float | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> SolveResult:
         """Propagate the crease assignment, split into components and count each one's solutions.
+
+        With ``timeout`` (seconds), counting stops when the budget ends: the components not yet counted are
+        only checked to have a solution, and the result says ``stopped`` (its count is a lower bound).
 
         Raises:
             SelfIntersection: the assignment forces a conflict, or a component has no solution.
         """
+        started = time.perf_counter()
+        deadline = None if timeout is None else started + timeout
         conflict = self.assign(seeds)
         if conflict == -2:
-            raise SelfIntersection(
-                "E_PHYS_SELF_INTERSECTION", "two creases force opposite orders on the same pair of faces", {}
-            )
+            self.raise_conflict_between_seeds()
         if conflict >= 0:
             self.raise_conflict(conflict, "while propagating the mountain-valley assignment")
         forced = tuple(int(v) for v in self.values)
         results = []
         state_count = 1
-        for index, group in enumerate(self.components()):
-            count, limited, first = self.enumerate_component(group, limit)
+        stopped = False
+        groups = self.components()
+        for index, group in enumerate(groups):
+            if stopped:
+                count, limited, first = self.enumerate_component(group, 1)
+                limited = True
+            else:
+                def on_round(found: int, done: int = index, so_far: int = state_count) -> None:
+                    if progress is not None:
+                        progress(done, len(groups), so_far * found)
+
+                count, limited, first, stopped = self._count_within(group, limit, deadline, on_round)
             if count == 0:
                 faces = sorted({int(f) for v in group for f in self.constraints.variables_faces[v]})
                 raise SelfIntersection(
@@ -164,4 +237,6 @@ class LayerSolver:
                 )
             results.append(ComponentSolutions(tuple(int(v) for v in group), count, limited, first))
             state_count *= count
-        return SolveResult(forced, tuple(results), state_count)
+            if progress is not None:
+                progress(index + 1, len(groups), state_count)
+        return SolveResult(forced, tuple(results), state_count, stopped, time.perf_counter() - started)

@@ -21,7 +21,18 @@ follows one rule, applied everywhere through the constants below:
    ``max(FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR * worst mismatch)`` and moves down (then up) by
    factors of four until the arrangement is stable under refinement and its cells and constraints are
    consistent (:mod:`foldbench.crease.overlay`); finer than :data:`FOLDED_TOLERANCE_FLOOR` it does not go.
-7. **Precision is reported, never guessed.** When a check fails by less than
+7. **Input noise is measured and snapped.** Before planarising, :mod:`foldbench.crease.precision` estimates how
+   far the input's endpoints were moved (creases meant to be parallel that are not quite, then Kawasaki
+   residuals): the *input precision*. Creases are merged and split at
+   ``max(CREASE_DISTANCE_TOLERANCE, SNAP_FACTOR * input precision)`` (at most :data:`IMPORT_TOLERANCE_LIMIT`),
+   and the folded tolerance may not go below ``FOLDED_MISMATCH_FACTOR`` times the *folded noise*: the worst
+   folded-vertex mismatch, or how far the folded vertices move when the input is moved by its precision
+   (measured by refolding), whichever is larger. When no level at or above that floor gives a sound overlay,
+   the answer is :class:`~foldbench.crease.errors.PrecisionProblem` (``E_PRECISION_*``), never a count.
+8. **One angle tolerance per vertex.** Kawasaki and big-little-big judge a vertex's sectors with the same
+   tolerance: ``max(ANGLE_TOLERANCE, ANGLE_NOISE_FACTOR * that vertex's Kawasaki error)``. A vertex Kawasaki
+   accepts as approximately flat is never rejected by big-little-big over a difference within that tolerance.
+9. **Precision is reported, never guessed.** When a check fails by less than
    :data:`PRECISION_MARGIN` times its tolerance, the compiler raises
    :class:`foldbench.crease.errors.PrecisionProblem` instead of a geometric verdict.
 
@@ -32,7 +43,15 @@ accumulates rounding error (about one unit of rounding per fold in a chain).
 from __future__ import annotations
 
 __all__ = [
+    "ANGLE_NOISE_FACTOR",
     "ANGLE_TOLERANCE",
+    "EXACT_ANGLE",
+    "NOISE_ANGLE_LIMIT",
+    "NOISE_CROSSING_FACTOR",
+    "NOISE_FEATURE_FACTOR",
+    "NOISE_GAP_RATIO",
+    "SNAP_FACTOR",
+    "TINY_OVERLAP_LIMIT",
     "AREA_TOLERANCE",
     "CREASE_DISTANCE_TOLERANCE",
     "FOLDED_DISTANCE_TOLERANCE",
@@ -72,6 +91,35 @@ FOLDED_MISMATCH_LIMIT: float = 1e-2
 KAWASAKI_IMPOSSIBLE: float = 1e-2
 """A Kawasaki error (radians) above this is a geometric verdict; between ``ANGLE_TOLERANCE`` and this it is a
 precision warning and the folded geometry decides."""
+
+EXACT_ANGLE: float = 1e-10
+"""Directions or Kawasaki sums that differ by less than this (radians) differ by floating-point rounding only."""
+
+NOISE_ANGLE_LIMIT: float = 1e-5
+"""Directions or Kawasaki sums that differ by more than this (radians) differ by design, not by noise."""
+
+SNAP_FACTOR: float = 8.0
+"""Crease-pattern points closer than this many input precisions are the same point."""
+
+ANGLE_NOISE_FACTOR: float = 10.0
+"""At a vertex with Kawasaki error ``e``, sectors within ``ANGLE_NOISE_FACTOR * e`` of each other count as equal
+(big-little-big)."""
+
+NOISE_FEATURE_FACTOR: float = 16.0
+"""In an input with measured noise, an edge, or a gap between a dangling crease end and another crease, shorter
+than this many input precisions is an artefact of the noise: the input precision grows to cover it."""
+
+NOISE_CROSSING_FACTOR: float = 1000.0
+"""In an input with measured noise, an edge shorter than this many input precisions and set apart from every
+longer edge by ``NOISE_GAP_RATIO`` is an artefact too (creases crossing at a small angle move their crossing by
+much more than the noise)."""
+
+NOISE_GAP_RATIO: float = 100.0
+"""See :data:`NOISE_CROSSING_FACTOR`."""
+
+TINY_OVERLAP_LIMIT: float = 5e-5
+"""A mountain and a valley crease of a drawing that overlap over less than this are merged with a note (an
+overlap any longer is a structure error)."""
 
 IMPORT_TOLERANCE_LIMIT: float = 1e-4
 """The widest crease-pattern tolerance tried when a drawing does not connect at the default one."""

@@ -1,8 +1,10 @@
 """``foldbench fold``: compile crease patterns, print a summary or JSON, write renders and FOLD states.
 
 :func:`fold_command` is the whole command as a plain function (returns the exit code);
-:mod:`foldbench.cli.fold` declares its options. Errors a user can cause print as one line (no traceback) and
-make the exit code non-zero; a folder is compiled file by file and every file is reported.
+:mod:`foldbench.cli.fold` declares its options. The compiling itself is
+:func:`foldbench.crease.summary.compile_with_summary`; this module only prints, shows progress and writes files.
+Errors a user can cause print as one line (no traceback) and make the exit code non-zero; a folder is compiled
+file by file and every file is reported.
 """
 
 from __future__ import annotations
@@ -12,30 +14,29 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from foldbench.crease.compiler import CompiledFold, compile_crease_pattern
-from foldbench.crease.errors import CreasePatternError
-from foldbench.crease.importers import SUPPORTED_SUFFIXES, read_crease_pattern
+from foldbench.crease.compiler import CompiledFold
+from foldbench.crease.importers import SUPPORTED_SUFFIXES
+from foldbench.crease.solver import ProgressCallback
+from foldbench.crease.summary import compile_with_summary
 
-__all__ = ["fold_command", "fold_file_report"]
+__all__ = ["DEFAULT_TIMEOUT", "fold_command", "fold_file_report"]
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+DEFAULT_TIMEOUT: float = 60.0
+"""Seconds ``foldbench fold`` spends counting the states of one file by default (the library has no budget)."""
 
 
 def fold_file_report(
     path: Path, *, limit: int | None, state: int, out: Path | None, svg: bool, png: bool, size: int,
-    require_unique: bool, repair: bool = False,
+    require_unique: bool, repair: bool = False, timeout: float | None = None,
+    progress: ProgressCallback | None = None,
 ) -> tuple[dict[str, Any], CompiledFold | None]:
     """Compile one file and write the requested outputs; return the JSON report (with ``error``) and result."""
-    report: dict[str, Any] = {"file": str(path)}
-    try:
-        pattern = read_crease_pattern(path, repair=repair)
-        compiled = compile_crease_pattern(pattern, limit=limit, require_unique=require_unique)
-    except CreasePatternError as error:
-        report.update({"vertices": None, "edges": None, "faces": None, "variables": None, "components": None,
-                       "states": None, "constraints": None, "error": error.to_dict()})
+    summary, compiled = compile_with_summary(path, limit=limit, timeout=timeout, require_unique=require_unique,
+                                             repair=repair, progress=progress)
+    report: dict[str, Any] = {"file": str(path), **summary}
+    if compiled is None:
         return report, None
-    report.update(compiled.summary())
-    report["error"] = None
     if not 0 <= state < compiled.state_count:
         report["error"] = {"class": "USAGE", "code": "E_STATE_OUT_OF_RANGE",
                            "message": f"--state {state} does not exist ({compiled.state_count} states)",
@@ -67,6 +68,12 @@ def _write_outputs(compiled: CompiledFold, path: Path, out: Path, state: int, sv
     return written
 
 
+def _states_text(report: dict[str, Any]) -> str:
+    if report.get("stopped"):
+        return f"at least {report['states']} states; search stopped after {report['search_seconds']:.1f} s"
+    return f"states {report['states']}{' (limited)' if report['limited'] else ''}"
+
+
 def _summary_line(report: dict[str, Any]) -> str:
     name = Path(report["file"]).name
     error = report["error"]
@@ -79,7 +86,7 @@ def _summary_line(report: dict[str, Any]) -> str:
             f"{counts['taco-tortilla']}, tortilla-tortilla {counts['tortilla-tortilla']}, transitivity "
             f"{counts['transitivity']} ({counts['transitivity_kept']} kept); {report['components']} free components "
             f"{report['component_solutions']}; "
-            f"states {report['states']}{' (limited)' if report['limited'] else ''}; "
+            f"{_states_text(report)}; "
             f"folded tolerance {report['folded_tolerance']:.1e}")
     if error is not None:
         line += f"; error {error['code']}: {error['message']}"
@@ -97,6 +104,7 @@ def fold_command(
     size: int = 512,
     require_unique: bool = False,
     repair: bool = False,
+    timeout: float | None = DEFAULT_TIMEOUT,
 ) -> int:
     """Compile a crease pattern file (or every pattern in a folder) and print the result.
 
@@ -107,6 +115,8 @@ def fold_command(
     if limit is not None and limit < 1:
         print(f"error: --limit must be at least 1, got {limit}", file=sys.stderr)
         return EXIT_USAGE
+    if timeout is not None and timeout <= 0:
+        timeout = None  # --timeout 0: no budget
     if (svg or png) and out is None:
         out = Path(".")
     out_path = Path(out) if out is not None else None
@@ -122,12 +132,12 @@ def fold_command(
         return EXIT_USAGE
     exit_code = EXIT_OK
     reports = []
-    progress_context = _progress(len(files), json_output or len(files) == 1)
-    with progress_context as progress:
-        task = progress.add_task("folding", total=len(files)) if progress is not None else None
+    with _progress(json_output) as progress:
+        task = progress.add_task("folding", total=len(files)) if progress is not None and len(files) > 1 else None
         for file_path in files:
             report, _ = fold_file_report(file_path, limit=limit, state=state, out=out_path, svg=svg, png=png,
-                                         size=size, require_unique=require_unique, repair=repair)
+                                         size=size, require_unique=require_unique, repair=repair, timeout=timeout,
+                                         progress=_component_progress(progress, file_path.name))
             if report["error"] is not None:
                 exit_code = EXIT_INVALID
             reports.append(report)
@@ -150,9 +160,27 @@ class _NoProgress:
         return None
 
 
-def _progress(total: int, quiet: bool) -> Any:
-    if quiet:
+def _progress(quiet: bool) -> Any:
+    """A transient rich progress display on stderr (nothing with ``--json`` or when stderr is not a terminal)."""
+    if quiet or not sys.stderr.isatty():
         return _NoProgress()
+    from rich.console import Console
     from rich.progress import Progress
 
-    return Progress(transient=True)
+    return Progress(console=Console(stderr=True), transient=True)
+
+
+def _component_progress(progress: Any, name: str) -> ProgressCallback | None:
+    """A callback that shows the components counted so far of one file (a bar that appears on long searches)."""
+    if progress is None:
+        return None
+    task: list[Any] = []
+
+    def advance(done: int, total: int, states: int) -> None:
+        if not task:
+            task.append(progress.add_task(f"{name}: counting states", total=total))
+        progress.update(task[0], completed=done, description=f"{name}: {states} states so far")
+        if done == total:
+            progress.remove_task(task[0])
+
+    return advance

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from foldbench.crease.cli import fold_command
+from foldbench.cli._fold_report import fold_command
 
-from .builders import fold_document, map_pattern, square_with
+from .crease.builders import fold_document, map_pattern, square_with
 
 
 @pytest.fixture()
@@ -112,3 +112,16 @@ def test_empty_and_huge_files_are_one_line_errors(
     reports = {Path(r["file"]).name: r for r in map(json.loads, capsys.readouterr().out.splitlines())}
     assert reports["empty.fold"]["error"]["class"] == "CSE"
     assert reports["huge.fold"]["error"]["code"] == "E_CP_FILE_TOO_LARGE"
+
+
+def test_a_search_stopped_by_the_time_budget_says_at_least(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "map.fold"
+    path.write_text(json.dumps(fold_document(map_pattern(3, 3))))  # 1,368 states: more than one budget round
+    assert fold_command(path, json_output=True, timeout=1e-9) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["stopped"] is True and 1 <= report["states"] < 1368
+    assert fold_command(path, timeout=1e-9) == 0
+    assert "at least" in capsys.readouterr().out
+    assert fold_command(path, json_output=True) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["stopped"] is False and report["states"] == 1368

@@ -1,0 +1,109 @@
+"""Latency of foldbench.crease on small crease patterns (at most 20 faces), in process, after warm-up.
+
+Usage:
+    .venv/bin/python bench/bench_crease_small.py [--patterns 200] [--repeats 5]
+
+The patterns: random simple folds (1 to 5 folds, grid-aligned and free-angle), the eleven cube nets and
+small maps (up to 2x5), each exact and with every vertex moved by up to 1e-6 of the paper size. One sample is
+the median over ``--repeats`` runs of reading the segments into a crease pattern and compiling it (every state
+counted), in wall time and in this process's CPU time (the CPU figure does not grow when other jobs share the
+cores). Prints the median, 90th percentile and worst of the samples, with the number of patterns and faces.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+from foldbench.crease.compiler import compile_crease_pattern
+from foldbench.crease.errors import CreasePatternError
+from foldbench.crease.pattern import build_crease_pattern
+from foldbench.crease.simple_folds import random_simple_folds
+
+MAX_FACES = 20
+CUBE_NETS = (
+    *(tuple([(x, 1) for x in range(4)] + [(top, 2), (bottom, 0)])
+      for top, bottom in ((0, 0), (0, 1), (0, 2), (0, 3), (1, 1), (1, 2))),
+    *(((0, 0), (1, 0), (1, 1), (2, 1), (3, 1), (top, 2)) for top in (1, 2, 3)),
+    ((0, 0), (1, 0), (1, 1), (2, 1), (2, 2), (3, 2)),
+    ((0, 0), (1, 0), (2, 0), (2, 1), (3, 1), (4, 1)),
+)
+
+
+def _polyomino(cells: tuple[tuple[int, int], ...]) -> tuple[np.ndarray, list[str]]:
+    cell_set = set(cells)
+    segments, letters = [], []
+    for c, r in sorted(cell_set):
+        for (dc, dr), side in (((1, 0), ((c + 1, r), (c + 1, r + 1))), ((0, 1), ((c, r + 1), (c + 1, r + 1))),
+                               ((-1, 0), ((c, r), (c, r + 1))), ((0, -1), ((c, r), (c + 1, r)))):
+            inside = (c + dc, r + dr) in cell_set
+            if not inside:
+                segments.append(side)
+                letters.append("B")
+            elif (dc, dr) in ((1, 0), (0, 1)):
+                segments.append(side)
+                letters.append("U")
+    return np.array(segments, dtype=float), letters
+
+
+def _jitter(segments: np.ndarray, amount: float, rng: np.random.Generator) -> np.ndarray:
+    points = segments.reshape(-1, 2)
+    size = float(np.ptp(points, axis=0).max())
+    unique, inverse = np.unique(points, axis=0, return_inverse=True)
+    moves = rng.uniform(-amount, amount, size=unique.shape) * size
+    return (points + moves[inverse.ravel()]).reshape(segments.shape)
+
+
+def small_patterns(count: int, seed: int = 0) -> list[tuple[np.ndarray, list[str]]]:
+    """``count`` small patterns (segments, assignments), half exact, half jittered."""
+    rng = np.random.default_rng(seed)
+    exact: list[tuple[np.ndarray, list[str]]] = [_polyomino(net) for net in CUBE_NETS]
+    exact += [_polyomino(tuple((x, y) for x in range(columns) for y in range(rows)))
+              for rows, columns in ((1, 2), (1, 4), (1, 6), (2, 2), (2, 3), (2, 4), (2, 5))]
+    index = 0
+    while len(exact) < (count + 1) // 2:
+        folds = random_simple_folds(rng, 1 + index % 5, grid=None if index % 2 else 8)
+        exact.append((folds.segments, list(folds.assignments)))
+        index += 1
+    noisy = [(_jitter(segments, 1e-6, rng), letters) for segments, letters in exact]
+    return (exact + noisy)[:count]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--patterns", type=int, default=200)
+    parser.add_argument("--repeats", type=int, default=5)
+    arguments = parser.parse_args()
+    patterns = small_patterns(arguments.patterns)
+    compile_crease_pattern(build_crease_pattern(*patterns[0]))  # warm-up: load the compiled loops
+    samples, cpu_samples, faces, errors = [], [], [], 0
+    for segments, letters in patterns:
+        runs, cpu_runs = [], []
+        for _ in range(arguments.repeats):
+            start, cpu_start = time.perf_counter(), time.process_time()
+            try:
+                compiled = compile_crease_pattern(build_crease_pattern(segments, letters))
+                face_count = compiled.pattern.face_count
+            except CreasePatternError:
+                errors += 1
+                face_count = 0
+            runs.append(time.perf_counter() - start)
+            cpu_runs.append(time.process_time() - cpu_start)
+        if face_count > MAX_FACES:
+            continue
+        samples.append(statistics.median(runs))
+        cpu_samples.append(statistics.median(cpu_runs))
+        faces.append(face_count)
+    print(f"{len(samples)} patterns of 1 to {max(faces)} faces (median {statistics.median(faces):.0f}; "
+          f"{errors // arguments.repeats} with an error)")
+    for name, values in (("wall", samples), ("cpu", cpu_samples)):
+        ordered = sorted(values)
+        print(f"latency ms ({name}): median {statistics.median(ordered) * 1e3:.2f}, "
+              f"p90 {ordered[int(0.9 * (len(ordered) - 1))] * 1e3:.2f}, worst {ordered[-1] * 1e3:.2f}")
+
+
+if __name__ == "__main__":
+    main()

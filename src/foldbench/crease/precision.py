@@ -1,0 +1,86 @@
+"""Measure how precise an input is, from the input itself (rule 8 of :mod:`foldbench.crease.tolerance`).
+
+Drawing programs and models write coordinates with noise. Exact patterns still show it: creases meant to be
+parallel or collinear point in directions that differ by a tiny angle, and a vertex's alternating sector sums
+miss 180 degrees by a tiny amount. Both angles, times the lengths of the creases involved, estimate how far the
+endpoints were moved. Angles below :data:`~foldbench.crease.tolerance.EXACT_ANGLE` are floating-point rounding
+(no noise); angles above :data:`~foldbench.crease.tolerance.NOISE_ANGLE_LIMIT` are design features.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from foldbench.crease.tolerance import EXACT_ANGLE, KAWASAKI_IMPOSSIBLE, NOISE_ANGLE_LIMIT
+
+__all__ = ["direction_noise", "kawasaki_noise"]
+
+
+def direction_noise(segments: np.ndarray) -> float:
+    """How far endpoints seem displaced, judged from groups of nearly parallel segments (paper size = 1).
+
+    Segments whose directions (modulo 180 degrees) differ by less than ``NOISE_ANGLE_LIMIT`` form a group; each
+    segment's deviation from the length-weighted mean direction of its group, times its length, estimates the
+    displacement of its endpoints. Returns the largest estimate (0 for exact input).
+
+    >>> exact = np.array([[[0, 0], [1, 0]], [[0, 1], [1, 1]], [[0, 0], [0, 1]]], float)
+    >>> direction_noise(exact)
+    0.0
+    >>> noisy = exact + np.array([[[0, 0], [0, 0]], [[0, 0], [0, 2e-6]], [[0, 0], [0, 0]]])
+    >>> 0.5e-6 < direction_noise(noisy) < 2e-6
+    True
+    """
+    segments = np.asarray(segments, dtype=float).reshape(-1, 2, 2)
+    vectors = segments[:, 1] - segments[:, 0]
+    lengths = np.hypot(vectors[:, 0], vectors[:, 1])
+    keep = lengths > 0
+    if keep.sum() < 2:
+        return 0.0
+    vectors, lengths = vectors[keep], lengths[keep]
+    angles = np.mod(np.arctan2(vectors[:, 1], vectors[:, 0]), math.pi)
+    order = np.argsort(angles)
+    angles, lengths = angles[order], lengths[order]
+    # close the circle of directions: the last group may continue past pi into the first one
+    gaps = np.diff(np.concatenate([angles, [angles[0] + math.pi]]))
+    breaks = np.flatnonzero(gaps >= NOISE_ANGLE_LIMIT)
+    if not len(breaks):
+        return 0.0  # every direction within the limit of the next: one long fan, no parallel groups
+    start = int(breaks[-1]) + 1
+    rolled = np.roll(np.arange(len(angles)), -start)
+    unwrapped = angles[rolled] + np.where(rolled < start, math.pi, 0.0)
+    rolled_gaps = np.diff(unwrapped)
+    group_starts = np.concatenate([[0], np.flatnonzero(rolled_gaps >= NOISE_ANGLE_LIMIT) + 1])
+    group_ends = np.concatenate([group_starts[1:], [len(unwrapped)]])
+    worst = 0.0
+    for first, last in zip(group_starts.tolist(), group_ends.tolist(), strict=True):
+        if last - first < 2:
+            continue
+        group_angles = unwrapped[first:last]
+        group_lengths = lengths[rolled[first:last]]
+        if group_angles[-1] - group_angles[0] < EXACT_ANGLE:
+            continue
+        mean = float(np.average(group_angles, weights=group_lengths))
+        deviation = np.abs(group_angles - mean)
+        deviation[deviation < EXACT_ANGLE] = 0.0
+        worst = max(worst, float((deviation * group_lengths).max()) / 2)
+    return worst
+
+
+def kawasaki_noise(errors: dict[int, float], shortest_crease_at: dict[int, float]) -> float:
+    """How far endpoints seem displaced, judged from the vertices' Kawasaki errors (paper size = 1).
+
+    A vertex whose alternating sum misses 180 degrees by ``e`` radians has creases turned by about ``e`` in
+    all; moving an endpoint of a crease of length ``L`` by ``d`` turns it by ``d / L``. Errors below
+    ``EXACT_ANGLE`` are rounding; errors up to ``KAWASAKI_IMPOSSIBLE`` are what the local checks accept as
+    approximately flat, so they are noise too (larger ones are a verdict, not noise).
+
+    >>> kawasaki_noise({0: 4e-6, 1: 1e-15, 2: 0.3}, {0: 0.5, 1: 0.5, 2: 0.5})
+    1e-06
+    """
+    worst = 0.0
+    for vertex, error in errors.items():
+        if EXACT_ANGLE <= error < KAWASAKI_IMPOSSIBLE:
+            worst = max(worst, error * shortest_crease_at.get(vertex, 0.0) / 2)
+    return worst

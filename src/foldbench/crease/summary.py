@@ -1,0 +1,62 @@
+"""The compile summary: one plain record of what the compiler found, shared by the CLI, the environments and
+the scorers (no printing, no exit codes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, TypedDict
+
+from foldbench.crease.compiler import CompiledFold, compile_crease_pattern
+from foldbench.crease.errors import CreasePatternError
+from foldbench.crease.importers import read_crease_pattern
+from foldbench.crease.pattern import CreasePattern
+from foldbench.crease.solver import ProgressCallback
+
+__all__ = ["EMPTY_SUMMARY_FIELDS", "ErrorRecord", "compile_with_summary", "summarize"]
+
+
+ErrorRecord = TypedDict("ErrorRecord", {"class": str, "code": str, "message": str, "where": dict[str, Any]})
+"""The ``error`` of a summary: OrigamiSpace's class (CSE, GIF, PSI, AFS, or PRECISION), a stable code, a
+message, and where the problem lies (see :meth:`foldbench.crease.errors.CreasePatternError.to_dict`)."""
+
+EMPTY_SUMMARY_FIELDS: tuple[str, ...] = ("vertices", "edges", "faces", "variables", "components", "states",
+                                         "constraints")
+"""The summary fields that are None when the pattern has an error."""
+
+
+def compile_with_summary(
+    pattern: CreasePattern | str | Path, *, limit: int | None = None, timeout: float | None = None,
+    require_unique: bool = False, repair: bool = False, progress: ProgressCallback | None = None,
+) -> tuple[dict[str, Any], CompiledFold | None]:
+    """Read (when given a path) and compile a crease pattern; return its summary and the compiled fold.
+
+    The summary is :meth:`CompiledFold.summary` plus ``error``: None, or the typed error as a record
+    ``{class, code, message, where}``; with an error, the fields of :data:`EMPTY_SUMMARY_FIELDS` are None and
+    the compiled fold is None.
+    """
+    try:
+        if not isinstance(pattern, CreasePattern):
+            pattern = read_crease_pattern(pattern, repair=repair)
+        compiled = compile_crease_pattern(pattern, limit=limit, require_unique=require_unique, timeout=timeout,
+                                          progress=progress)
+    except CreasePatternError as error:
+        return {**dict.fromkeys(EMPTY_SUMMARY_FIELDS), "error": error.to_dict()}, None
+    return {**compiled.summary(), "error": None}, compiled
+
+
+def summarize(
+    pattern: CreasePattern | str | Path, *, limit: int | None = None, timeout: float | None = None,
+    require_unique: bool = False, repair: bool = False,
+) -> dict[str, Any]:
+    """The compile summary of a crease pattern (or a pattern file): counts, states, tolerances, timings,
+    warnings and ``error`` (None or ``{class, code, message, where}``). Never raises for a bad pattern.
+
+    >>> import numpy as np
+    >>> from foldbench.crease.pattern import build_crease_pattern
+    >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
+    >>> summary = summarize(build_crease_pattern(square, "BBBB"))
+    >>> summary["states"], summary["error"]
+    (1, None)
+    """
+    return compile_with_summary(pattern, limit=limit, timeout=timeout, require_unique=require_unique,
+                                repair=repair)[0]
