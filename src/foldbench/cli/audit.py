@@ -15,9 +15,7 @@ __all__ = ["audit"]
 
 def audit(
     data: Annotated[Path, typer.Argument(help="A dataset directory (items.jsonl and option pictures).")],
-    margin: Annotated[
-        float, typer.Option(help="Flag a baseline whose accuracy leaves chance ± this margin.")
-    ] = 0.10,
+    margin: Annotated[float, typer.Option(help="Flag a baseline whose accuracy leaves chance ± this margin.")] = 0.10,
     out: Annotated[
         Path | None,
         typer.Option("--out", "-o", help="Write audit.md and audit.json here (default: the dataset directory)."),

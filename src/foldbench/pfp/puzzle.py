@@ -20,7 +20,15 @@ from foldbench.pfp.cutouts import MIN_INSIDE_FRACTION
 from foldbench.pfp.folding import Crease, FoldState, fold_region, unfold_cut
 from foldbench.pfp.sequences import Step, replay
 from foldbench.pfp.shapes import Cutout, SheetShape, check_sheet_shape, cutout_polygon, sheet_polygon
-from foldbench.pfp.tolerance import CUTOUT_GAP, MIN_HOLE_AREA, MIN_PAPER_WIDTH, difference_area, union
+from foldbench.pfp.tolerance import (
+    CUTOUT_GAP,
+    MIN_FEATURE,
+    MIN_HOLE_AREA,
+    MIN_PAPER_WIDTH,
+    UNION_GRID,
+    difference_area,
+    union,
+)
 
 __all__ = [
     "MIN_INSIDE_FRACTION",
@@ -29,6 +37,8 @@ __all__ = [
     "cut_region",
     "cutout_problem",
     "holes_of",
+    "legibility_problem",
+    "paper_left",
     "paper_problem",
     "pattern_of",
     "puzzle_holes",
@@ -153,7 +163,21 @@ def pattern_of(puzzle: Puzzle, final: FoldState | None = None) -> BaseGeometry:
     129600.0
     """
     holes = puzzle_holes(puzzle) if final is None else holes_of(puzzle, final)
-    return sheet_polygon(puzzle.sheet).difference(holes)
+    return paper_left(puzzle.sheet, holes)
+
+
+def paper_left(sheet: SheetShape, holes: BaseGeometry) -> BaseGeometry:
+    """The sheet minus the holes, computed on the :data:`~foldbench.pfp.tolerance.UNION_GRID`.
+
+    Holes share edges with the sheet (a cutout over a corner or an edge); a plain floating-point difference can
+    leave a zero-width spike along such an edge, and a ring that runs out along the spike and back around the
+    notch, which a drawing fills as paper. On the grid the shared edges coincide and the notch is a notch.
+
+    >>> from shapely.geometry import Polygon
+    >>> paper_left("square", Polygon()).area
+    129600.0
+    """
+    return sheet_polygon(sheet).difference(holes, grid_size=UNION_GRID)
 
 
 def _pieces(geometry: BaseGeometry) -> list[BaseGeometry]:
@@ -209,14 +233,58 @@ def paper_problem(sheet: SheetShape, holes: BaseGeometry) -> str | None:
     if any(piece.area < MIN_HOLE_AREA for piece in _pieces(holes)):
         return "a hole is too small"
     paper = sheet_polygon(sheet)
-    left = paper.difference(holes)
+    left = paper_left(sheet, holes)
     if left.area < MIN_PAPER_LEFT * paper.area:
         return "too little paper is left"
     if left.geom_type != "Polygon":
         return "the paper falls apart"
     if left.buffer(-MIN_PAPER_WIDTH / 2, quad_segs=2).geom_type != "Polygon":
         return "the paper hangs together by a thread"
+    return legibility_problem(sheet, holes, left)
+
+
+def legibility_problem(sheet: SheetShape, holes: BaseGeometry, left: BaseGeometry | None = None) -> str | None:
+    """Why the holes of a pattern are hard to see (None when every feature is at least ``MIN_FEATURE`` wide).
+
+    Checked: every hole piece is at least ``MIN_FEATURE`` wide somewhere; two hole pieces keep ``MIN_FEATURE``
+    apart; a hole keeps ``MIN_FEATURE`` from the edge or opens onto it (a notch) at least that wide; the paper
+    left stays one piece when eroded by ``MIN_FEATURE / 2``.
+
+    >>> from shapely.geometry import box
+    >>> legibility_problem("square", box(-5, -5, 5, 5).union(box(6, -5, 16, 5)))
+    'a hole is too narrow to see'
+    >>> legibility_problem("square", box(-20, -20, 0, 0).union(box(4, -20, 24, 0)))
+    'two holes are too close to tell apart'
+    """
+    half = MIN_FEATURE / 2
+    pieces = _pieces(holes)
+    if any(piece.buffer(-half, quad_segs=2).is_empty for piece in pieces):
+        return "a hole is too narrow to see"
+    if len(_pieces(union([piece.buffer(half, quad_segs=2) for piece in pieces]))) < len(pieces):
+        return "two holes are too close to tell apart"
+    edge = sheet_polygon(sheet).exterior
+    for piece in pieces:
+        gap = piece.distance(edge)
+        if gap >= MIN_FEATURE:
+            continue
+        if gap >= _TOUCH:
+            return "a hole is too close to the edge"
+        opening = piece.buffer(_TOUCH).intersection(edge).length
+        if opening < MIN_FEATURE:
+            return "a notch opens too narrowly"
+        if piece.buffer(MIN_FEATURE).intersection(edge).length - opening > _NEAR_EDGE_SLACK * MIN_FEATURE:
+            return "a hole runs too close along the edge"
+    left = left if left is not None else paper_left(sheet, holes)
+    if left.buffer(-half, quad_segs=2).geom_type != "Polygon":
+        return "a bridge of paper is too narrow"
     return None
+
+
+_NEAR_EDGE_SLACK = 2.5
+"""A notch may come within ``MIN_FEATURE`` of the edge along at most this many ``MIN_FEATURE`` beside its
+opening (where its sides leave the edge); more means a thin strip of paper runs along the edge."""
+_TOUCH = 1e-3
+"""A hole closer than this to the edge of the sheet opens onto it."""
 
 
 def refold_mismatch(
