@@ -1,7 +1,7 @@
 """What the five PFP tasks share: knobs, the item loop with bounded retries, splits, prompts, parse/score.
 
 Item ``i`` of a dataset seeded with ``s`` is drawn from ``(s, i)`` alone. Its subtask is the ``i``-th in turn of
-the requested subtasks, its answer letter is drawn first from its own generator (uniform over A-D), and its split
+the requested subtasks, its answer letter is balanced in blocks of four items (:func:`answer_slot`), and its split
 follows the published composition (141,000 train / 6,000 validation / 3,000 test of 150,000) by its seed.
 """
 
@@ -21,7 +21,7 @@ from foldbench.pfp.errors import PfpGenerationError, PfpKnobError
 from foldbench.tasks.base import ImagePart, Item, ParseFailure, Prompt, Scores, TextPart, check_modalities
 from foldbench.tasks.pfp.answer import LETTERS, Choice, parse_choice, score_choice
 
-__all__ = ["MAX_TRIES", "SPLIT_SIZES", "PfpTaskBase", "item_rng", "load_template", "split_of"]
+__all__ = ["MAX_TRIES", "SPLIT_SIZES", "PfpTaskBase", "answer_slot", "item_rng", "load_template", "split_of"]
 
 MAX_TRIES = 200
 SPLIT_SIZES = {"train": 141_000, "validation": 6_000, "test": 3_000}
@@ -36,6 +36,17 @@ def item_rng(seed: int, index: int) -> tuple[int, np.random.Generator]:
     """
     item_seed = int(np.random.SeedSequence([seed, index, 0x50F9]).generate_state(1, dtype=np.uint64)[0] >> 1)
     return item_seed, np.random.default_rng(item_seed)
+
+
+def answer_slot(seed: int, index: int) -> int:
+    """The answer's position (0-3) of item ``index``: every block of four items (0-3, 4-7, ...) uses each
+    position once, in an order drawn from ``(seed, block)``, so the letters of any dataset are balanced.
+
+    >>> sorted(answer_slot(5, i) for i in range(8, 12))
+    [0, 1, 2, 3]
+    """
+    order = np.random.default_rng(np.random.SeedSequence([seed, index // 4, 0xA4])).permutation(4)
+    return int(order[index % 4])
 
 
 def split_of(item_seed: int) -> str:
@@ -126,7 +137,7 @@ class PfpTaskBase:
         """Item ``index`` of the dataset seeded with ``seed`` (a pure function of its arguments)."""
         item_seed, rng = item_rng(seed, index)
         subtask = config["subtasks"][index % len(config["subtasks"])]
-        answer_index = int(rng.integers(4))
+        answer_index = answer_slot(seed, index)
         for _ in range(MAX_TRIES):
             try:
                 drawn = self._draw(rng, subtask, answer_index, config)

@@ -100,26 +100,30 @@ class FoldingTask(PfpTaskBase):
     def _draw(
         self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]
     ) -> Drawn | None:
-        net = _random_net(rng)
-        cube = fold_net(net, PATTERN_ORDERS)
+        centre_net = _random_net(rng)
+        centre = fold_net(centre_net, PATTERN_ORDERS)
         hard = subtask == "hard"
-        answer = view_of(rotate_cube(cube, _random_rotation(rng))) if hard else view_of(cube)
-        views: list[View] = [answer]
+        faces = NORMALS if hard else tuple(n for n in NORMALS if n != FRONT)
+        cubes: list[Cube] = []
+        views: list[View] = []
         for _ in range(_TRIES):
-            faces = NORMALS if hard else tuple(n for n in NORMALS if n != FRONT)
-            wrong, _kind = _wrong_cube(rng, cube, faces)
-            view = view_of(rotate_cube(wrong, _random_rotation(rng))) if hard else view_of(wrong)
-            if view in views or view_consistent(cube, view):
-                continue
+            cube, _kind = _wrong_cube(rng, centre, faces)
+            view = view_of(rotate_cube(cube, _random_rotation(rng))) if hard else view_of(cube)
+            if any(
+                view_consistent(cube, other) or view_consistent(other_cube, view)
+                for other_cube, other in zip(cubes, views, strict=True)
+            ):
+                continue  # each option must be wrong for every other option's cube
             if hard and any(view[0][0] == other[0][0] for other in views):
                 continue
+            cubes.append(cube)
             views.append(view)
             if len(views) == 4:
                 break
         else:
             return None
-        options = _place(answer, views[1:], answer_index)
-        inputs = {"net": net_to_dict(net), "options": [[list(face) for face in view] for view in options]}
+        net = unfold_cube(cubes[answer_index], centre_net.cells)
+        inputs = {"net": net_to_dict(net), "options": [[list(face) for face in view] for view in views]}
         metadata = {
             "net_layout": NET_LAYOUTS.index(_layout_name(net.cells)),
             "patterns": [PATTERN_NAMES[p] for p in net.patterns],

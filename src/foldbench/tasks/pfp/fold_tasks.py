@@ -23,6 +23,7 @@ from shapely.geometry import box
 from foldbench.pfp.folding import Crease, FoldState, apply_step, half_plane, reflection
 from foldbench.pfp.puzzle import (
     Puzzle,
+    cutout_problem,
     holes_of,
     paper_problem,
     puzzle_holes,
@@ -33,7 +34,7 @@ from foldbench.pfp.puzzle import (
 from foldbench.pfp.sequences import Step, sample_corner_step, sample_sequence
 from foldbench.pfp.shapes import SheetShape, sheet_polygon
 from foldbench.pfp.tolerance import DISTINCT_AREA, SAME_AREA, distinct_regions, same_region
-from foldbench.pfp.variants import VARIANT_KINDS, altered_sequence, make_variant, perturbed_corner_step
+from foldbench.pfp.variants import altered_sequence, make_variant, perturbed_corner_step
 from foldbench.tasks.base import Item
 from foldbench.tasks.pfp.common import PfpTaskBase
 from foldbench.tasks.pfp.fold_sampling import SUBTASK_FOLDS, check_fold_knobs, sample_puzzle
@@ -43,7 +44,8 @@ __all__ = ["OPTION_SIZE", "QUESTION_SIZE", "InverseTask", "MultiStepTask", "Sing
 QUESTION_SIZE = 128
 OPTION_SIZE = 168
 _STRIP_SIZE = 112
-_VARIANT_WEIGHTS = np.array([0.25, 0.25, 0.125, 0.125, 0.125, 0.125])
+_PROCESS_KINDS = ("axis", "count", "size", "shape", "position")
+_PROCESS_WEIGHTS = np.array([0.3, 0.175, 0.175, 0.175, 0.175])
 _DISTRACTOR_TRIES = 40
 _ALTERNATIVE_TRIES = 4
 Drawn = tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
@@ -120,29 +122,32 @@ class SingleStepTask(_FoldTaskBase):
         sampled = sample_puzzle(rng, subtask, config)
         if sampled is None:
             return None
-        puzzle, states, holes = sampled
+        centre, states, _ = sampled
         chosen: list[tuple[Puzzle, str]] = []
-        seen = [holes]
+        seen: list[Any] = []
         for _ in range(_DISTRACTOR_TRIES):
-            kind = VARIANT_KINDS[int(rng.choice(len(VARIANT_KINDS), p=_VARIANT_WEIGHTS))]
-            variant = make_variant(rng, puzzle, states, kind)
+            kind = _PROCESS_KINDS[int(rng.choice(len(_PROCESS_KINDS), p=_PROCESS_WEIGHTS))]
+            variant = make_variant(rng, centre, states, kind)
             if variant is None:
                 continue
-            remember_states(puzzle.sheet, variant[0].steps, variant[1])
-            variant_holes = puzzle_holes(variant[0])
+            puzzle, variant_states = variant
+            if cutout_problem(puzzle, variant_states[-1]) is not None:
+                continue  # every option is a real fold-and-cut: its cutouts lie on its own folded paper
+            variant_holes = holes_of(puzzle, variant_states[-1])
             if paper_problem(puzzle.sheet, variant_holes) is not None:
                 continue
             if any(not distinct_regions(variant_holes, other) for other in seen):
                 continue
-            chosen.append((variant[0], kind))
+            remember_states(puzzle.sheet, puzzle.steps, variant_states)
+            chosen.append((puzzle, kind))
             seen.append(variant_holes)
-            if len(chosen) == 3:
+            if len(chosen) == 4:
                 break
         else:
             return None
-        options = _place((puzzle, "answer"), chosen, answer_index)
-        inputs = {"puzzle": puzzle.to_dict(), "options": [p.to_dict() for p, _ in options]}
-        metadata = {**_describe(puzzle), "option_kinds": [k for _, k in options]}
+        truth = chosen[answer_index][0]
+        inputs = {"puzzle": truth.to_dict(), "options": [p.to_dict() for p, _ in chosen]}
+        metadata = {**_describe(truth), "option_kinds": [k for _, k in chosen]}
         return inputs, {}, metadata
 
     def consistent_options(self, item: Item) -> list[bool]:
