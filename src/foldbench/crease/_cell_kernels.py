@@ -103,7 +103,15 @@ def _variable_between_compiled(lookup, first, second):  # type: ignore[no-untype
 
 @njit(cache=True)
 def _transitivity_pass(  # type: ignore[no-untyped-def]
-    pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count, lookup, output, write,
+    pairs,
+    cell_offsets,
+    cell_faces,
+    face_offsets,
+    face_cells,
+    face_count,
+    lookup,
+    output,
+    write,
 ):
     stamp = np.full(face_count, -1, dtype=np.int64)
     count = 0
@@ -147,16 +155,26 @@ def _transitivity_pass(  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def _transitivity(pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count, lookup):  # type: ignore[no-untyped-def]
     dummy = np.zeros((0, 3), dtype=np.int32)
-    total, triples = _transitivity_pass(pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count,
-                                        lookup, dummy, False)
+    total, triples = _transitivity_pass(
+        pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count, lookup, dummy, False
+    )
     output = np.empty((total, 3), dtype=np.int32)
     _transitivity_pass(pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count, lookup, output, True)
     return output, triples
 
 
 def transitivity_variables(  # type: ignore[no-untyped-def]
-    pairs, row_offsets, cell_offsets, cell_faces, face_offsets, face_cells, face_count, side_keys, side_labels,
-    side_matrix, variable_matrix,
+    pairs,
+    row_offsets,
+    cell_offsets,
+    cell_faces,
+    face_offsets,
+    face_cells,
+    face_count,
+    side_keys,
+    side_labels,
+    side_matrix,
+    variable_matrix,
 ):
     """For every triple ``f < g < h`` of faces sharing a cell, the variables of ``(f, g)``, ``(g, h)``, ``(f, h)``,
     except triples where some face has the other two forced to the same side of it; and the number of all

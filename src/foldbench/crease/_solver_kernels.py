@@ -77,7 +77,16 @@ def _code(constraint, values, constraints, slot_counts):  # type: ignore[no-unty
 
 @njit(cache=True)
 def propagate_from(  # type: ignore[no-untyped-def]
-    head, trail_length, values, trail, reasons, touching_offsets, touching, constraints, slot_counts, table_state,
+    head,
+    trail_length,
+    values,
+    trail,
+    reasons,
+    touching_offsets,
+    touching,
+    constraints,
+    slot_counts,
+    table_state,
     table_forced,
 ):
     """Propagate the assignments ``trail[head:trail_length]``; return (violated constraint or -1, new length)."""
@@ -118,23 +127,53 @@ def _undo(mark, trail_length, values, trail):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _decide(  # type: ignore[no-untyped-def]
-    variable, value, trail_length, values, trail, reasons, touching_offsets, touching, constraints, slot_counts,
-    table_state, table_forced,
+    variable,
+    value,
+    trail_length,
+    values,
+    trail,
+    reasons,
+    touching_offsets,
+    touching,
+    constraints,
+    slot_counts,
+    table_state,
+    table_forced,
 ):
     """Set ``variable`` to ``value`` as a decision and propagate; return (violated constraint or -1, length)."""
     values[variable] = value
     reasons[variable] = -1
     trail[trail_length] = variable
     return propagate_from(
-        trail_length, trail_length + 1, values, trail, reasons, touching_offsets, touching, constraints,
-        slot_counts, table_state, table_forced,
+        trail_length,
+        trail_length + 1,
+        values,
+        trail,
+        reasons,
+        touching_offsets,
+        touching,
+        constraints,
+        slot_counts,
+        table_state,
+        table_forced,
     )
 
 
 @njit(cache=True)
 def enumerate_component(  # type: ignore[no-untyped-def]
-    component, limit, keep_index, trail_length, values, trail, reasons, touching_offsets, touching, constraints,
-    slot_counts, table_state, table_forced,
+    component,
+    limit,
+    keep_index,
+    trail_length,
+    values,
+    trail,
+    reasons,
+    touching_offsets,
+    touching,
+    constraints,
+    slot_counts,
+    table_state,
+    table_forced,
 ):
     """Depth-first search over a component (value 1 first); count solutions up to ``limit`` (0: no limit).
 
@@ -170,8 +209,18 @@ def enumerate_component(  # type: ignore[no-untyped-def]
             decision_mark[depth] = trail_length
             depth += 1
             conflict, trail_length = _decide(
-                variable, 1, trail_length, values, trail, reasons, touching_offsets, touching, constraints,
-                slot_counts, table_state, table_forced,
+                variable,
+                1,
+                trail_length,
+                values,
+                trail,
+                reasons,
+                touching_offsets,
+                touching,
+                constraints,
+                slot_counts,
+                table_state,
+                table_forced,
             )
             if conflict < 0:
                 position += 1
@@ -187,8 +236,18 @@ def enumerate_component(  # type: ignore[no-untyped-def]
                 decision_value[depth] = 2
                 depth += 1
                 conflict, trail_length = _decide(
-                    variable, 2, trail_length, values, trail, reasons, touching_offsets, touching, constraints,
-                    slot_counts, table_state, table_forced,
+                    variable,
+                    2,
+                    trail_length,
+                    values,
+                    trail,
+                    reasons,
+                    touching_offsets,
+                    touching,
+                    constraints,
+                    slot_counts,
+                    table_state,
+                    table_forced,
                 )
                 if conflict < 0:
                     position += 1

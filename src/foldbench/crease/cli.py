@@ -22,8 +22,16 @@ EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
 
 def fold_file_report(
-    path: Path, *, limit: int | None, state: int, out: Path | None, svg: bool, png: bool, size: int,
-    require_unique: bool, repair: bool = False,
+    path: Path,
+    *,
+    limit: int | None,
+    state: int,
+    out: Path | None,
+    svg: bool,
+    png: bool,
+    size: int,
+    require_unique: bool,
+    repair: bool = False,
 ) -> tuple[dict[str, Any], CompiledFold | None]:
     """Compile one file and write the requested outputs; return the JSON report (with ``error``) and result."""
     report: dict[str, Any] = {"file": str(path)}
@@ -31,23 +39,37 @@ def fold_file_report(
         pattern = read_crease_pattern(path, repair=repair)
         compiled = compile_crease_pattern(pattern, limit=limit, require_unique=require_unique)
     except CreasePatternError as error:
-        report.update({"vertices": None, "edges": None, "faces": None, "variables": None, "components": None,
-                       "states": None, "constraints": None, "error": error.to_dict()})
+        report.update(
+            {
+                "vertices": None,
+                "edges": None,
+                "faces": None,
+                "variables": None,
+                "components": None,
+                "states": None,
+                "constraints": None,
+                "error": error.to_dict(),
+            }
+        )
         return report, None
     report.update(compiled.summary())
     report["error"] = None
     if not 0 <= state < compiled.state_count:
-        report["error"] = {"class": "USAGE", "code": "E_STATE_OUT_OF_RANGE",
-                           "message": f"--state {state} does not exist ({compiled.state_count} states)",
-                           "where": {"state": state}}
+        report["error"] = {
+            "class": "USAGE",
+            "code": "E_STATE_OUT_OF_RANGE",
+            "message": f"--state {state} does not exist ({compiled.state_count} states)",
+            "where": {"state": state},
+        }
         return report, compiled
     if out is not None:
         report["written"] = [str(p) for p in _write_outputs(compiled, path, out, state, svg, png, size)]
     return report, compiled
 
 
-def _write_outputs(compiled: CompiledFold, path: Path, out: Path, state: int, svg: bool, png: bool,
-                   size: int) -> list[Path]:
+def _write_outputs(
+    compiled: CompiledFold, path: Path, out: Path, state: int, svg: bool, png: bool, size: int
+) -> list[Path]:
     from foldbench.crease import render
 
     out.mkdir(parents=True, exist_ok=True)
@@ -57,13 +79,20 @@ def _write_outputs(compiled: CompiledFold, path: Path, out: Path, state: int, sv
     if svg:
         written.append(render.save_image(render.crease_pattern_svg(compiled.pattern, size), out / f"{stem}.cp.svg"))
         for side in ("front", "back"):
-            written.append(render.save_image(render.folded_state_svg(compiled, state, side, size),
-                                             out / f"{stem}.state{state}.{side}.svg"))
+            written.append(
+                render.save_image(
+                    render.folded_state_svg(compiled, state, side, size), out / f"{stem}.state{state}.{side}.svg"
+                )
+            )
     if png:
         written.append(render.save_image(render.crease_pattern_png(compiled.pattern, size), out / f"{stem}.cp.png"))
         for side in ("front", "back"):
-            written.append(render.save_image(render.folded_state_png(compiled, state, side, size),  # type: ignore[arg-type]
-                                             out / f"{stem}.state{state}.{side}.png"))
+            written.append(
+                render.save_image(
+                    render.folded_state_png(compiled, state, side, size),  # type: ignore[arg-type]
+                    out / f"{stem}.state{state}.{side}.png",
+                )
+            )
     return written
 
 
@@ -74,13 +103,15 @@ def _summary_line(report: dict[str, Any]) -> str:
         where = json.dumps(error.get("where", {}))[:200]
         return f"{name}: error {error['class']} {error['code']}: {error['message']} (where: {where})"
     counts = report["constraints"]
-    line = (f"{name}: {report['vertices']} vertices, {report['edges']} edges, {report['faces']} faces, "
-            f"{report['variables']} variables, constraints taco-taco {counts['taco-taco']}, taco-tortilla "
-            f"{counts['taco-tortilla']}, tortilla-tortilla {counts['tortilla-tortilla']}, transitivity "
-            f"{counts['transitivity']} ({counts['transitivity_kept']} kept); {report['components']} free components "
-            f"{report['component_solutions']}; "
-            f"states {report['states']}{' (limited)' if report['limited'] else ''}; "
-            f"folded tolerance {report['folded_tolerance']:.1e}")
+    line = (
+        f"{name}: {report['vertices']} vertices, {report['edges']} edges, {report['faces']} faces, "
+        f"{report['variables']} variables, constraints taco-taco {counts['taco-taco']}, taco-tortilla "
+        f"{counts['taco-tortilla']}, tortilla-tortilla {counts['tortilla-tortilla']}, transitivity "
+        f"{counts['transitivity']} ({counts['transitivity_kept']} kept); {report['components']} free components "
+        f"{report['component_solutions']}; "
+        f"states {report['states']}{' (limited)' if report['limited'] else ''}; "
+        f"folded tolerance {report['folded_tolerance']:.1e}"
+    )
     if error is not None:
         line += f"; error {error['code']}: {error['message']}"
     return line
@@ -126,8 +157,17 @@ def fold_command(
     with progress_context as progress:
         task = progress.add_task("folding", total=len(files)) if progress is not None else None
         for file_path in files:
-            report, _ = fold_file_report(file_path, limit=limit, state=state, out=out_path, svg=svg, png=png,
-                                         size=size, require_unique=require_unique, repair=repair)
+            report, _ = fold_file_report(
+                file_path,
+                limit=limit,
+                state=state,
+                out=out_path,
+                svg=svg,
+                png=png,
+                size=size,
+                require_unique=require_unique,
+                repair=repair,
+            )
             if report["error"] is not None:
                 exit_code = EXIT_INVALID
             reports.append(report)

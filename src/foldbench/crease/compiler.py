@@ -124,7 +124,7 @@ class CompiledFold:
         for faces in self.cells.cells_faces:
             below_count = {face: 0 for face in faces}
             for i, f in enumerate(faces):
-                for g in faces[i + 1:]:
+                for g in faces[i + 1 :]:
                     value = values[index_of[f * face_count + g]]
                     below_count[f if value == ABOVE else g] += 1
             ordered.append(sorted(faces, key=lambda face: -below_count[face]))
@@ -221,8 +221,10 @@ def compile_crease_pattern(
     lap("solve")
     warnings = list(pattern.notes)
     if overlay.tolerance != FOLDED_DISTANCE_TOLERANCE:
-        warnings.append(f"folded tolerance {overlay.tolerance:.1e} (folded vertices disagree by up to "
-                        f"{folded.worst_mismatch:.1e}; {len(overlay.rejected)} level(s) rejected first)")
+        warnings.append(
+            f"folded tolerance {overlay.tolerance:.1e} (folded vertices disagree by up to "
+            f"{folded.worst_mismatch:.1e}; {len(overlay.rejected)} level(s) rejected first)"
+        )
     if local.imprecise_vertices:
         warnings.append(f"{len(local.imprecise_vertices)} vertices meet Kawasaki only approximately")
     free = [i for i, c in enumerate(solution.components) if c.solution_count > 1]
@@ -230,10 +232,15 @@ def compile_crease_pattern(
         message = f"{solution.state_count} flat-folded states; free components {free}"
         if require_unique:
             raise AmbiguousFoldedState(
-                "E_AMBIGUOUS_STATE", message,
-                {"states": solution.state_count, "free_components": free,
-                 "component_solutions": [c.solution_count for c in solution.components]},
+                "E_AMBIGUOUS_STATE",
+                message,
+                {
+                    "states": solution.state_count,
+                    "free_components": free,
+                    "component_solutions": [c.solution_count for c in solution.components],
+                },
             )
         warnings.append(f"AFS: {message}")
-    return CompiledFold(pattern, local, folded, cells, constraints, solution, limit, timings, tuple(warnings),
-                        overlay.tolerance)
+    return CompiledFold(
+        pattern, local, folded, cells, constraints, solution, limit, timings, tuple(warnings), overlay.tolerance
+    )

@@ -130,9 +130,7 @@ def propagation_table(kind: int) -> list[PropagationEntry]:
         if len(completions) == total:
             table.append(DEAD)
             continue
-        forced = tuple(
-            (i, completions[0][i]) for i in unset if all(c[i] == completions[0][i] for c in completions)
-        )
+        forced = tuple((i, completions[0][i]) for i in unset if all(c[i] == completions[0][i] for c in completions))
         table.append(forced if forced else FREE)
     return table
 

@@ -46,7 +46,8 @@ def parse_fold_text(text: str, source: str = "<text>") -> dict[str, Any]:
         ) from None
     if not isinstance(document, dict):
         raise CreasePatternSyntaxError(
-            "E_CP_SYNTAX_NOT_OBJECT", f"{source}: a FOLD file is a JSON object, got {type(document).__name__}",
+            "E_CP_SYNTAX_NOT_OBJECT",
+            f"{source}: a FOLD file is a JSON object, got {type(document).__name__}",
             {"source": source},
         )
     return document
@@ -72,11 +73,16 @@ def _validated_coordinates(document: dict[str, Any]) -> np.ndarray:
         raise _fail("E_CP_SYNTAX_INVALID_PARAM_TYPE", "vertices_coords", None, "must be a list of [x, y]")
     for index, point in enumerate(coords):
         if not isinstance(point, list) or len(point) not in (2, 3) or not all(_is_number(c) for c in point):
-            raise _fail("E_CP_SYNTAX_INVALID_PARAM_TYPE", "vertices_coords", index,
-                        f"expected [x, y] of finite numbers, got {json.dumps(point)[:60]}")
+            raise _fail(
+                "E_CP_SYNTAX_INVALID_PARAM_TYPE",
+                "vertices_coords",
+                index,
+                f"expected [x, y] of finite numbers, got {json.dumps(point)[:60]}",
+            )
         if len(point) == 3 and point[2] != 0:
-            raise _fail("E_CP_SYNTAX_VALUE_OUT_OF_RANGE", "vertices_coords", index,
-                        "a crease pattern is flat: z must be 0")
+            raise _fail(
+                "E_CP_SYNTAX_VALUE_OUT_OF_RANGE", "vertices_coords", index, "a crease pattern is flat: z must be 0"
+            )
     return np.array([point[:2] for point in coords], dtype=float).reshape(-1, 2)
 
 
@@ -87,14 +93,25 @@ def _validated_edges(document: dict[str, Any], vertex_count: int) -> np.ndarray:
     if not isinstance(edges, list):
         raise _fail("E_CP_SYNTAX_INVALID_PARAM_TYPE", "edges_vertices", None, "must be a list of [u, v]")
     for index, edge in enumerate(edges):
-        if (not isinstance(edge, list) or len(edge) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in edge)):
-            raise _fail("E_CP_SYNTAX_INVALID_PARAM_TYPE", "edges_vertices", index,
-                        f"expected [u, v] of integers, got {json.dumps(edge)[:60]}")
+        if (
+            not isinstance(edge, list)
+            or len(edge) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in edge)
+        ):
+            raise _fail(
+                "E_CP_SYNTAX_INVALID_PARAM_TYPE",
+                "edges_vertices",
+                index,
+                f"expected [u, v] of integers, got {json.dumps(edge)[:60]}",
+            )
         for vertex in edge:
             if not 0 <= vertex < vertex_count:
-                raise _fail("E_CP_SYNTAX_INVALID_LINE_REFERENCE", "edges_vertices", index,
-                            f"vertex {vertex} does not exist ({vertex_count} vertices)")
+                raise _fail(
+                    "E_CP_SYNTAX_INVALID_LINE_REFERENCE",
+                    "edges_vertices",
+                    index,
+                    f"vertex {vertex} does not exist ({vertex_count} vertices)",
+                )
         if edge[0] == edge[1]:
             raise _fail("E_CP_DEGENERATE_EDGE", "edges_vertices", index, f"edge joins vertex {edge[0]} to itself")
     return np.array(edges, dtype=np.int64).reshape(-1, 2)
@@ -105,32 +122,46 @@ def _validated_assignments(document: dict[str, Any], edge_count: int) -> list[st
     angles = document.get("edges_foldAngle")
     if angles is not None:
         if not isinstance(angles, list) or len(angles) != edge_count:
-            raise _fail("E_CP_SYNTAX_INVALID_PARAM_COUNT", "edges_foldAngle", None,
-                        f"expected a list of {edge_count} numbers")
+            raise _fail(
+                "E_CP_SYNTAX_INVALID_PARAM_COUNT", "edges_foldAngle", None, f"expected a list of {edge_count} numbers"
+            )
         for index, angle in enumerate(angles):
             if angle is not None and not _is_number(angle):
                 raise _fail("E_CP_SYNTAX_INVALID_PARAM_TYPE", "edges_foldAngle", index, f"not a number: {angle!r}")
             if angle is not None and abs(angle) > 180:
-                raise _fail("E_CP_SYNTAX_VALUE_OUT_OF_RANGE", "edges_foldAngle", index,
-                            f"{angle} is outside [-180, 180]")
+                raise _fail(
+                    "E_CP_SYNTAX_VALUE_OUT_OF_RANGE", "edges_foldAngle", index, f"{angle} is outside [-180, 180]"
+                )
     if assignments is None:
         if angles is None:
             return ["U"] * edge_count
         return ["U" if a is None else ("V" if a > 0 else "M" if a < 0 else "F") for a in angles]
     if not isinstance(assignments, list) or len(assignments) != edge_count:
-        raise _fail("E_CP_SYNTAX_INVALID_PARAM_COUNT", "edges_assignment", None,
-                    f"expected a list of {edge_count} letters, one per edge")
+        raise _fail(
+            "E_CP_SYNTAX_INVALID_PARAM_COUNT",
+            "edges_assignment",
+            None,
+            f"expected a list of {edge_count} letters, one per edge",
+        )
     letters = []
     for index, letter in enumerate(assignments):
         if not isinstance(letter, str) or letter.upper() not in ASSIGNMENTS:
-            raise _fail("E_CP_UNKNOWN_ASSIGNMENT", "edges_assignment", index,
-                        f"unknown assignment {letter!r} (expected one of B M V F U C J)")
+            raise _fail(
+                "E_CP_UNKNOWN_ASSIGNMENT",
+                "edges_assignment",
+                index,
+                f"unknown assignment {letter!r} (expected one of B M V F U C J)",
+            )
         letters.append(letter.upper())
     if angles is not None:  # a partial fold angle (not ±180) is not a flat fold
         for index, (letter, angle) in enumerate(zip(letters, angles, strict=False)):
             if letter in "MV" and angle is not None and 0 < abs(angle) < 180 - 1e-6:
-                raise _fail("E_CP_NOT_FLAT_FOLD_ANGLE", "edges_foldAngle", index,
-                            f"fold angle {angle} is not a flat fold (±180)")
+                raise _fail(
+                    "E_CP_NOT_FLAT_FOLD_ANGLE",
+                    "edges_foldAngle",
+                    index,
+                    f"fold angle {angle} is not a flat fold (±180)",
+                )
     return letters
 
 
@@ -148,13 +179,21 @@ def _check_faces(document: dict[str, Any], vertex_count: int, edges: np.ndarray)
             raise _fail("E_CP_FACE_NOT_CLOSED", "faces_vertices", index, f"a face needs 3 vertices, got {len(face)}")
         for vertex in face:
             if not 0 <= vertex < vertex_count:
-                raise _fail("E_CP_SYNTAX_INVALID_LINE_REFERENCE", "faces_vertices", index,
-                            f"vertex {vertex} does not exist ({vertex_count} vertices)")
+                raise _fail(
+                    "E_CP_SYNTAX_INVALID_LINE_REFERENCE",
+                    "faces_vertices",
+                    index,
+                    f"vertex {vertex} does not exist ({vertex_count} vertices)",
+                )
         for position, vertex in enumerate(face):
             following = face[(position + 1) % len(face)]
             if (vertex, following) not in edge_keys:
-                raise _fail("E_CP_FACE_NOT_CLOSED", "faces_vertices", index,
-                            f"side {vertex}-{following} is not an edge, so the face is not a closed polygon")
+                raise _fail(
+                    "E_CP_FACE_NOT_CLOSED",
+                    "faces_vertices",
+                    index,
+                    f"side {vertex}-{following} is not an edge, so the face is not a closed polygon",
+                )
 
 
 def pattern_from_fold(document: dict[str, Any], source: str = "<fold>", *, repair: bool = False) -> CreasePattern:
@@ -190,14 +229,16 @@ def read_fold(path: str | Path, *, repair: bool = False) -> CreasePattern:
     path = Path(path)
     if path.stat().st_size > MAX_FILE_BYTES:
         raise CreasePatternSyntaxError(
-            "E_CP_FILE_TOO_LARGE", f"{path.name} is {path.stat().st_size} bytes (limit {MAX_FILE_BYTES})",
+            "E_CP_FILE_TOO_LARGE",
+            f"{path.name} is {path.stat().st_size} bytes (limit {MAX_FILE_BYTES})",
             {"source": str(path)},
         )
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
         raise CreasePatternSyntaxError(
-            "E_CP_SYNTAX_ENCODING", f"{path.name} is not UTF-8 text (byte {error.start})",
+            "E_CP_SYNTAX_ENCODING",
+            f"{path.name} is not UTF-8 text (byte {error.start})",
             {"source": str(path), "byte": error.start},
         ) from None
     return pattern_from_fold(parse_fold_text(text, path.name), path.name, repair=repair)

@@ -94,9 +94,9 @@ def fold_faces(pattern: CreasePattern) -> FoldedGeometry:
         )
     face_of_corner = np.concatenate([np.full(len(f), i) for i, f in enumerate(pattern.faces_vertices)])
     vertex_of_corner = np.concatenate([np.asarray(f) for f in pattern.faces_vertices])
-    folded_corners = np.einsum("kij,kj->ki", matrices[face_of_corner], coords[vertex_of_corner]) + shifts[
-        face_of_corner
-    ]
+    folded_corners = (
+        np.einsum("kij,kj->ki", matrices[face_of_corner], coords[vertex_of_corner]) + shifts[face_of_corner]
+    )
     folded = np.zeros_like(coords)
     folded[vertex_of_corner[::-1]] = folded_corners[::-1]  # first face listed wins
     mismatch = np.hypot(*(folded_corners - folded[vertex_of_corner]).T)
@@ -108,8 +108,12 @@ def fold_faces(pattern: CreasePattern) -> FoldedGeometry:
             "E_PRECISION_FOLDED_VERTEX",
             f"vertex {vertex} lands at points {worst:.2e} apart when reached around different faces; "
             "the coordinates are too imprecise to fold consistently",
-            {"vertex": vertex, "face": int(face_of_corner[corner]), "mismatch": worst,
-             "coordinates": (coords[vertex] * pattern.scale + np.array(pattern.offset)).tolist()},
+            {
+                "vertex": vertex,
+                "face": int(face_of_corner[corner]),
+                "mismatch": worst,
+                "coordinates": (coords[vertex] * pattern.scale + np.array(pattern.offset)).tolist(),
+            },
         )
     flipped = np.linalg.det(matrices) < 0
     return FoldedGeometry(folded, flipped, matrices, shifts, worst)

@@ -25,10 +25,21 @@ __all__ = ["SUPPORTED_SUFFIXES", "parse_cp_text", "parse_opx_text", "parse_svg_t
 SUPPORTED_SUFFIXES: tuple[str, ...] = (".fold", ".cp", ".opx", ".svg")
 _ORIPA_TYPES = {0: "F", 1: "B", 2: "M", 3: "V", 4: "U"}
 _COLOURS = {
-    "black": "B", "#000": "B", "#000000": "B",
-    "red": "M", "#f00": "M", "#ff0000": "M",
-    "blue": "V", "#00f": "V", "#0000ff": "V",
-    "gray": "F", "grey": "F", "#808080": "F", "#888": "F", "#888888": "F", "lightgray": "F",
+    "black": "B",
+    "#000": "B",
+    "#000000": "B",
+    "red": "M",
+    "#f00": "M",
+    "#ff0000": "M",
+    "blue": "V",
+    "#00f": "V",
+    "#0000ff": "V",
+    "gray": "F",
+    "grey": "F",
+    "#808080": "F",
+    "#888": "F",
+    "#888888": "F",
+    "lightgray": "F",
 }
 
 Segments = tuple[np.ndarray, list[str]]
@@ -57,12 +68,14 @@ def parse_cp_text(text: str, source: str = "<cp>") -> Segments:
             numbers = [float(value) for value in fields[1:]]
         except ValueError:
             raise CreasePatternSyntaxError(
-                "E_CP_SYNTAX_INVALID_PARAM_TYPE", f"{source} line {line_number}: not numbers: {line.strip()!r}",
+                "E_CP_SYNTAX_INVALID_PARAM_TYPE",
+                f"{source} line {line_number}: not numbers: {line.strip()!r}",
                 {"source": source, "line": line_number},
             ) from None
         if kind not in _ORIPA_TYPES or not all(np.isfinite(numbers)):
             raise CreasePatternSyntaxError(
-                "E_CP_SYNTAX_VALUE_OUT_OF_RANGE", f"{source} line {line_number}: unknown line type {kind}",
+                "E_CP_SYNTAX_VALUE_OUT_OF_RANGE",
+                f"{source} line {line_number}: unknown line type {kind}",
                 {"source": source, "line": line_number},
             )
         segments.append([numbers[:2], numbers[2:]])
@@ -74,8 +87,9 @@ def parse_opx_text(text: str, source: str = "<opx>") -> Segments:
     """ORIPA ``.opx`` (Java XMLEncoder): ``OriLineProxy`` objects with ``type``, ``x0``, ``y0``, ``x1``, ``y1``."""
     root = _parse_xml(text, source)
     segments, letters = [], []
-    for index, proxy in enumerate(element for element in root.iter("object")
-                                  if element.get("class", "").endswith("OriLineProxy")):
+    for index, proxy in enumerate(
+        element for element in root.iter("object") if element.get("class", "").endswith("OriLineProxy")
+    ):
         values: dict[str, float] = {"type": 0, "x0": 0.0, "y0": 0.0, "x1": 0.0, "y1": 0.0}
         for prop in proxy.findall("void"):
             name = prop.get("property")
@@ -85,13 +99,15 @@ def parse_opx_text(text: str, source: str = "<opx>") -> Segments:
                     values[name] = float(child.text)
                 except ValueError:
                     raise CreasePatternSyntaxError(
-                        "E_CP_SYNTAX_INVALID_PARAM_TYPE", f"{source} line {index}: {name}={child.text!r}",
+                        "E_CP_SYNTAX_INVALID_PARAM_TYPE",
+                        f"{source} line {index}: {name}={child.text!r}",
                         {"source": source, "line": index, "field": name},
                     ) from None
         kind = int(values["type"])
         if kind not in _ORIPA_TYPES:
             raise CreasePatternSyntaxError(
-                "E_CP_SYNTAX_VALUE_OUT_OF_RANGE", f"{source} line {index}: unknown line type {kind}",
+                "E_CP_SYNTAX_VALUE_OUT_OF_RANGE",
+                f"{source} line {index}: unknown line type {kind}",
                 {"source": source, "line": index},
             )
         segments.append([[values["x0"], values["y0"]], [values["x1"], values["y1"]]])
@@ -105,7 +121,8 @@ def _parse_xml(text: str, source: str) -> ElementTree.Element:
     except ElementTree.ParseError as error:
         line, column = error.position
         raise CreasePatternSyntaxError(
-            "E_CP_SYNTAX_UNEXPECTED_TOKEN", f"{source} is not valid XML at line {line}, column {column}",
+            "E_CP_SYNTAX_UNEXPECTED_TOKEN",
+            f"{source} is not valid XML at line {line}, column {column}",
             {"source": source, "line": line, "column": column},
         ) from None
 
@@ -176,8 +193,9 @@ def parse_svg_text(text: str, source: str = "<svg>") -> Segments:
                 segments.append([coords[:2], coords[2:]])
                 letters.append(letter_of(stroke))
             elif tag in ("polyline", "polygon"):
-                numbers = [float(v) for v in re.findall(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?",
-                                                        element.get("points", ""))]
+                numbers = [
+                    float(v) for v in re.findall(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?", element.get("points", ""))
+                ]
                 points = list(zip(numbers[0::2], numbers[1::2], strict=False))
                 if tag == "polygon" and points:
                     points.append(points[0])
@@ -191,7 +209,8 @@ def parse_svg_text(text: str, source: str = "<svg>") -> Segments:
                         letters.append(letter_of(stroke))
         except (ValueError, IndexError) as error:
             raise CreasePatternSyntaxError(
-                "E_CP_SYNTAX_INVALID_PARAM_TYPE", f"{source}: unreadable <{tag}> element: {error}",
+                "E_CP_SYNTAX_INVALID_PARAM_TYPE",
+                f"{source}: unreadable <{tag}> element: {error}",
                 {"source": source, "element": tag},
             ) from None
         for child in element:
@@ -200,8 +219,9 @@ def parse_svg_text(text: str, source: str = "<svg>") -> Segments:
     visit(root, None)
     array = np.array(segments, dtype=float).reshape(-1, 2, 2)
     if not np.isfinite(array).all():
-        raise CreasePatternSyntaxError("E_CP_SYNTAX_VALUE_OUT_OF_RANGE", f"{source}: non-finite coordinate",
-                                       {"source": source})
+        raise CreasePatternSyntaxError(
+            "E_CP_SYNTAX_VALUE_OUT_OF_RANGE", f"{source}: non-finite coordinate", {"source": source}
+        )
     return array, letters
 
 
@@ -218,7 +238,8 @@ def read_crease_pattern(path: str | Path, *, repair: bool = False) -> CreasePatt
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
         raise CreasePatternSyntaxError(
-            "E_CP_UNKNOWN_FORMAT", f"{path.name}: unknown format {suffix!r} (expected {', '.join(SUPPORTED_SUFFIXES)})",
+            "E_CP_UNKNOWN_FORMAT",
+            f"{path.name}: unknown format {suffix!r} (expected {', '.join(SUPPORTED_SUFFIXES)})",
             {"source": str(path)},
         )
     if not path.is_file():

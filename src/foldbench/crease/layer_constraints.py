@@ -95,10 +95,12 @@ class LayerConstraints:
 
     def kernel_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The constraints as the compiled solver takes them (see :mod:`foldbench.crease._solver_kernels`)."""
-        return (np.ascontiguousarray(self.local_kinds, dtype=np.int8),
-                np.ascontiguousarray(self.local_variables, dtype=np.int32),
-                np.ascontiguousarray(self.local_flipped, dtype=np.bool_),
-                np.ascontiguousarray(self.transitivity, dtype=np.int32))
+        return (
+            np.ascontiguousarray(self.local_kinds, dtype=np.int8),
+            np.ascontiguousarray(self.local_variables, dtype=np.int32),
+            np.ascontiguousarray(self.local_flipped, dtype=np.bool_),
+            np.ascontiguousarray(self.transitivity, dtype=np.int32),
+        )
 
 
 def _incidences(cells_faces: tuple[tuple[int, ...], ...], face_count: int) -> tuple[np.ndarray, ...]:

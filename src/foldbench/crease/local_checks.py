@@ -51,6 +51,7 @@ def vertices_creases(pattern: CreasePattern) -> tuple[list[list[int]], list[bool
             neighbours[b].append(edge)
     coords = pattern.vertices_coords
     for vertex, edges in enumerate(neighbours):
+
         def angle(edge: int, vertex: int = vertex) -> float:
             a, b = pattern.edges_vertices[edge]
             other = b if a == vertex else a
@@ -89,8 +90,12 @@ def check_vertices(pattern: CreasePattern) -> LocalCheckReport:
             continue
         checked += 1
         letters = [pattern.edges_assignment[e] for e in edges]
-        where = {"vertex": vertex, "coordinates": _input_coords(pattern, vertex), "edges": edges,
-                 "assignments": letters}
+        where = {
+            "vertex": vertex,
+            "coordinates": _input_coords(pattern, vertex),
+            "edges": edges,
+            "assignments": letters,
+        }
         mountains, valleys = letters.count("M"), letters.count("V")
         if "U" not in letters and abs(mountains - valleys) != 2:
             raise GeometricallyImpossibleFold(
@@ -100,7 +105,8 @@ def check_vertices(pattern: CreasePattern) -> LocalCheckReport:
             )
         if len(edges) % 2:
             raise GeometricallyImpossibleFold(
-                "E_GEOM_ODD_DEGREE", f"vertex {vertex} has {len(edges)} creases; a flat vertex needs an even number",
+                "E_GEOM_ODD_DEGREE",
+                f"vertex {vertex} has {len(edges)} creases; a flat vertex needs an even number",
                 where,
             )
         sectors = _sector_angles(pattern, vertex, edges)
@@ -130,8 +136,11 @@ def check_vertices(pattern: CreasePattern) -> LocalCheckReport:
                     f"degrees lie between creases {''.join(run_letters)} (edges {[edges[c] for c in creases]}); "
                     f"between bigger sectors their mountains and valleys must differ by {(length + 1) % 2}, "
                     f"not {difference}",
-                    {**where, "sector_angles_degrees": [round(math.degrees(s), 6) for s in sectors],
-                     "run_edges": [edges[c] for c in creases]},
+                    {
+                        **where,
+                        "sector_angles_degrees": [round(math.degrees(s), 6) for s in sectors],
+                        "run_edges": [edges[c] for c in creases],
+                    },
                 )
     return LocalCheckReport(checked, errors, tuple(imprecise))
 

@@ -153,7 +153,8 @@ def build_crease_pattern(
         raise CreasePatternSyntaxError("E_CP_EMPTY", "the crease pattern has no edges", {"source": source})
     if len(segments) > MAX_SEGMENTS:
         raise CreasePatternSyntaxError(
-            "E_CP_TOO_LARGE", f"{len(segments)} segments (limit {MAX_SEGMENTS})",
+            "E_CP_TOO_LARGE",
+            f"{len(segments)} segments (limit {MAX_SEGMENTS})",
             {"source": source, "segments": len(segments), "limit": MAX_SEGMENTS},
         )
     normalized, scale, offset = normalize_coordinates(segments.reshape(-1, 2))
@@ -175,8 +176,13 @@ def build_crease_pattern(
 
 
 def _build_at_tolerance(
-    normalized: np.ndarray, letters: list[str], tolerance: float, scale: float, offset: tuple[float, float],
-    source: str, split_crossings: bool = True,
+    normalized: np.ndarray,
+    letters: list[str],
+    tolerance: float,
+    scale: float,
+    offset: tuple[float, float],
+    source: str,
+    split_crossings: bool = True,
 ) -> CreasePattern:
     graph = planarize_segments(normalized, tolerance)
     segments = normalized
@@ -192,9 +198,13 @@ def _build_at_tolerance(
             raise CreasePatternSyntaxError(
                 "E_CP_CONFLICTING_ASSIGNMENT",
                 "a mountain and a valley crease overlap",
-                {"field": "edges_assignment", "index": list(sources),
-                 "coordinates": (graph.vertices_coords[graph.edges_vertices[edge_index]] * scale
-                                 + np.array(offset)).tolist()},
+                {
+                    "field": "edges_assignment",
+                    "index": list(sources),
+                    "coordinates": (
+                        graph.vertices_coords[graph.edges_vertices[edge_index]] * scale + np.array(offset)
+                    ).tolist(),
+                },
             )
         edges_assignment.append(max(options, key=lambda a: _PRIORITY[a]))
     faces = find_faces(graph.vertices_coords, graph.edges_vertices)
@@ -204,11 +214,12 @@ def _build_at_tolerance(
         raise CreasePatternSyntaxError(
             "E_CP_DISCONNECTED",
             f"the crease graph has {len(faces.outer_cycles)} separate pieces; creases must connect to the paper",
-            {"pieces": len(faces.outer_cycles),
-             "vertices": [list(cycle[:4]) for cycle in faces.outer_cycles[1:4]]},
+            {"pieces": len(faces.outer_cycles), "vertices": [list(cycle[:4]) for cycle in faces.outer_cycles[1:4]]},
         )
-    vertex_count, edge_count, face_count = len(graph.vertices_coords), len(graph.edges_vertices), len(
-        faces.faces_vertices
+    vertex_count, edge_count, face_count = (
+        len(graph.vertices_coords),
+        len(graph.edges_vertices),
+        len(faces.faces_vertices),
     )
     if vertex_count - edge_count + face_count != 1:
         raise CreasePatternSyntaxError(
@@ -232,8 +243,11 @@ def _build_at_tolerance(
             raise GeometricallyImpossibleFold(
                 "E_GEOM_CREASE_OUTSIDE_PAPER",
                 f"crease {edge_index} ({edges_assignment[edge_index]}) lies outside the paper boundary",
-                {"edge": edge_index, "vertices": [int(a), int(b)],
-                 "coordinates": (graph.vertices_coords[[a, b]] * scale + np.array(offset)).tolist()},
+                {
+                    "edge": edge_index,
+                    "vertices": [int(a), int(b)],
+                    "coordinates": (graph.vertices_coords[[a, b]] * scale + np.array(offset)).tolist(),
+                },
             )
         edges_assignment[edge_index] = "B"
     if not has_boundary:
@@ -276,13 +290,19 @@ def _reject_split_segments(graph: PlanarGraph, segment_count: int, scale: float,
         for inner in counts[0][counts[1] > 1].tolist():
             if shared_at[inner]:
                 continue
-            others = sorted({s for e, sources in enumerate(graph.edges_sources) if inner in graph.edges_vertices[e]
-                             for s in sources if s != segment})
+            others = sorted(
+                {
+                    s
+                    for e, sources in enumerate(graph.edges_sources)
+                    if inner in graph.edges_vertices[e]
+                    for s in sources
+                    if s != segment
+                }
+            )
             point = (graph.vertices_coords[inner] * scale + np.array(offset)).tolist()
             raise CreasePatternSyntaxError(
                 "E_CP_NOT_PLANAR",
-                f"edge {segment} is crossed or touched inside by edge(s) {others} at {point}: the graph is not "
-                "planar",
+                f"edge {segment} is crossed or touched inside by edge(s) {others} at {point}: the graph is not planar",
                 {"field": "edges_vertices", "index": segment, "edges": others, "coordinates": point},
             )
 

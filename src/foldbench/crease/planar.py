@@ -155,14 +155,20 @@ def planarize_segments(segments: np.ndarray, tolerance: float) -> PlanarGraph:
             parameter_second = _cross(offset, directions[first]) / denominator
         sine = np.abs(denominator) / (lengths[first] * lengths[second])
         # nearly collinear pairs never cross: their overlap is handled by the endpoint splits above
-        second_off_first = np.maximum(
-            np.abs(_cross(directions[first], starts[second] - starts[first])),
-            np.abs(_cross(directions[first], ends[second] - starts[first])),
-        ) / lengths[first]
-        first_off_second = np.maximum(
-            np.abs(_cross(directions[second], starts[first] - starts[second])),
-            np.abs(_cross(directions[second], ends[first] - starts[second])),
-        ) / lengths[second]
+        second_off_first = (
+            np.maximum(
+                np.abs(_cross(directions[first], starts[second] - starts[first])),
+                np.abs(_cross(directions[first], ends[second] - starts[first])),
+            )
+            / lengths[first]
+        )
+        first_off_second = (
+            np.maximum(
+                np.abs(_cross(directions[second], starts[first] - starts[second])),
+                np.abs(_cross(directions[second], ends[first] - starts[second])),
+            )
+            / lengths[second]
+        )
         collinear = (second_off_first <= tolerance) | (first_off_second <= tolerance)
         margin_first = tolerance / lengths[first]
         margin_second = tolerance / lengths[second]

@@ -72,14 +72,18 @@ def crease_pattern_svg(pattern: CreasePattern, size: int = 512) -> str:
     width = max(1.0, size / 256)
     body = [f'<rect width="{size}" height="{size}" fill="white"/>']
     for (x1, y1, x2, y2), colour in _crease_lines(pattern, size):
-        body.append(f'<line x1="{x1:.3f}" y1="{y1:.3f}" x2="{x2:.3f}" y2="{y2:.3f}" stroke="{colour}" '
-                    f'stroke-width="{width:.2f}" stroke-linecap="round"/>')
+        body.append(
+            f'<line x1="{x1:.3f}" y1="{y1:.3f}" x2="{x2:.3f}" y2="{y2:.3f}" stroke="{colour}" '
+            f'stroke-width="{width:.2f}" stroke-linecap="round"/>'
+        )
     return _svg(size, body)
 
 
 def _svg(size: int, body: list[str]) -> str:
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
-            f'viewBox="0 0 {size} {size}">\n' + "\n".join(body) + "\n</svg>\n")
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
+        f'viewBox="0 0 {size} {size}">\n' + "\n".join(body) + "\n</svg>\n"
+    )
 
 
 def _visible_cells(compiled: CompiledFold, state: int, side: Side) -> tuple[list[int], np.ndarray]:
@@ -121,8 +125,10 @@ def folded_state_svg(compiled: CompiledFold, state: int = 0, side: Side = "front
         body.append(f'<polygon points="{path}" fill="{colour}" stroke="{colour}" stroke-width="0.5"/>')
     width = max(1.0, size / 256)
     for x1, y1, x2, y2 in lines:
-        body.append(f'<line x1="{x1:.3f}" y1="{y1:.3f}" x2="{x2:.3f}" y2="{y2:.3f}" stroke="{_LINE_COLOUR}" '
-                    f'stroke-width="{width:.2f}" stroke-linecap="round"/>')
+        body.append(
+            f'<line x1="{x1:.3f}" y1="{y1:.3f}" x2="{x2:.3f}" y2="{y2:.3f}" stroke="{_LINE_COLOUR}" '
+            f'stroke-width="{width:.2f}" stroke-linecap="round"/>'
+        )
     return _svg(size, body)
 
 

@@ -89,8 +89,11 @@ def simple_fold_pattern(
             staying = _clip(polygon, values, False)
             new_faces.append((staying, matrix, shift))
             new_faces.append((moving, moving_matrix, moving_shift))
-            on_line = [p for p, v in zip(moving, _side(moving @ matrix.T + shift, point, direction), strict=False)
-                       if abs(v) < 1e-7]
+            on_line = [
+                p
+                for p, v in zip(moving, _side(moving @ matrix.T + shift, point, direction), strict=False)
+                if abs(v) < 1e-7
+            ]
             if len(on_line) >= 2:
                 ends = np.array(on_line)
                 along = ends @ (np.linalg.inv(matrix) @ direction)
@@ -144,9 +147,11 @@ def _coincides(trial: SimpleFoldPattern, lines: list, candidate: tuple) -> bool:
     direction = direction / np.hypot(*direction)
     faces_state = _folded_segments(lines)
     for start, end in faces_state:
-        if abs(float(_side(np.array([start, end]), point, direction)[0])) < 1e-7 and abs(
-            float(_side(np.array([start, end]), point, direction)[1])
-        ) < 1e-7 and np.hypot(*(end - start)) > 1e-7:
+        if (
+            abs(float(_side(np.array([start, end]), point, direction)[0])) < 1e-7
+            and abs(float(_side(np.array([start, end]), point, direction)[1])) < 1e-7
+            and np.hypot(*(end - start)) > 1e-7
+        ):
             return True
     return len(before.segments) == len(trial.segments)
 

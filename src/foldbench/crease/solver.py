@@ -132,8 +132,14 @@ class LayerSolver:
         """Count the component's solutions (up to ``limit``); return the count, whether it was capped, and
         the values of solution number ``keep_index`` (empty if there are fewer solutions)."""
         count, limited, kept = kernels.enumerate_component(
-            np.ascontiguousarray(variables, dtype=np.int64), 0 if limit is None else int(limit), int(keep_index),
-            self.trail_length, self.values, self.trail, self.reasons, *self._arrays(),
+            np.ascontiguousarray(variables, dtype=np.int64),
+            0 if limit is None else int(limit),
+            int(keep_index),
+            self.trail_length,
+            self.values,
+            self.trail,
+            self.reasons,
+            *self._arrays(),
         )
         return int(count), bool(limited), tuple(int(v) for v in kept)
 

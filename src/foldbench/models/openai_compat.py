@@ -223,9 +223,7 @@ class OpenAICompatibleModel:
             if outcome.retry_after_s is not None:
                 delay = min(outcome.retry_after_s, self.backoff_max_s)
             else:
-                delay = backoff_delay(
-                    attempt - 1, base_s=self.backoff_base_s, max_s=self.backoff_max_s, rng=self._rng
-                )
+                delay = backoff_delay(attempt - 1, base_s=self.backoff_base_s, max_s=self.backoff_max_s, rng=self._rng)
             retries.append({"kind": outcome.kind, "delay_s": delay})
             await asyncio.sleep(delay)
 

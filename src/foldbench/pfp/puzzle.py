@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+import shapely
 from shapely.geometry.base import BaseGeometry
 
 from foldbench.pfp.cutouts import MIN_INSIDE_FRACTION
@@ -257,22 +259,24 @@ def legibility_problem(sheet: SheetShape, holes: BaseGeometry, left: BaseGeometr
     'two holes are too close to tell apart'
     """
     half = MIN_FEATURE / 2
-    pieces = _pieces(holes)
-    if any(piece.buffer(-half, quad_segs=2).is_empty for piece in pieces):
+    pieces = np.array(_pieces(holes), dtype=object)
+    if len(pieces) == 0:
+        return None
+    if shapely.is_empty(shapely.buffer(pieces, -half, quad_segs=1)).any():
         return "a hole is too narrow to see"
-    if len(_pieces(union([piece.buffer(half, quad_segs=2) for piece in pieces]))) < len(pieces):
-        return "two holes are too close to tell apart"
+    if len(pieces) > 1:
+        near = shapely.STRtree(pieces).query(pieces, predicate="dwithin", distance=MIN_FEATURE)
+        if (near[0] != near[1]).any():
+            return "two holes are too close to tell apart"
     edge = sheet_polygon(sheet).exterior
-    for piece in pieces:
-        gap = piece.distance(edge)
-        if gap >= MIN_FEATURE:
-            continue
-        if gap >= _TOUCH:
-            return "a hole is too close to the edge"
-        opening = piece.buffer(_TOUCH).intersection(edge).length
+    gaps = shapely.distance(pieces, edge)
+    if ((gaps >= _TOUCH) & (gaps < MIN_FEATURE)).any():
+        return "a hole is too close to the edge"
+    for piece in pieces[gaps < _TOUCH]:
+        opening = piece.buffer(_TOUCH, quad_segs=1).intersection(edge).length
         if opening < MIN_FEATURE:
             return "a notch opens too narrowly"
-        if piece.buffer(MIN_FEATURE).intersection(edge).length - opening > _NEAR_EDGE_SLACK * MIN_FEATURE:
+        if piece.buffer(MIN_FEATURE, quad_segs=2).intersection(edge).length - opening > _NEAR_EDGE_SLACK * MIN_FEATURE:
             return "a hole runs too close along the edge"
     left = left if left is not None else paper_left(sheet, holes)
     if left.buffer(-half, quad_segs=2).geom_type != "Polygon":

@@ -73,9 +73,7 @@ class Camera:
 
     def intrinsics(self) -> FloatArray:
         """The 3×3 intrinsic matrix."""
-        return np.array(
-            [[self.focal, 0.0, self.center[0]], [0.0, self.focal, self.center[1]], [0.0, 0.0, 1.0]]
-        )
+        return np.array([[self.focal, 0.0, self.center[0]], [0.0, self.focal, self.center[1]], [0.0, 0.0, 1.0]])
 
     def project(self, points: FloatArray) -> FloatArray:
         """Pixel coordinates (``n × 2``) of world points (``n × 3``); pixel ``(i, j)`` covers
@@ -85,9 +83,7 @@ class Camera:
         >>> bool(np.allclose(camera.project(np.array([[2.0, 2.0, 0.0]])), 64.0, atol=8))
         True
         """
-        camera_points = (np.asarray(points, dtype=np.float64) - np.array(self.position)) @ np.array(
-            self.axes
-        ).T
+        camera_points = (np.asarray(points, dtype=np.float64) - np.array(self.position)) @ np.array(self.axes).T
         return self.focal * camera_points[:, :2] / camera_points[:, 2:3] + np.array(self.center)
 
 
@@ -99,9 +95,7 @@ def _triple(vector: FloatArray) -> tuple[float, float, float]:
 def camera_for(size: int) -> Camera:
     """The fixed camera of a ``size``×``size`` frame, framing the flat sheet with a margin."""
     tilt, azimuth = math.radians(CAMERA_TILT_DEGREES), math.radians(CAMERA_AZIMUTH_DEGREES)
-    offset = np.array(
-        [math.sin(azimuth) * math.cos(tilt), -math.sin(tilt), math.cos(azimuth) * math.cos(tilt)]
-    )
+    offset = np.array([math.sin(azimuth) * math.cos(tilt), -math.sin(tilt), math.cos(azimuth) * math.cos(tilt)])
     eye = np.array([2.0, 2.0, 0.0]) + CAMERA_DISTANCE * offset
     forward_axis = -offset
     right_axis = np.cross(forward_axis, [0.0, 1.0, 0.0])
@@ -131,9 +125,7 @@ def _inverse3(matrices: FloatArray) -> tuple[FloatArray, FloatArray]:
     cofactor[:, 2, 0] = a[:, 1, 0] * a[:, 2, 1] - a[:, 1, 1] * a[:, 2, 0]
     cofactor[:, 2, 1] = a[:, 0, 1] * a[:, 2, 0] - a[:, 0, 0] * a[:, 2, 1]
     cofactor[:, 2, 2] = a[:, 0, 0] * a[:, 1, 1] - a[:, 0, 1] * a[:, 1, 0]
-    determinant = (
-        a[:, 0, 0] * cofactor[:, 0, 0] + a[:, 0, 1] * cofactor[:, 1, 0] + a[:, 0, 2] * cofactor[:, 2, 0]
-    )
+    determinant = a[:, 0, 0] * cofactor[:, 0, 0] + a[:, 0, 1] * cofactor[:, 1, 0] + a[:, 0, 2] * cofactor[:, 2, 0]
     safe = np.where(determinant == 0.0, 1.0, determinant)
     return cofactor / safe[:, None, None], determinant
 
@@ -184,9 +176,7 @@ def rasterize(
     axes = np.array(camera.axes)
     intrinsics = camera.intrinsics()
     # Material (u, v, 1) -> homogeneous pixel: K @ axes @ [r0, r1, t - position].
-    columns = np.concatenate(
-        [rotations[:, :, :2], (translations - np.array(camera.position))[:, :, None]], axis=2
-    )
+    columns = np.concatenate([rotations[:, :, :2], (translations - np.array(camera.position))[:, :, None]], axis=2)
     material_to_pixel = intrinsics @ (axes @ columns)
     pixel_to_material, determinants = _inverse3(material_to_pixel)
     world = np.einsum("nij,nkj->nki", rotations[:, :, :2], material_vertices) + translations[:, None, :]
@@ -290,16 +280,8 @@ def compose_frame(
     inverse_depth = depth.ravel()[covered]
     plane = (pixel_to_material[:, :2, :] * texels_per_unit).astype(np.float32)
     side = texture.shape[0]
-    u = (
-        np.take(plane[:, 0, 0], which) * px
-        + np.take(plane[:, 0, 1], which) * py
-        + np.take(plane[:, 0, 2], which)
-    )
-    v = (
-        np.take(plane[:, 1, 0], which) * px
-        + np.take(plane[:, 1, 1], which) * py
-        + np.take(plane[:, 1, 2], which)
-    )
+    u = np.take(plane[:, 0, 0], which) * px + np.take(plane[:, 0, 1], which) * py + np.take(plane[:, 0, 2], which)
+    v = np.take(plane[:, 1, 0], which) * px + np.take(plane[:, 1, 1], which) * py + np.take(plane[:, 1, 2], which)
     column = np.clip((u / inverse_depth).astype(np.int32), 0, side - 1)
     row = np.clip((v / inverse_depth).astype(np.int32), 0, side - 1)
     level = np.take(texture.ravel(), row * side + column)

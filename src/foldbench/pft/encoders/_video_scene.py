@@ -50,9 +50,7 @@ FloatArray = NDArray[np.float64]
 LAYER_GAP = 0.004
 
 #: Each triangle's vertices on the flat sheet (``32 × 3 × 2``).
-MATERIAL_VERTICES: FloatArray = np.array(
-    [triangle_vertices(p) for p in range(NUM_POSITIONS)], dtype=np.float64
-)
+MATERIAL_VERTICES: FloatArray = np.array([triangle_vertices(p) for p in range(NUM_POSITIONS)], dtype=np.float64)
 
 _CENTER = np.array([SIZE / 2, SIZE / 2, 0.0])
 
@@ -145,9 +143,7 @@ def _crease_line(fold_type: FoldType, axis: str, value: int) -> tuple[FloatArray
 def _axis_rotation(axis: FloatArray, angle: float) -> FloatArray:
     """Rodrigues' rotation matrix about the unit vector ``axis`` by ``angle`` radians."""
     cross = np.array([[0.0, -axis[2], axis[1]], [axis[2], 0.0, -axis[0]], [-axis[1], axis[0], 0.0]])
-    return (
-        np.eye(3) * math.cos(angle) + math.sin(angle) * cross + (1.0 - math.cos(angle)) * np.outer(axis, axis)
-    )
+    return np.eye(3) * math.cos(angle) + math.sin(angle) * cross + (1.0 - math.cos(angle)) * np.outer(axis, axis)
 
 
 def fold_motion(
@@ -211,9 +207,7 @@ def material_hole_outlines(solution: Solution) -> list[list[FloatArray]]:
     for hole in solution.initial_holes:
         polygons = [
             np.array(polygon)
-            for polygon in hole_outline(
-                hole.shape, hole.size, hole.direction, hole_center(hole.location), 1.0
-            )
+            for polygon in hole_outline(hole.shape, hole.size, hole.direction, hole_center(hole.location), 1.0)
         ]
         for triangle in solution.folded.stacks[hole.location - 1]:
             linear = final.rotations[triangle, :2, :2]

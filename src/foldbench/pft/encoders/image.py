@@ -56,9 +56,7 @@ NUMBER_COLOR: Color = (0, 0, 0)
 # Palette indices of the step pictures.
 _NO_PAPER, _PAPER, _EDGE, _HOLE, _MARGIN = range(5)
 _PALETTE = [
-    channel
-    for color in (NO_PAPER_COLOR, PAPER_COLOR, EDGE_COLOR, HOLE_COLOR, MARGIN_COLOR)
-    for channel in color
+    channel for color in (NO_PAPER_COLOR, PAPER_COLOR, EDGE_COLOR, HOLE_COLOR, MARGIN_COLOR) for channel in color
 ]
 
 _MIN_SIZE = 64
@@ -101,9 +99,7 @@ def sheet_layout(size: int) -> SheetLayout:
     SheetLayout(size=64, margin=2, cell=15, edge_width=1)
     """
     if isinstance(size, bool) or not isinstance(size, int) or size < _MIN_SIZE:
-        raise InvalidImageSizeError(
-            f"picture size must be an integer of at least {_MIN_SIZE} pixels, got {size!r}"
-        )
+        raise InvalidImageSizeError(f"picture size must be an integer of at least {_MIN_SIZE} pixels, got {size!r}")
     return _layout(size)
 
 
@@ -174,8 +170,7 @@ def render_paper(paper: Paper, holes: Sequence[Hole] = (), *, size: int = 512) -
     for hole in holes:
         if not present[hole.location - 1]:
             raise InvalidHoleError(
-                f"cannot draw the {hole.shape.value} hole at location {hole.location}: "
-                "there is no paper there"
+                f"cannot draw the {hole.shape.value} hole at location {hole.location}: there is no paper there"
             )
     if all(present):
         image = _base(size, _PAPER).copy()

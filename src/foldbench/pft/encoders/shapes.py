@@ -63,9 +63,7 @@ def _cos_sin(direction: float) -> tuple[float, float]:
     return math.cos(angle), math.sin(angle)
 
 
-def _regular(
-    count: int, radius_u: float, radius_v: float, start_degrees: float
-) -> tuple[tuple[float, float], ...]:
+def _regular(count: int, radius_u: float, radius_v: float, start_degrees: float) -> tuple[tuple[float, float], ...]:
     points = []
     for index in range(count):
         cos_a, sin_a = _cos_sin(start_degrees + 360.0 * index / count)
@@ -182,9 +180,7 @@ def _outline_of_hole(
 ) -> tuple[tuple[tuple[float, float], ...], ...]:
     cx, cy = hole_center(hole.location)
     center = (origin[0] + unit * cx, origin[1] + unit * cy)
-    return tuple(
-        tuple(polygon) for polygon in hole_outline(hole.shape, hole.size, hole.direction, center, unit)
-    )
+    return tuple(tuple(polygon) for polygon in hole_outline(hole.shape, hole.size, hole.direction, center, unit))
 
 
 def outline_of_hole(

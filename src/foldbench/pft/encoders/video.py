@@ -151,9 +151,7 @@ class _Scene:
         return self._textures[hole_opacity]
 
     def frame(self, poses: SheetPoses, hole_opacity: float = 0.0) -> Frame:
-        colors, _ = _raster.shade_colors(
-            poses.rotations, poses.translations, self.camera, FRONT_COLOR, BACK_COLOR
-        )
+        colors, _ = _raster.shade_colors(poses.rotations, poses.translations, self.camera, FRONT_COLOR, BACK_COLOR)
         ids, depth, pixel_to_material = _raster.rasterize(
             poses.rotations, poses.translations, MATERIAL_VERTICES, self.camera
         )
@@ -266,9 +264,7 @@ def key_frames(solution: Solution, *, size: int = 512) -> list[Image.Image]:
     return [Image.fromarray(frame, "RGB") for frame in _Scene(solution, size).stills()]
 
 
-def project_points(
-    points: Sequence[tuple[float, float, float]], *, size: int = 512
-) -> list[tuple[float, float]]:
+def project_points(points: Sequence[tuple[float, float, float]], *, size: int = 512) -> list[tuple[float, float]]:
     """Where world points (sheet units: ``x`` right, ``y`` down, ``z`` toward the viewer) appear in a frame.
 
     >>> [abs(c - 256) < 16 for c in project_points([(2.0, 2.0, 0.0)], size=512)[0]]  # the sheet's centre

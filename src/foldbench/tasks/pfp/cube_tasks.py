@@ -27,6 +27,7 @@ from foldbench.pfp.cube import (
     Cube,
     Net,
     View,
+    all_views,
     fold_net,
     labellings,
     layout_variants,
@@ -106,18 +107,20 @@ class FoldingTask(PfpTaskBase):
         faces = NORMALS if hard else tuple(n for n in NORMALS if n != FRONT)
         cubes: list[Cube] = []
         views: list[View] = []
+        orbits: list[frozenset[View]] = []
         for _ in range(_TRIES):
             cube, _kind = _wrong_cube(rng, centre, faces)
             view = view_of(rotate_cube(cube, _random_rotation(rng))) if hard else view_of(cube)
-            if any(
-                view_consistent(cube, other) or view_consistent(other_cube, view)
-                for other_cube, other in zip(cubes, views, strict=True)
-            ):
-                continue  # each option must be wrong for every other option's cube
             if hard and any(view[0][0] == other[0][0] for other in views):
                 continue
+            if any(view in orbit for orbit in orbits):
+                continue  # each option must be wrong for every other option's cube ...
+            orbit = all_views(cube)
+            if any(other in orbit for other in views):
+                continue  # ... both ways
             cubes.append(cube)
             views.append(view)
+            orbits.append(orbit)
             if len(views) == 4:
                 break
         else:

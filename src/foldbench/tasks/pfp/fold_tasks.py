@@ -1,11 +1,17 @@
 """The three fold-and-cut tasks: single-step, multi-step and inverse reasoning.
 
 * **single-step** (1-fold, 2-fold, 3-fold, others): the folds and the cut are shown; choose the unfolded sheet.
-  Distractors change a fold's axis, or the number, size, shape or position of the cutouts, or cut the layers
-  seen from the back differently; each is a clean sheet visibly different from the answer and the others.
-* **multi-step** (3-fold): the flat sheet, the cutouts and the unfolded sheet are shown; choose the folded state
-  that does not occur. The odd state comes from a sequence with one fold changed, which unfolds to a visibly
-  different result with the same cut.
+  The four options are the results of four fold-and-cut processes, each a hidden puzzle with one mistake made
+  (another fold line or side, a cutout moved, resized, reshaped, added or forgotten); the question shows the
+  process of one of them. Each option is a clean sheet visibly different from the others.
+
+Options as a set: because the four options are drawn alike from a hidden centre and the answer is one of them at
+random, no rule that sees only the options can single the answer out (``foldbench audit`` checks this).
+* **multi-step** (3-fold): the flat sheet, the cutouts and the unfolded sheet are shown; choose the paper as it
+  lies after the three folds. The four options share the first two folds and differ in the third (four of the
+  valid third folds, drawn at random, whose folded papers overlap); the cut is placed where all four lie, so it
+  goes through every option's paper; the question shows the result of one of them,
+  and the others unfold to visibly different results.
 * **inverse** (1-fold, 2-fold, others): the unfolded sheet is shown; choose the fold sequence that makes it. A
   sequence is consistent when some cut through it gives exactly the holes shown
   (:func:`foldbench.pfp.puzzle.refold_mismatch`); every wrong option misses by at least ``DISTINCT_AREA``.
@@ -20,7 +26,8 @@ import numpy as np
 from shapely import affinity
 from shapely.geometry import box
 
-from foldbench.pfp.folding import Crease, FoldState, apply_step, half_plane, reflection
+from foldbench.pfp.cutouts import capacity_of, count_distribution, sample_cutouts
+from foldbench.pfp.folding import Crease, FoldState, apply_step, half_plane, reflection, step_problem
 from foldbench.pfp.puzzle import (
     Puzzle,
     cutout_problem,
@@ -31,13 +38,13 @@ from foldbench.pfp.puzzle import (
     remember_states,
     sheet_states,
 )
-from foldbench.pfp.sequences import Step, sample_corner_step, sample_sequence
+from foldbench.pfp.sequences import SYMMETRIC_CODES, Step, resolve_code, sample_corner_step, sample_sequence
 from foldbench.pfp.shapes import SheetShape, sheet_polygon
 from foldbench.pfp.tolerance import DISTINCT_AREA, SAME_AREA, distinct_regions, same_region
 from foldbench.pfp.variants import altered_sequence, make_variant, perturbed_corner_step
 from foldbench.tasks.base import Item
 from foldbench.tasks.pfp.common import PfpTaskBase
-from foldbench.tasks.pfp.fold_sampling import SUBTASK_FOLDS, check_fold_knobs, sample_puzzle
+from foldbench.tasks.pfp.fold_sampling import CUT_TRIES, SUBTASK_FOLDS, check_fold_knobs, sample_puzzle
 
 __all__ = ["OPTION_SIZE", "QUESTION_SIZE", "InverseTask", "MultiStepTask", "SingleStepTask"]
 
@@ -47,6 +54,8 @@ _STRIP_SIZE = 112
 _PROCESS_KINDS = ("axis", "count", "size", "shape", "position")
 _PROCESS_WEIGHTS = np.array([0.3, 0.175, 0.175, 0.175, 0.175])
 _DISTRACTOR_TRIES = 40
+_MIN_SHARED_FRACTION = 0.35
+"""Multi-step: the four folded papers must share at least this fraction of each one's outline (the cut lies there)."""
 _ALTERNATIVE_TRIES = 4
 Drawn = tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
 
@@ -93,6 +102,23 @@ def _corners_near(outline: Any, holes: Any) -> tuple[int, ...]:
         box(minx, maxy - reach_y, minx + reach_x, maxy),
     )
     return tuple(k for k, corner_box in enumerate(boxes) if holes.intersects(corner_box))
+
+
+def _option_results(
+    sheet: SheetShape, sequences: list[tuple[Step, ...]], finals: list[FoldState], cutouts: tuple[Any, ...]
+) -> list[Any] | None:
+    """The holes the cut makes through each folded paper, or None when the cut misses one of them or two options
+    make the same holes (checked one option at a time, so a bad cut is dropped early)."""
+    results: list[Any] = []
+    for steps, final in zip(sequences, finals, strict=True):
+        puzzle = Puzzle(sheet, steps, cutouts)
+        if cutout_problem(puzzle, final) is not None:
+            return None
+        holes = holes_of(puzzle, final)
+        if any(not distinct_regions(holes, other) for other in results):
+            return None
+        results.append(holes)
+    return results
 
 
 class _FoldTaskBase(PfpTaskBase):
@@ -181,9 +207,9 @@ class SingleStepTask(_FoldTaskBase):
 
 
 class MultiStepTask(_FoldTaskBase):
-    """Choose the folded state that does not occur on the way from the flat sheet to the unfolded result."""
+    """Choose the folded paper (after all three folds) that the shown cut turns into the shown result."""
 
-    id = "pfp/multi-step-v1"
+    id = "pfp/multi-step-v2"
     name = "multi-step"
     type_name = "multi-step"
     subtasks = ("3-fold",)
@@ -191,47 +217,79 @@ class MultiStepTask(_FoldTaskBase):
     def _draw(
         self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]
     ) -> Drawn | None:
-        sampled = sample_puzzle(rng, subtask, config)
-        if sampled is None:
+        shapes = config["shapes"]
+        sheet = shapes[int(rng.integers(len(shapes)))]
+        prefix = sample_sequence(rng, sheet_polygon(sheet), 2, "symmetric")
+        if prefix is None:
             return None
-        puzzle, states, holes = sampled
-        for _ in range(_ALTERNATIVE_TRIES):
-            changed = int(rng.integers(len(puzzle.steps)))
-            altered = altered_sequence(rng, puzzle.sheet, puzzle.steps, changed)
-            if altered is None:
+        first_steps, first_states = prefix
+        before = first_states[-1]
+        lasts: list[Step] = []
+        finals: list[FoldState] = []
+        common = before.silhouette
+        for code_index in rng.permutation(len(SYMMETRIC_CODES)):
+            last = (resolve_code(before.silhouette, SYMMETRIC_CODES[int(code_index)]),)
+            if step_problem(before, last) is not None:
                 continue
-            alt_steps, alt_states = altered
-            odd = alt_states[changed + 1]
-            if any(not distinct_regions(odd.silhouette, s.silhouette) for s in states[1:]):
+            final = apply_step(before, last)
+            if any(not distinct_regions(final.silhouette, other.silhouette) for other in finals):
                 continue
-            alt_holes = holes_of(Puzzle(puzzle.sheet, alt_steps, puzzle.cutouts), alt_states[-1])
-            if distinct_regions(alt_holes, holes):
-                remember_states(puzzle.sheet, alt_steps, alt_states)
+            shared = common.intersection(final.silhouette)
+            if shared.area < _MIN_SHARED_FRACTION * final.silhouette.area:
+                continue
+            lasts.append(last)
+            finals.append(final)
+            common = shared
+            if len(lasts) == 4:
                 break
         else:
             return None
-        true_options = [{"sequence": "true", "state": int(k) + 1} for k in rng.permutation(len(puzzle.steps))]
-        options = _place({"sequence": "alternative", "state": changed + 1}, true_options, answer_index)
-        inputs = {"puzzle": puzzle.to_dict(), "alternative_steps": _steps_data(alt_steps), "options": options}
-        metadata = {**_describe(puzzle), "changed_step": changed + 1}
-        return inputs, {}, metadata
-
-    def _option_states(self, item: Item) -> tuple[tuple[FoldState, ...], list[FoldState]]:
-        puzzle = Puzzle.from_dict(item.inputs["puzzle"])
-        true_states = puzzle.states()
-        alt_states = sheet_states(puzzle.sheet, _steps_from(item.inputs["alternative_steps"]))
-        chosen = [(true_states if o["sequence"] == "true" else alt_states)[o["state"]] for o in item.inputs["options"]]
-        return true_states, chosen
+        allowed, weights = count_distribution(config["cutouts"], capacity_of(common))
+        if not allowed:
+            return None
+        count = int(allowed[int(rng.choice(len(allowed), p=weights))])
+        for _ in range(CUT_TRIES):
+            cutouts = sample_cutouts(rng, common, count)
+            if cutouts is None:
+                continue
+            sequences = [first_steps + (last,) for last in lasts]
+            results = _option_results(sheet, sequences, finals, cutouts)
+            if results is None:
+                continue
+            # Only the answer's result is drawn (in the question): it alone must pass the quality rules. The
+            # answer is a random one of the options that do (the first clean one in a random order), moved to its
+            # letter's place.
+            order = rng.permutation(4).tolist()
+            chosen = next((k for k in order if paper_problem(sheet, results[k]) is None), None)
+            if chosen is not None:
+                break
+        else:
+            return None
+        order = [k for k in order if k != chosen]
+        order.insert(answer_index, chosen)
+        sequences = [sequences[k] for k in order]
+        finals = [finals[k] for k in order]
+        for steps, final in zip(sequences, finals, strict=True):
+            remember_states(sheet, steps, (*first_states, final))
+        centre = Puzzle(sheet, first_steps, cutouts)
+        truth = Puzzle(centre.sheet, sequences[answer_index], centre.cutouts)
+        inputs = {"puzzle": truth.to_dict(), "options": [_steps_data(steps) for steps in sequences]}
+        return inputs, {}, _describe(truth)
 
     def consistent_options(self, item: Item) -> list[bool]:
-        """An option is right when its outline matches none of the puzzle's folded states."""
-        true_states, chosen = self._option_states(item)
-        return [all(not same_region(c.silhouette, s.silhouette) for s in true_states[1:]) for c in chosen]
+        """An option is right when the shown cut through its folded paper unfolds to the shown result."""
+        puzzle = Puzzle.from_dict(item.inputs["puzzle"])
+        truth = puzzle_holes(puzzle)
+        return [
+            same_region(puzzle_holes(Puzzle(puzzle.sheet, _steps_from(o), puzzle.cutouts)), truth)
+            for o in item.inputs["options"]
+        ]
 
     def options_distinct(self, item: Item) -> bool:
         """Every two options' outlines differ by at least ``DISTINCT_AREA``."""
-        _, chosen = self._option_states(item)
-        return all(distinct_regions(chosen[i].silhouette, chosen[j].silhouette) for i in range(4) for j in range(i))
+        sheet = item.inputs["puzzle"]["sheet"]
+        outlines = [sheet_states(sheet, _steps_from(o))[-1].silhouette for o in item.inputs["options"]]
+        return all(distinct_regions(outlines[i], outlines[j]) for i in range(4) for j in range(i))
 
     def _question_panel_count(self, inputs: Mapping[str, Any]) -> int:
         return 4
@@ -242,14 +300,15 @@ class MultiStepTask(_FoldTaskBase):
         from foldbench.pfp.render_folds import draw_cutouts_alone, draw_pattern, draw_state
 
         puzzle = Puzzle.from_dict(item.inputs["puzzle"])
-        true_states, chosen = self._option_states(item)
         question = [
-            draw_state(true_states[0], QUESTION_SIZE),
+            draw_state(puzzle.states()[0], QUESTION_SIZE),
             question_panel(QUESTION_SIZE),
             draw_cutouts_alone(puzzle.cutouts, QUESTION_SIZE),
             draw_pattern(pattern_of(puzzle), QUESTION_SIZE),
         ]
-        return question, [draw_state(state, OPTION_SIZE) for state in chosen]
+        sheet = puzzle.sheet
+        options = [draw_state(sheet_states(sheet, _steps_from(o))[-1], OPTION_SIZE) for o in item.inputs["options"]]
+        return question, options
 
 
 class InverseTask(_FoldTaskBase):
