@@ -166,7 +166,7 @@ def test_suite_generates_evaluates_and_reports(tmp_path: Path) -> None:
     rows = [line.split(" | ") for line in summary.splitlines() if line.startswith("| ") and " | 3 | " in line]
     # prediction and planning in two modalities, folding-3d (image only) in one; two baselines each
     assert sorted((r[0].strip("| "), r[1]) for r in rows if r[2] == "oracle") == [
-        ("folding-3d-v1", "image"), ("planning-v1", "image"), ("planning-v1", "text"),
+        ("folding-3d-v2", "image"), ("planning-v1", "image"), ("planning-v1", "text"),
         ("prediction-v1", "image"), ("prediction-v1", "text"),
     ]  # fmt: skip
     for row in rows:

@@ -70,4 +70,4 @@ __all__ = [
     "view_of",
 ]
 
-ENGINE_VERSION = "pfp-2"
+ENGINE_VERSION = "pfp-3"

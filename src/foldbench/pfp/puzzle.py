@@ -4,11 +4,13 @@ A :class:`Puzzle` is a recipe: a base sheet, fold steps, and cutouts placed on t
 the region cut out of the flat sheet (:func:`holes_of`); its *pattern* is the sheet minus the holes. A distractor
 may cut the layers seen from the back (odd parity) with other cutouts (``back_cutouts``), which breaks the mirror
 symmetry the folds impose.
+
+Results needed more than once are kept in a :class:`~foldbench.pfp.memo.FoldMemo` that the caller passes in; there
+is no module-level memo (:func:`cut_region` keeps an ``lru_cache`` of a pure function of its argument).
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -20,6 +22,7 @@ from shapely.geometry.base import BaseGeometry
 
 from foldbench.pfp.cutouts import MIN_INSIDE_FRACTION
 from foldbench.pfp.folding import Crease, FoldState, fold_region, unfold_cut
+from foldbench.pfp.memo import FoldMemo
 from foldbench.pfp.sequences import Step, replay
 from foldbench.pfp.shapes import Cutout, SheetShape, check_sheet_shape, cutout_polygon, sheet_polygon
 from foldbench.pfp.tolerance import (
@@ -63,9 +66,9 @@ class Puzzle:
     cutouts: tuple[Cutout, ...]
     back_cutouts: tuple[Cutout, ...] | None = None
 
-    def states(self) -> tuple[FoldState, ...]:
+    def states(self, memo: FoldMemo | None = None) -> tuple[FoldState, ...]:
         """Every folded state, the flat sheet first."""
-        return sheet_states(self.sheet, self.steps)
+        return sheet_states(self.sheet, self.steps, memo)
 
     def to_dict(self) -> dict[str, Any]:
         """The puzzle as item data."""
@@ -90,36 +93,29 @@ class Puzzle:
         )
 
 
-_STATES_MEMO: OrderedDict[tuple[str, tuple[Step, ...]], tuple[FoldState, ...]] = OrderedDict()
-_STATES_MEMO_SIZE = 256
-
-
-def sheet_states(sheet: SheetShape, steps: tuple[Step, ...]) -> tuple[FoldState, ...]:
-    """Every folded state of the base sheet ``sheet`` under ``steps``, memoised (a question and its pictures use
-    the same fold sequences; see :func:`remember_states`).
+def sheet_states(sheet: SheetShape, steps: tuple[Step, ...], memo: FoldMemo | None = None) -> tuple[FoldState, ...]:
+    """Every folded state of the base sheet ``sheet`` under ``steps`` (looked up in, and kept in, ``memo``).
 
     >>> len(sheet_states("square", ()))
     1
     """
     key = (sheet, steps)
-    states = _STATES_MEMO.get(key)
+    states = memo.get("states", key) if memo is not None else None
     if states is None:
         states = replay(sheet_polygon(sheet), steps)
-    remember_states(sheet, steps, states)
+    if memo is not None:
+        memo.put("states", key, states)
     return states
 
 
-def remember_states(sheet: SheetShape, steps: tuple[Step, ...], states: tuple[FoldState, ...]) -> None:
-    """Record the states of a fold sequence computed elsewhere (they must be ``replay``'s result) for
-    :func:`sheet_states`; the memo keeps the most recent few hundred.
+def remember_states(memo: FoldMemo, sheet: SheetShape, steps: tuple[Step, ...], states: tuple[FoldState, ...]) -> None:
+    """Record in ``memo`` the states of a fold sequence computed elsewhere (they must be ``replay``'s result).
 
-    >>> remember_states("square", (), sheet_states("square", ()))
+    >>> memo = FoldMemo()
+    >>> remember_states(memo, "square", (), sheet_states("square", ())); len(memo)
+    1
     """
-    key = (sheet, steps)
-    _STATES_MEMO[key] = states
-    _STATES_MEMO.move_to_end(key)
-    while len(_STATES_MEMO) > _STATES_MEMO_SIZE:
-        _STATES_MEMO.popitem(last=False)
+    memo.put("states", (sheet, steps), states)
 
 
 @lru_cache(maxsize=256)
@@ -148,23 +144,28 @@ def holes_of(puzzle: Puzzle, final: FoldState | None = None) -> BaseGeometry:
     return unfold_cut(front_layers, cut).union(unfold_cut(back_layers, back))
 
 
-@lru_cache(maxsize=256)
-def puzzle_holes(puzzle: Puzzle) -> BaseGeometry:
-    """:func:`holes_of`, memoised (a question's options are drawn and checked more than once).
+def puzzle_holes(puzzle: Puzzle, memo: FoldMemo | None = None) -> BaseGeometry:
+    """:func:`holes_of`, looked up in and kept in ``memo`` (a question's options are drawn and checked more than
+    once).
 
     >>> puzzle_holes(Puzzle("square", (), ())).is_empty
     True
     """
-    return holes_of(puzzle)
+    holes = memo.get("holes", puzzle) if memo is not None else None
+    if holes is None:
+        holes = holes_of(puzzle, sheet_states(puzzle.sheet, puzzle.steps, memo)[-1])
+    if memo is not None:
+        memo.put("holes", puzzle, holes)
+    return holes
 
 
-def pattern_of(puzzle: Puzzle, final: FoldState | None = None) -> BaseGeometry:
+def pattern_of(puzzle: Puzzle, final: FoldState | None = None, memo: FoldMemo | None = None) -> BaseGeometry:
     """The unfolded paper: the sheet minus the holes.
 
     >>> pattern_of(Puzzle("square", (), ())).area
     129600.0
     """
-    holes = puzzle_holes(puzzle) if final is None else holes_of(puzzle, final)
+    holes = puzzle_holes(puzzle, memo) if final is None else holes_of(puzzle, final)
     return paper_left(puzzle.sheet, holes)
 
 
@@ -292,7 +293,11 @@ _TOUCH = 1e-3
 
 
 def refold_mismatch(
-    sheet: SheetShape, steps: Sequence[Step], holes: BaseGeometry, final: FoldState | None = None
+    sheet: SheetShape,
+    steps: Sequence[Step],
+    holes: BaseGeometry,
+    final: FoldState | None = None,
+    memo: FoldMemo | None = None,
 ) -> float:
     """How far ``holes`` are from anything the fold sequence could make: 0 when some cut through the folded
     paper gives exactly these holes.
@@ -305,6 +310,6 @@ def refold_mismatch(
     >>> refold_mismatch("square", (), Polygon())
     0.0
     """
-    final = final if final is not None else sheet_states(sheet, tuple(steps))[-1]
+    final = final if final is not None else sheet_states(sheet, tuple(steps), memo)[-1]
     smallest_cut = fold_region(final, holes)
     return difference_area(unfold_cut(final, smallest_cut), holes)

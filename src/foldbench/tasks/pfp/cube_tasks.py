@@ -93,7 +93,7 @@ def _place(answer: Any, others: list[Any], answer_index: int) -> list[Any]:
 class FoldingTask(PfpTaskBase):
     """Choose the cube a patterned net folds into."""
 
-    id = "pfp/folding-3d-v1"
+    id = "pfp/folding-3d-v2"
     name = "folding-3d"
     type_name = "folding-3d"
     subtasks = ("easy", "hard")
@@ -164,7 +164,7 @@ def _layout_name(cells: tuple[tuple[int, int], ...]) -> str:
 class UnfoldingTask(PfpTaskBase):
     """Choose the net a patterned cube unfolds into."""
 
-    id = "pfp/unfolding-2d-v1"
+    id = "pfp/unfolding-2d-v2"
     name = "unfolding-2d"
     type_name = "unfolding-2d"
     subtasks = ("easy", "hard")

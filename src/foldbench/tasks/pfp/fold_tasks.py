@@ -28,6 +28,7 @@ from shapely.geometry import box
 
 from foldbench.pfp.cutouts import capacity_of, count_distribution, sample_cutouts
 from foldbench.pfp.folding import Crease, FoldState, apply_step, half_plane, reflection, step_problem
+from foldbench.pfp.memo import FoldMemo
 from foldbench.pfp.puzzle import (
     Puzzle,
     cutout_problem,
@@ -109,11 +110,11 @@ def _option_results(
 ) -> list[Any] | None:
     """The holes the cut makes through each folded paper, or None when the cut misses one of them or two options
     make the same holes (checked one option at a time, so a bad cut is dropped early)."""
+    puzzles = [Puzzle(sheet, steps, cutouts) for steps in sequences]
+    if any(cutout_problem(puzzle, final) is not None for puzzle, final in zip(puzzles, finals, strict=True)):
+        return None
     results: list[Any] = []
-    for steps, final in zip(sequences, finals, strict=True):
-        puzzle = Puzzle(sheet, steps, cutouts)
-        if cutout_problem(puzzle, final) is not None:
-            return None
+    for puzzle, final in zip(puzzles, finals, strict=True):
         holes = holes_of(puzzle, final)
         if any(not distinct_regions(holes, other) for other in results):
             return None
@@ -124,20 +125,24 @@ def _option_results(
 class _FoldTaskBase(PfpTaskBase):
     knob_names = PfpTaskBase.knob_names | {"shapes", "cutouts"}
 
+    def __init__(self, memo: FoldMemo | None = None) -> None:
+        self.memo = memo if memo is not None else FoldMemo()
+        """The fold states and holes this task has computed recently (its own; pass one in to share it)."""
+
     def _check_knobs(self, config: dict[str, Any]) -> None:
         check_fold_knobs(self.id, config)
 
     def _sequence_pictures(self, sheet: SheetShape, steps: tuple[Step, ...], size: int) -> list[Any]:
         from foldbench.pfp.render_folds import draw_state
 
-        states = sheet_states(sheet, steps)
+        states = sheet_states(sheet, steps, self.memo)
         return [draw_state(states[k + 1], size, previous=states[k], creases=steps[k]) for k in range(len(steps))]
 
 
 class SingleStepTask(_FoldTaskBase):
     """Choose the unfolded sheet after the shown folds and cut."""
 
-    id = "pfp/single-step-v1"
+    id = "pfp/single-step-v2"
     name = "single-step"
     type_name = "single-step"
     subtasks = ("1-fold", "2-fold", "3-fold", "others")
@@ -145,7 +150,7 @@ class SingleStepTask(_FoldTaskBase):
     def _draw(
         self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]
     ) -> Drawn | None:
-        sampled = sample_puzzle(rng, subtask, config)
+        sampled = sample_puzzle(rng, subtask, config, self.memo)
         if sampled is None:
             return None
         centre, states, _ = sampled
@@ -160,11 +165,11 @@ class SingleStepTask(_FoldTaskBase):
             if cutout_problem(puzzle, variant_states[-1]) is not None:
                 continue  # every option is a real fold-and-cut: its cutouts lie on its own folded paper
             variant_holes = holes_of(puzzle, variant_states[-1])
-            if paper_problem(puzzle.sheet, variant_holes) is not None:
-                continue
             if any(not distinct_regions(variant_holes, other) for other in seen):
                 continue
-            remember_states(puzzle.sheet, puzzle.steps, variant_states)
+            if paper_problem(puzzle.sheet, variant_holes) is not None:
+                continue
+            remember_states(self.memo, puzzle.sheet, puzzle.steps, variant_states)
             chosen.append((puzzle, kind))
             seen.append(variant_holes)
             if len(chosen) == 4:
@@ -178,12 +183,12 @@ class SingleStepTask(_FoldTaskBase):
 
     def consistent_options(self, item: Item) -> list[bool]:
         """An option is right when its holes are the puzzle's holes."""
-        truth = puzzle_holes(Puzzle.from_dict(item.inputs["puzzle"]))
-        return [same_region(puzzle_holes(Puzzle.from_dict(o)), truth) for o in item.inputs["options"]]
+        truth = puzzle_holes(Puzzle.from_dict(item.inputs["puzzle"]), self.memo)
+        return [same_region(puzzle_holes(Puzzle.from_dict(o), self.memo), truth) for o in item.inputs["options"]]
 
     def options_distinct(self, item: Item) -> bool:
         """Every two options' holes differ by at least ``DISTINCT_AREA``."""
-        holes = [puzzle_holes(Puzzle.from_dict(o)) for o in item.inputs["options"]]
+        holes = [puzzle_holes(Puzzle.from_dict(o), self.memo) for o in item.inputs["options"]]
         return all(distinct_regions(holes[i], holes[j]) for i in range(4) for j in range(i))
 
     def _question_panel_count(self, inputs: Mapping[str, Any]) -> int:
@@ -195,14 +200,16 @@ class SingleStepTask(_FoldTaskBase):
         from foldbench.pfp.render_folds import draw_cut_state, draw_pattern, draw_state
 
         puzzle = Puzzle.from_dict(item.inputs["puzzle"])
-        states = puzzle.states()
+        states = puzzle.states(self.memo)
         question = [draw_state(states[0], QUESTION_SIZE)]
         question += self._sequence_pictures(puzzle.sheet, puzzle.steps, QUESTION_SIZE)
         question += [
             draw_cut_state(states[-1], cut_region(puzzle.cutouts), QUESTION_SIZE),
             question_panel(QUESTION_SIZE),
         ]
-        options = [draw_pattern(pattern_of(Puzzle.from_dict(o)), OPTION_SIZE) for o in item.inputs["options"]]
+        options = [
+            draw_pattern(pattern_of(Puzzle.from_dict(o), memo=self.memo), OPTION_SIZE) for o in item.inputs["options"]
+        ]
         return question, options
 
 
@@ -270,7 +277,7 @@ class MultiStepTask(_FoldTaskBase):
         sequences = [sequences[k] for k in order]
         finals = [finals[k] for k in order]
         for steps, final in zip(sequences, finals, strict=True):
-            remember_states(sheet, steps, (*first_states, final))
+            remember_states(self.memo, sheet, steps, (*first_states, final))
         centre = Puzzle(sheet, first_steps, cutouts)
         truth = Puzzle(centre.sheet, sequences[answer_index], centre.cutouts)
         inputs = {"puzzle": truth.to_dict(), "options": [_steps_data(steps) for steps in sequences]}
@@ -279,16 +286,16 @@ class MultiStepTask(_FoldTaskBase):
     def consistent_options(self, item: Item) -> list[bool]:
         """An option is right when the shown cut through its folded paper unfolds to the shown result."""
         puzzle = Puzzle.from_dict(item.inputs["puzzle"])
-        truth = puzzle_holes(puzzle)
+        truth = puzzle_holes(puzzle, self.memo)
         return [
-            same_region(puzzle_holes(Puzzle(puzzle.sheet, _steps_from(o), puzzle.cutouts)), truth)
+            same_region(puzzle_holes(Puzzle(puzzle.sheet, _steps_from(o), puzzle.cutouts), self.memo), truth)
             for o in item.inputs["options"]
         ]
 
     def options_distinct(self, item: Item) -> bool:
         """Every two options' outlines differ by at least ``DISTINCT_AREA``."""
         sheet = item.inputs["puzzle"]["sheet"]
-        outlines = [sheet_states(sheet, _steps_from(o))[-1].silhouette for o in item.inputs["options"]]
+        outlines = [sheet_states(sheet, _steps_from(o), self.memo)[-1].silhouette for o in item.inputs["options"]]
         return all(distinct_regions(outlines[i], outlines[j]) for i in range(4) for j in range(i))
 
     def _question_panel_count(self, inputs: Mapping[str, Any]) -> int:
@@ -301,20 +308,22 @@ class MultiStepTask(_FoldTaskBase):
 
         puzzle = Puzzle.from_dict(item.inputs["puzzle"])
         question = [
-            draw_state(puzzle.states()[0], QUESTION_SIZE),
+            draw_state(puzzle.states(self.memo)[0], QUESTION_SIZE),
             question_panel(QUESTION_SIZE),
             draw_cutouts_alone(puzzle.cutouts, QUESTION_SIZE),
-            draw_pattern(pattern_of(puzzle), QUESTION_SIZE),
+            draw_pattern(pattern_of(puzzle, memo=self.memo), QUESTION_SIZE),
         ]
         sheet = puzzle.sheet
-        options = [draw_state(sheet_states(sheet, _steps_from(o))[-1], OPTION_SIZE) for o in item.inputs["options"]]
+        options = [
+            draw_state(sheet_states(sheet, _steps_from(o), self.memo)[-1], OPTION_SIZE) for o in item.inputs["options"]
+        ]
         return question, options
 
 
 class InverseTask(_FoldTaskBase):
     """Choose the fold sequence that produces the shown unfolded sheet."""
 
-    id = "pfp/inverse-v1"
+    id = "pfp/inverse-v2"
     name = "inverse"
     type_name = "inverse"
     subtasks = ("1-fold", "2-fold", "others")
@@ -322,7 +331,7 @@ class InverseTask(_FoldTaskBase):
     def _draw(
         self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]
     ) -> Drawn | None:
-        sampled = sample_puzzle(rng, subtask, config)
+        sampled = sample_puzzle(rng, subtask, config, self.memo)
         if sampled is None:
             return None
         puzzle, states, holes = sampled
@@ -366,7 +375,7 @@ class InverseTask(_FoldTaskBase):
                 continue
             chosen.append(steps)
             outlines.append(candidate_outlines)
-            remember_states(puzzle.sheet, steps, candidate_states)
+            remember_states(self.memo, puzzle.sheet, steps, candidate_states)
             if len(chosen) == 3:
                 break
         else:
@@ -379,12 +388,17 @@ class InverseTask(_FoldTaskBase):
         """An option is right when some cut through its folds makes exactly the holes shown."""
         puzzle = Puzzle.from_dict(item.inputs["puzzle"])
         holes = holes_of(puzzle)
-        return [refold_mismatch(puzzle.sheet, _steps_from(o), holes) < SAME_AREA for o in item.inputs["options"]]
+        return [
+            refold_mismatch(puzzle.sheet, _steps_from(o), holes, memo=self.memo) < SAME_AREA
+            for o in item.inputs["options"]
+        ]
 
     def options_distinct(self, item: Item) -> bool:
         """Every two options differ visibly in the outline of at least one folded state."""
         sheet = item.inputs["puzzle"]["sheet"]
-        outlines = [[s.silhouette for s in sheet_states(sheet, _steps_from(o))[1:]] for o in item.inputs["options"]]
+        outlines = [
+            [s.silhouette for s in sheet_states(sheet, _steps_from(o), self.memo)[1:]] for o in item.inputs["options"]
+        ]
         return all(
             any(distinct_regions(a, b) for a, b in zip(outlines[i], outlines[j], strict=True))
             for i in range(4)
@@ -400,7 +414,7 @@ class InverseTask(_FoldTaskBase):
         from foldbench.pfp.render_folds import draw_pattern
 
         puzzle = Puzzle.from_dict(item.inputs["puzzle"])
-        question = [draw_pattern(pattern_of(puzzle), 2 * QUESTION_SIZE), question_panel(QUESTION_SIZE)]
+        question = [draw_pattern(pattern_of(puzzle, memo=self.memo), 2 * QUESTION_SIZE), question_panel(QUESTION_SIZE)]
         size = OPTION_SIZE if len(puzzle.steps) == 1 else _STRIP_SIZE
         options = [hstack(self._sequence_pictures(puzzle.sheet, _steps_from(o), size)) for o in item.inputs["options"]]
         return question, options
