@@ -31,6 +31,9 @@ def generate(
         int | None, typer.Option(help="Picture size in pixels for image/video/frames (default 512).")
     ] = None,
     fps: Annotated[int | None, typer.Option(help="Video frame rate (default 24).")] = None,
+    split: Annotated[
+        str | None, typer.Option(help="PFP: generate only this split (train, validation or test), exactly -n items.")
+    ] = None,
     overwrite: Annotated[bool, typer.Option(help="Replace an existing dataset in --out.")] = False,
     workers: Annotated[int, typer.Option(help="Worker processes (same bytes as with one).")] = 1,
 ) -> None:
@@ -53,6 +56,8 @@ def generate(
         knobs["size"] = size
     if fps is not None:
         knobs["fps"] = fps
+    if split is not None:
+        knobs["split"] = split
     with progress_bar(f"generating {task_name}", n) as progress:
         manifest = write_dataset(
             task_name,

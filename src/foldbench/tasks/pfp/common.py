@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from functools import cache
 from importlib import resources
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
@@ -21,11 +22,21 @@ from foldbench.pfp.errors import PfpGenerationError, PfpKnobError
 from foldbench.tasks.base import ImagePart, Item, ParseFailure, Prompt, Scores, TextPart, check_modalities
 from foldbench.tasks.pfp.answer import LETTERS, Choice, parse_choice, score_choice
 
-__all__ = ["MAX_TRIES", "SPLIT_SIZES", "PfpTaskBase", "answer_slot", "item_rng", "load_template", "split_of"]
+__all__ = [
+    "MAX_TRIES",
+    "SPLIT_SIZES",
+    "PfpTaskBase",
+    "answer_slot",
+    "item_rng",
+    "load_template",
+    "seed_in_split",
+    "split_of",
+]
 
 MAX_TRIES = 200
 SPLIT_SIZES = {"train": 141_000, "validation": 6_000, "test": 3_000}
 _SPLIT_TOTAL = sum(SPLIT_SIZES.values())
+_SPLIT_OFFSETS = dict(zip(SPLIT_SIZES, accumulate(SPLIT_SIZES.values(), initial=0), strict=False))
 
 
 def item_rng(seed: int, index: int) -> tuple[int, np.random.Generator]:
@@ -47,6 +58,20 @@ def answer_slot(seed: int, index: int) -> int:
     """
     order = np.random.default_rng(np.random.SeedSequence([seed, index // 4, 0xA4])).permutation(4)
     return int(order[index % 4])
+
+
+def seed_in_split(item_seed: int, split: str) -> int:
+    """An item seed moved into ``split`` (keeping its randomness): ``split_of`` of the result is ``split``, so
+    datasets asked for different splits never share an item seed.
+
+    >>> split_of(seed_in_split(12345, "test"))
+    'test'
+    """
+    if split not in SPLIT_SIZES:
+        raise PfpKnobError(f"split must be one of {', '.join(SPLIT_SIZES)}, got {split!r}")
+    offset = _SPLIT_OFFSETS[split]
+    base = item_seed >> 1
+    return base - base % _SPLIT_TOTAL + offset + base % SPLIT_SIZES[split]
 
 
 def split_of(item_seed: int) -> str:
@@ -75,8 +100,9 @@ class PfpTaskBase:
     """The shared half of a PFP task; subclasses define ``_draw``, ``_pictures`` and ``consistent_options``.
 
     Knobs common to every PFP task: ``subtasks`` (a list, or a comma-separated string; default all, taken in
-    turn by item index) and ``panels`` (default true: also write each question and option picture on its own,
-    beside the composite).
+    turn by item index), ``panels`` (default true: also write each question and option picture on its own,
+    beside the composite) and ``split`` (``train``, ``validation`` or ``test``: every item of that split; default
+    none, the splits in the published proportions).
     """
 
     id = ""
@@ -84,7 +110,7 @@ class PfpTaskBase:
     type_name = ""
     subtasks: tuple[str, ...] = ()
     modalities: tuple[str, ...] = ("image",)
-    knob_names: frozenset[str] = frozenset({"subtasks", "panels"})
+    knob_names: frozenset[str] = frozenset({"subtasks", "panels", "split"})
 
     # ---- knobs -------------------------------------------------------------------------------------------
     def validate_knobs(self, knobs: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -109,8 +135,21 @@ class PfpTaskBase:
         if not isinstance(panels, bool):
             raise PfpKnobError(f"{self.id}: knob 'panels' must be true or false, got {panels!r}")
         config["panels"] = panels
+        split = config.get("split")
+        if split is not None and split not in SPLIT_SIZES:
+            raise PfpKnobError(f"{self.id}: knob 'split' must be one of {', '.join(SPLIT_SIZES)}, got {split!r}")
         self._check_knobs(config)
         return config
+
+    def manifest_notes(self, knobs: Mapping[str, Any] | None) -> dict[str, Any]:
+        """What the manifest states about a dataset of this task: its split and the legibility rule."""
+        from foldbench.pfp.tolerance import MIN_FEATURE, MIN_FEATURE_PX
+
+        split = (knobs or {}).get("split")
+        return {
+            "split": split if split is not None else "mixed (141,000 : 6,000 : 3,000)",
+            "legibility": {"min_feature_units": MIN_FEATURE, "min_feature_px": MIN_FEATURE_PX},
+        }
 
     def _check_knobs(self, config: dict[str, Any]) -> None:
         """Task-specific knob checks (fill in defaults in ``config``)."""
@@ -136,6 +175,9 @@ class PfpTaskBase:
     def make_item(self, seed: int, index: int, config: Mapping[str, Any]) -> Item:
         """Item ``index`` of the dataset seeded with ``seed`` (a pure function of its arguments)."""
         item_seed, rng = item_rng(seed, index)
+        if config.get("split") is not None:
+            item_seed = seed_in_split(item_seed, config["split"])
+            rng = np.random.default_rng(item_seed)
         subtask = config["subtasks"][index % len(config["subtasks"])]
         answer_index = answer_slot(seed, index)
         for _ in range(MAX_TRIES):
