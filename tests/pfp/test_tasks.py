@@ -213,3 +213,37 @@ def test_ranges_of_items_match_the_whole_dataset() -> None:
     assert list(task.generate(6, 3, start=4)) == whole[4:]
     with pytest.raises(PfpKnobError, match="start"):
         task.generate(3, 0, start=4)
+
+
+@pytest.mark.parametrize("split", ["train", "validation", "test"])
+def test_a_requested_split_gives_exactly_that_split(split: str) -> None:
+    task = InverseTask()
+    items = list(task.generate(6, 5, knobs={"split": split}))
+    assert [item.metadata["split"] for item in items] == [split] * 6
+    assert all(split_of(item.seed) == split for item in items)
+    for item in items:
+        _check(task, item)
+
+
+def test_datasets_of_different_splits_share_no_item_seed() -> None:
+    seeds = {
+        split: {item.seed for item in SingleStepTask().generate(8, 1, knobs={"split": split})}
+        for split in ("train", "test")
+    }
+    assert not seeds["train"] & seeds["test"]
+
+
+def test_an_unknown_split_is_refused() -> None:
+    with pytest.raises(PfpKnobError, match="split"):
+        list(SingleStepTask().generate(1, 0, knobs={"split": "dev"}))
+
+
+def test_each_task_keeps_its_own_memo_and_a_shared_one_gives_the_same_items() -> None:
+    from foldbench.pfp.memo import FoldMemo
+
+    first, second = SingleStepTask(), SingleStepTask()
+    assert first.memo is not second.memo
+    shared = FoldMemo(size=8)
+    plain = list(SingleStepTask().generate(4, 9))
+    with_small_memo = list(SingleStepTask(memo=shared).generate(4, 9))
+    assert plain == with_small_memo and 0 < len(shared) <= 8

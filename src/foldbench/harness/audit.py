@@ -156,7 +156,8 @@ def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[flo
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # at p = 0 or 1 the interval ends exactly at p (rounding would put it a hair inside)
+    return min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half))
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,9 @@ random, no rule that sees only the options can single the answer out (``foldbenc
   valid third folds, drawn at random, whose folded papers overlap); the cut is placed where all four lie, so it
   goes through every option's paper; the question shows the result of one of them,
   and the others unfold to visibly different results.
-* **inverse** (1-fold, 2-fold, others): the unfolded sheet is shown; choose the fold sequence that makes it. A
+* **inverse** (1-fold, 2-fold, others): the unfolded sheet is shown; choose the fold sequence that makes it. The
+  four options are drawn alike (fresh random sequences of the family, never edits of the answer); the cut is made
+  through the one at the answer's letter and kept only when no other option can make its holes. A
   sequence is consistent when some cut through it gives exactly the holes shown
   (:func:`foldbench.pfp.puzzle.refold_mismatch`); every wrong option misses by at least ``DISTINCT_AREA``.
 """
@@ -26,7 +28,7 @@ import numpy as np
 from shapely import affinity
 from shapely.geometry import box
 
-from foldbench.pfp.cutouts import capacity_of, count_distribution, sample_cutouts
+from foldbench.pfp.cutouts import capacity, capacity_of, count_distribution, sample_cutouts
 from foldbench.pfp.folding import Crease, FoldState, apply_step, half_plane, reflection, step_problem
 from foldbench.pfp.memo import FoldMemo
 from foldbench.pfp.puzzle import (
@@ -39,10 +41,10 @@ from foldbench.pfp.puzzle import (
     remember_states,
     sheet_states,
 )
-from foldbench.pfp.sequences import SYMMETRIC_CODES, Step, resolve_code, sample_corner_step, sample_sequence
+from foldbench.pfp.sequences import SYMMETRIC_CODES, Step, resolve_code, sample_sequence
 from foldbench.pfp.shapes import SheetShape, sheet_polygon
 from foldbench.pfp.tolerance import DISTINCT_AREA, SAME_AREA, distinct_regions, same_region
-from foldbench.pfp.variants import altered_sequence, make_variant, perturbed_corner_step
+from foldbench.pfp.variants import make_variant
 from foldbench.tasks.base import Item
 from foldbench.tasks.pfp.common import PfpTaskBase
 from foldbench.tasks.pfp.fold_sampling import CUT_TRIES, SUBTASK_FOLDS, check_fold_knobs, sample_puzzle
@@ -331,57 +333,53 @@ class InverseTask(_FoldTaskBase):
     def _draw(
         self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]
     ) -> Drawn | None:
-        sampled = sample_puzzle(rng, subtask, config, self.memo)
-        if sampled is None:
-            return None
-        puzzle, states, holes = sampled
         num_folds, family = SUBTASK_FOLDS[subtask]
-        sheet = sheet_polygon(puzzle.sheet)
-        chosen: list[tuple[Step, ...]] = []
-        outlines = [[s.silhouette for s in states[1:]]]
-        hole_corners = _corners_near(states[0].silhouette, holes) if family == "corner" else ()
-        touching = (
-            ()
-            if family != "corner"
-            else tuple(i for i, c in enumerate(puzzle.steps[0]) if _creases_touch(states[0], (c,), holes))
-        )
+        shapes = config["shapes"]
+        sheet = shapes[int(rng.integers(len(shapes)))]
+        flat = sheet_states(sheet, (), self.memo)[0]
+        sequences: list[tuple[tuple[Step, ...], tuple[FoldState, ...]]] = []
         for _ in range(_DISTRACTOR_TRIES):
-            candidate: tuple[tuple[Step, ...], tuple[FoldState, ...]] | None
-            draw = rng.random()
-            if family == "corner":
-                if touching and draw < 0.25:
-                    step = perturbed_corner_step(rng, states[0], puzzle.steps[0], among=touching)
-                else:
-                    step = sample_corner_step(rng, states[0], include=hole_corners)
-                if step is None or not _creases_touch(states[0], step, holes):
-                    continue  # no fold here, or the holes lie away from every flap: these folds make them too
-                candidate = ((step,), (states[0], apply_step(states[0], step)))
-            elif draw < 0.5:
-                candidate = sample_sequence(rng, sheet, num_folds, family)
-            else:
-                candidate = altered_sequence(rng, puzzle.sheet, puzzle.steps, int(rng.integers(num_folds)))
+            candidate = sample_sequence(rng, flat.silhouette, num_folds, family)
             if candidate is None:
                 continue
-            steps, candidate_states = candidate
-            if steps == puzzle.steps or steps in chosen:
-                continue
-            candidate_outlines = [s.silhouette for s in candidate_states[1:]]
+            outlines = [s.silhouette for s in candidate[1][1:]]
             if any(
-                all(not distinct_regions(a, b) for a, b in zip(candidate_outlines, other, strict=True))
-                for other in outlines
+                all(not distinct_regions(a, b.silhouette) for a, b in zip(outlines, other[1][1:], strict=True))
+                for other in sequences
             ):
                 continue
-            if refold_mismatch(puzzle.sheet, steps, holes, candidate_states[-1]) < DISTINCT_AREA:
-                continue
-            chosen.append(steps)
-            outlines.append(candidate_outlines)
-            remember_states(self.memo, puzzle.sheet, steps, candidate_states)
-            if len(chosen) == 3:
+            sequences.append(candidate)
+            if len(sequences) == 4:
                 break
         else:
             return None
-        options = _place(puzzle.steps, chosen, answer_index)
-        inputs = {"puzzle": puzzle.to_dict(), "options": [_steps_data(steps) for steps in options]}
+        # The four sequences are drawn alike; the answer is the one at the answer's letter, and the cut is made
+        # through it. A cut is kept only when every other sequence fails to make its holes.
+        steps, states = sequences[answer_index]
+        allowed, weights = count_distribution(config["cutouts"], capacity(sheet, num_folds))
+        count = int(allowed[int(rng.choice(len(allowed), p=weights))])
+        for _ in range(CUT_TRIES):
+            cutouts = sample_cutouts(rng, states[-1].silhouette, count)
+            if cutouts is None:
+                continue
+            puzzle = Puzzle(sheet, steps, cutouts)
+            if cutout_problem(puzzle, states[-1]) is not None:
+                continue
+            holes = holes_of(puzzle, states[-1])
+            if paper_problem(sheet, holes) is not None:
+                continue
+            if all(
+                (family != "corner" or _creases_touch(flat, other[0][0], holes))
+                and refold_mismatch(sheet, other[0], holes, other[1][-1]) >= DISTINCT_AREA
+                for k, other in enumerate(sequences)
+                if k != answer_index
+            ):
+                break
+        else:
+            return None
+        for other_steps, other_states in sequences:
+            remember_states(self.memo, sheet, other_steps, other_states)
+        inputs = {"puzzle": puzzle.to_dict(), "options": [_steps_data(s) for s, _ in sequences]}
         return inputs, {}, _describe(puzzle)
 
     def consistent_options(self, item: Item) -> list[bool]:
