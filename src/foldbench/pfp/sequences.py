@@ -124,9 +124,15 @@ def sample_symmetric_step(rng: np.random.Generator, state: FoldState, *, exclude
 
 
 def sample_corner_step(
-    rng: np.random.Generator, state: FoldState, *, tries: int = 4, include: tuple[int, ...] = ()
+    rng: np.random.Generator,
+    state: FoldState,
+    *,
+    tries: int = 4,
+    include: tuple[int, ...] = (),
+    count: int | None = None,
 ) -> Step | None:
-    """One to four corner folds made at once, valid on ``state``, or None when not even one fits.
+    """One to four corner folds made at once (``count`` of them when given), valid on ``state``, or None when not
+    even one fits (or, with ``count``, when fewer than ``count`` fit).
 
     Corners are added one at a time, each given ``tries`` chances to fit beside those already chosen. Legs are
     20-45 % of the box's sides at a corner that has paper, 40-65 % where the paper's outline is rounded off. With
@@ -139,7 +145,8 @@ def sample_corner_step(
     outline = state.silhouette
     minx, miny, maxx, maxy = outline.bounds
     box_corners = ((minx, miny), (maxx, miny), (maxx, maxy), (minx, maxy))
-    count = int(rng.integers(1, 5))
+    wanted = count
+    count = int(rng.integers(1, 5)) if wanted is None else wanted
     corners = [int(c) for c in rng.choice(4, size=count, replace=False)]
     if include and not set(corners) & set(include):
         corners[0] = include[int(rng.integers(len(include)))]
@@ -166,6 +173,8 @@ def sample_corner_step(
             flaps.append(flap)
             landed.append(image)
             break
+    if wanted is not None and len(accepted) != wanted:
+        return None
     return tuple(accepted) if accepted else None
 
 

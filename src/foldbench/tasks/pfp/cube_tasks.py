@@ -9,7 +9,10 @@ An option is consistent when some rotation of the folded cube — all 24 are tri
   different front faces.
 * **unfolding-2d**, easy: the four nets share one layout; hard: four different nets of the eleven.
 
-Distractors swap two faces' patterns, turn one pattern, or rearrange all six (one of the 29 other labellings).
+Wrong cubes swap two faces' patterns, turn one pattern, or rearrange all six (one of the 29 other labellings).
+In folding-3d the four options are four such changes of a hidden cube, and the net shown is the net of one of them
+(so the answer is not the centre of the options); every option is wrong for every other option's cube. In
+unfolding-2d the wrong nets are changes of the cube shown, drawn in other orientations (and, when hard, layouts).
 """
 
 from __future__ import annotations

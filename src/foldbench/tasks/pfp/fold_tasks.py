@@ -13,7 +13,8 @@ random, no rule that sees only the options can single the answer out (``foldbenc
   goes through every option's paper; the question shows the result of one of them,
   and the others unfold to visibly different results.
 * **inverse** (1-fold, 2-fold, others): the unfolded sheet is shown; choose the fold sequence that makes it. The
-  four options are drawn alike (fresh random sequences of the family, never edits of the answer); the cut is made
+  four options are drawn alike (fresh random sequences of the family, never edits of the answer; corner folds
+  all fold the same number of corners); the cut is made
   through the one at the answer's letter and kept only when no other option can make its holes. A
   sequence is consistent when some cut through it gives exactly the holes shown
   (:func:`foldbench.pfp.puzzle.refold_mismatch`); every wrong option misses by at least ``DISTINCT_AREA``.
@@ -41,7 +42,7 @@ from foldbench.pfp.puzzle import (
     remember_states,
     sheet_states,
 )
-from foldbench.pfp.sequences import SYMMETRIC_CODES, Step, resolve_code, sample_sequence
+from foldbench.pfp.sequences import SYMMETRIC_CODES, Step, resolve_code, sample_corner_step, sample_sequence
 from foldbench.pfp.shapes import SheetShape, sheet_polygon
 from foldbench.pfp.tolerance import DISTINCT_AREA, SAME_AREA, distinct_regions, same_region
 from foldbench.pfp.variants import make_variant
@@ -338,8 +339,14 @@ class InverseTask(_FoldTaskBase):
         sheet = shapes[int(rng.integers(len(shapes)))]
         flat = sheet_states(sheet, (), self.memo)[0]
         sequences: list[tuple[tuple[Step, ...], tuple[FoldState, ...]]] = []
+        corners = int(rng.integers(1, 5))  # corner folds: every option folds this many corners
         for _ in range(_DISTRACTOR_TRIES):
-            candidate = sample_sequence(rng, flat.silhouette, num_folds, family)
+            candidate: tuple[tuple[Step, ...], tuple[FoldState, ...]] | None
+            if family == "corner":
+                step = sample_corner_step(rng, flat, count=corners)
+                candidate = None if step is None else ((step,), (flat, apply_step(flat, step)))
+            else:
+                candidate = sample_sequence(rng, flat.silhouette, num_folds, family)
             if candidate is None:
                 continue
             outlines = [s.silhouette for s in candidate[1][1:]]
