@@ -266,16 +266,20 @@ class MultiStepTask(_FoldTaskBase):
             results = _option_results(sheet, sequences, finals, cutouts)
             if results is None:
                 continue
-            # Only the answer's result is drawn (in the question): it alone must pass the quality rules. The
-            # answer is a random one of the options that do (the first clean one in a random order), moved to its
-            # letter's place.
-            order = rng.permutation(4).tolist()
-            chosen = next((k for k in order if paper_problem(sheet, results[k]) is None), None)
-            if chosen is not None:
+            # Only the answer's result is drawn (in the question): it alone must pass the quality rules. Small
+            # folded papers pass more often, so among the options that pass, the answer is the one nearest to a
+            # size rank drawn at random (otherwise "the smallest paper" would beat chance).
+            clean = [k for k in range(4) if paper_problem(sheet, results[k]) is None]
+            if clean:
                 break
         else:
             return None
-        order = [k for k in order if k != chosen]
+        size_rank = np.argsort(np.argsort([final.silhouette.area for final in finals]))
+        target = int(rng.integers(4))
+        nearest = min(abs(int(size_rank[k]) - target) for k in clean)
+        ties = [k for k in clean if abs(int(size_rank[k]) - target) == nearest]
+        chosen = ties[int(rng.integers(len(ties)))]
+        order = [k for k in rng.permutation(4).tolist() if k != chosen]
         order.insert(answer_index, chosen)
         sequences = [sequences[k] for k in order]
         finals = [finals[k] for k in order]
