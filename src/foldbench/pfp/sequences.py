@@ -173,6 +173,9 @@ def sample_corner_step(
             flaps.append(flap)
             landed.append(image)
             break
+        else:
+            if wanted is not None:
+                return None  # this corner does not fit: the step cannot have ``count`` corners
     if wanted is not None and len(accepted) != wanted:
         return None
     return tuple(accepted) if accepted else None

@@ -58,6 +58,8 @@ _STRIP_SIZE = 112
 _PROCESS_KINDS = ("axis", "count", "size", "shape", "position")
 _PROCESS_WEIGHTS = np.array([0.3, 0.175, 0.175, 0.175, 0.175])
 _DISTRACTOR_TRIES = 40
+_INVERSE_CUT_TRIES = 8
+"""Inverse: cuts tried through the answer's folds before all four sequences are drawn again."""
 _MIN_SHARED_FRACTION = 0.35
 """Multi-step: the four folded papers must share at least this fraction of each one's outline (the cut lies there)."""
 _ALTERNATIVE_TRIES = 4
@@ -343,7 +345,7 @@ class InverseTask(_FoldTaskBase):
         sheet = shapes[int(rng.integers(len(shapes)))]
         flat = sheet_states(sheet, (), self.memo)[0]
         sequences: list[tuple[tuple[Step, ...], tuple[FoldState, ...]]] = []
-        corners = int(rng.integers(1, 5))  # corner folds: every option folds this many corners
+        corners: int | None = None  # corner folds: every option folds as many corners as the first one drawn
         for _ in range(_DISTRACTOR_TRIES):
             candidate: tuple[tuple[Step, ...], tuple[FoldState, ...]] | None
             if family == "corner":
@@ -353,6 +355,8 @@ class InverseTask(_FoldTaskBase):
                 candidate = sample_sequence(rng, flat.silhouette, num_folds, family)
             if candidate is None:
                 continue
+            if family == "corner":
+                corners = len(candidate[0][0])
             outlines = [s.silhouette for s in candidate[1][1:]]
             if any(
                 all(not distinct_regions(a, b.silhouette) for a, b in zip(outlines, other[1][1:], strict=True))
@@ -369,7 +373,7 @@ class InverseTask(_FoldTaskBase):
         steps, states = sequences[answer_index]
         allowed, weights = count_distribution(config["cutouts"], capacity(sheet, num_folds))
         count = int(allowed[int(rng.choice(len(allowed), p=weights))])
-        for _ in range(CUT_TRIES):
+        for _ in range(_INVERSE_CUT_TRIES):
             cutouts = sample_cutouts(rng, states[-1].silhouette, count)
             if cutouts is None:
                 continue
