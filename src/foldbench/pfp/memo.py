@@ -36,7 +36,7 @@ class FoldMemo:
         self._lock = threading.Lock()
 
     def get(self, kind: str, key: Hashable) -> Any | None:
-        """The remembered value of ``kind`` (``"states"`` or ``"holes"``) for ``key``, or None."""
+        """The remembered value of ``kind`` (``"states"``, ``"holes"`` or ``"pattern"``) for ``key``, or None."""
         with self._lock:
             value = self._entries.get((kind, key))
             if value is not None:

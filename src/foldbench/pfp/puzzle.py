@@ -165,8 +165,15 @@ def pattern_of(puzzle: Puzzle, final: FoldState | None = None, memo: FoldMemo | 
     >>> pattern_of(Puzzle("square", (), ())).area
     129600.0
     """
+    if final is None and memo is not None:
+        pattern = memo.get("pattern", puzzle)
+        if pattern is not None:
+            return pattern
     holes = puzzle_holes(puzzle, memo) if final is None else holes_of(puzzle, final)
-    return paper_left(puzzle.sheet, holes)
+    pattern = paper_left(puzzle.sheet, holes)
+    if final is None and memo is not None:
+        memo.put("pattern", puzzle, pattern)
+    return pattern
 
 
 def paper_left(sheet: SheetShape, holes: BaseGeometry) -> BaseGeometry:
@@ -224,7 +231,7 @@ def cutout_problem(puzzle: Puzzle, final: FoldState) -> str | None:
     return None
 
 
-def paper_problem(sheet: SheetShape, holes: BaseGeometry) -> str | None:
+def paper_problem(sheet: SheetShape, holes: BaseGeometry, left: BaseGeometry | None = None) -> str | None:
     """Why the sheet ``sheet`` with ``holes`` cut out is not a clean result (None when it is).
 
     >>> from shapely.geometry import Polygon
@@ -236,7 +243,7 @@ def paper_problem(sheet: SheetShape, holes: BaseGeometry) -> str | None:
     if any(piece.area < MIN_HOLE_AREA for piece in _pieces(holes)):
         return "a hole is too small"
     paper = sheet_polygon(sheet)
-    left = paper_left(sheet, holes)
+    left = left if left is not None else paper_left(sheet, holes)
     if left.area < MIN_PAPER_LEFT * paper.area:
         return "too little paper is left"
     if left.geom_type != "Polygon":

@@ -36,6 +36,7 @@ from foldbench.pfp.puzzle import (
     Puzzle,
     cutout_problem,
     holes_of,
+    paper_left,
     paper_problem,
     puzzle_holes,
     refold_mismatch,
@@ -172,9 +173,12 @@ class SingleStepTask(_FoldTaskBase):
             variant_holes = holes_of(puzzle, variant_states[-1])
             if any(not distinct_regions(variant_holes, other) for other in seen):
                 continue
-            if paper_problem(puzzle.sheet, variant_holes) is not None:
+            pattern = paper_left(puzzle.sheet, variant_holes)
+            if paper_problem(puzzle.sheet, variant_holes, pattern) is not None:
                 continue
             remember_states(self.memo, puzzle.sheet, puzzle.steps, variant_states)
+            self.memo.put("holes", puzzle, variant_holes)
+            self.memo.put("pattern", puzzle, pattern)
             chosen.append((puzzle, kind))
             seen.append(variant_holes)
             if len(chosen) == 4:
@@ -289,6 +293,7 @@ class MultiStepTask(_FoldTaskBase):
             remember_states(self.memo, sheet, steps, (*first_states, final))
         centre = Puzzle(sheet, first_steps, cutouts)
         truth = Puzzle(centre.sheet, sequences[answer_index], centre.cutouts)
+        self.memo.put("holes", truth, results[chosen])
         inputs = {"puzzle": truth.to_dict(), "options": [_steps_data(steps) for steps in sequences]}
         return inputs, {}, _describe(truth)
 
@@ -394,6 +399,7 @@ class InverseTask(_FoldTaskBase):
             return None
         for other_steps, other_states in sequences:
             remember_states(self.memo, sheet, other_steps, other_states)
+        self.memo.put("holes", puzzle, holes)
         inputs = {"puzzle": puzzle.to_dict(), "options": [_steps_data(s) for s, _ in sequences]}
         return inputs, {}, _describe(puzzle)
 
