@@ -273,18 +273,16 @@ class MultiStepTask(_FoldTaskBase):
             if results is None:
                 continue
             # Only the answer's result is drawn (in the question): it alone must pass the quality rules. Small
-            # folded papers pass more often, so among the options that pass, the answer is the one nearest to a
-            # size rank drawn at random (otherwise "the smallest paper" would beat chance).
-            clean = [k for k in range(4) if paper_problem(sheet, results[k]) is None]
-            if clean:
+            # folded papers pass more often, so the answer is the option nearest to a size rank drawn at random
+            # (ties broken at random) among those that pass; otherwise "the smallest paper" would beat chance.
+            size_rank = np.argsort(np.argsort([final.silhouette.area for final in finals]))
+            target, tie_break = int(rng.integers(4)), rng.random(4)
+            by_nearness = sorted(range(4), key=lambda k: (abs(int(size_rank[k]) - target), tie_break[k]))
+            chosen = next((k for k in by_nearness if paper_problem(sheet, results[k]) is None), None)
+            if chosen is not None:
                 break
         else:
             return None
-        size_rank = np.argsort(np.argsort([final.silhouette.area for final in finals]))
-        target = int(rng.integers(4))
-        nearest = min(abs(int(size_rank[k]) - target) for k in clean)
-        ties = [k for k in clean if abs(int(size_rank[k]) - target) == nearest]
-        chosen = ties[int(rng.integers(len(ties)))]
         order = [k for k in rng.permutation(4).tolist() if k != chosen]
         order.insert(answer_index, chosen)
         sequences = [sequences[k] for k in order]
