@@ -4,20 +4,20 @@
   The four options are the results of four fold-and-cut processes, each a hidden puzzle with one mistake made
   (another fold line or side, a cutout moved, resized, reshaped, added or forgotten); the question shows the
   process of one of them. Each option is a clean sheet visibly different from the others.
-
-Options as a set: because the four options are drawn alike from a hidden centre and the answer is one of them at
-random, no rule that sees only the options can single the answer out (``foldbench audit`` checks this).
 * **multi-step** (3-fold): the flat sheet, the cutouts and the unfolded sheet are shown; choose the paper as it
   lies after the three folds. The four options share the first two folds and differ in the third (four of the
   valid third folds, drawn at random, whose folded papers overlap); the cut is placed where all four lie, so it
-  goes through every option's paper; the question shows the result of one of them,
-  and the others unfold to visibly different results.
+  goes through every option's paper; the question shows the result of one of them, and the others unfold to
+  visibly different results.
 * **inverse** (1-fold, 2-fold, others): the unfolded sheet is shown; choose the fold sequence that makes it. The
   four options are drawn alike (fresh random sequences of the family, never edits of the answer; corner folds
-  all fold the same number of corners); the cut is made
-  through the one at the answer's letter and kept only when no other option can make its holes. A
-  sequence is consistent when some cut through it gives exactly the holes shown
-  (:func:`foldbench.pfp.puzzle.refold_mismatch`); every wrong option misses by at least ``DISTINCT_AREA``.
+  all fold the same number of corners); the cut is made through the one at the answer's letter and kept only
+  when no other option can make its holes. A sequence is consistent when some cut through it gives exactly the
+  holes shown (:func:`foldbench.pfp.puzzle.refold_mismatch`); every wrong option misses by at least
+  ``DISTINCT_AREA``.
+
+Options as a set: the four options of an item are drawn alike and the answer is one of them at random, so no rule
+that sees only the options can single the answer out (``foldbench audit`` checks this; see the README).
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from typing import Any
 
 import numpy as np
 from shapely import affinity
-from shapely.geometry import box
 
 from foldbench.pfp.cutouts import capacity, capacity_of, count_distribution, sample_cutouts
 from foldbench.pfp.folding import Crease, FoldState, apply_step, half_plane, reflection, step_problem
@@ -63,7 +62,6 @@ _INVERSE_CUT_TRIES = 8
 """Inverse: cuts tried through the answer's folds before all four sequences are drawn again."""
 _MIN_SHARED_FRACTION = 0.35
 """Multi-step: the four folded papers must share at least this fraction of each one's outline (the cut lies there)."""
-_ALTERNATIVE_TRIES = 4
 Drawn = tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
 
 
@@ -73,10 +71,6 @@ def _steps_data(steps: tuple[Step, ...]) -> list[list[dict[str, Any]]]:
 
 def _steps_from(data: list[list[dict[str, Any]]]) -> tuple[Step, ...]:
     return tuple(tuple(Crease.from_dict(c) for c in step) for step in data)
-
-
-def _place(answer: Any, others: list[Any], answer_index: int) -> list[Any]:
-    return others[:answer_index] + [answer] + others[answer_index:]
 
 
 def _describe(puzzle: Puzzle) -> dict[str, Any]:
@@ -95,20 +89,6 @@ def _creases_touch(state: FoldState, step: Step, holes: Any) -> bool:
         if holes.intersects(flap) or holes.intersects(affinity.affine_transform(flap, reflection(crease))):
             return True
     return False
-
-
-def _corners_near(outline: Any, holes: Any) -> tuple[int, ...]:
-    """The corners of the outline's bounding box (0 lower left, counter-clockwise) with holes within 65 % of the
-    box's sides, where a corner fold can reach them."""
-    minx, miny, maxx, maxy = outline.bounds
-    reach_x, reach_y = 0.65 * (maxx - minx), 0.65 * (maxy - miny)
-    boxes = (
-        box(minx, miny, minx + reach_x, miny + reach_y),
-        box(maxx - reach_x, miny, maxx, miny + reach_y),
-        box(maxx - reach_x, maxy - reach_y, maxx, maxy),
-        box(minx, maxy - reach_y, minx + reach_x, maxy),
-    )
-    return tuple(k for k, corner_box in enumerate(boxes) if holes.intersects(corner_box))
 
 
 def _option_results(
