@@ -11,9 +11,9 @@
   visibly different results.
 * **inverse** (1-fold, 2-fold, others): the unfolded sheet is shown; choose the fold sequence that makes it. The
   four options are drawn alike (fresh random sequences of the family, never edits of the answer; corner folds
-  all fold the same number of corners); the cut is made through the one at the answer's letter and kept only
-  when no other option can make its holes. A sequence is consistent when some cut through it gives exactly the
-  holes shown (:func:`foldbench.pfp.puzzle.refold_mismatch`); every wrong option misses by at least
+  all fold the same corners, each with its own creases); the cut is made through the one at the answer's letter
+  and kept only when no other option can make its holes. A sequence is consistent when some cut through it gives
+  exactly the holes shown (:func:`foldbench.pfp.puzzle.refold_mismatch`); every wrong option misses by at least
   ``DISTINCT_AREA``.
 
 Options as a set: the four options of an item are drawn alike and the answer is one of them at random, so no rule
@@ -328,18 +328,18 @@ class InverseTask(_FoldTaskBase):
         sheet = shapes[int(rng.integers(len(shapes)))]
         flat = sheet_states(sheet, (), self.memo)[0]
         sequences: list[tuple[tuple[Step, ...], tuple[FoldState, ...]]] = []
-        corners: int | None = None  # corner folds: every option folds as many corners as the first one drawn
+        corners: tuple[int, ...] | None = None  # corner folds: every option folds the corners the first one folds
         for _ in range(_DISTRACTOR_TRIES):
             candidate: tuple[tuple[Step, ...], tuple[FoldState, ...]] | None
             if family == "corner":
-                step = sample_corner_step(rng, flat, count=corners)
+                step = sample_corner_step(rng, flat, corners=corners)
                 candidate = None if step is None else ((step,), (flat, apply_step(flat, step)))
             else:
                 candidate = sample_sequence(rng, flat.silhouette, num_folds, family)
             if candidate is None:
                 continue
             if family == "corner":
-                corners = len(candidate[0][0])
+                corners = tuple(int(crease.code[1:]) for crease in candidate[0][0])
             outlines = [s.silhouette for s in candidate[1][1:]]
             if any(
                 all(not distinct_regions(a, b.silhouette) for a, b in zip(outlines, other[1][1:], strict=True))
@@ -364,14 +364,12 @@ class InverseTask(_FoldTaskBase):
             if cutout_problem(puzzle, states[-1]) is not None:
                 continue
             holes = holes_of(puzzle, states[-1])
+            others = [other for k, other in enumerate(sequences) if k != answer_index]
+            if family == "corner" and not all(_creases_touch(flat, other[0][0], holes) for other in others):
+                continue  # the holes lie away from some option's flaps: that option makes them too
             if paper_problem(sheet, holes) is not None:
                 continue
-            if all(
-                (family != "corner" or _creases_touch(flat, other[0][0], holes))
-                and refold_mismatch(sheet, other[0], holes, other[1][-1]) >= DISTINCT_AREA
-                for k, other in enumerate(sequences)
-                if k != answer_index
-            ):
+            if all(refold_mismatch(sheet, other[0], holes, other[1][-1]) >= DISTINCT_AREA for other in others):
                 break
         else:
             return None
