@@ -7,11 +7,11 @@ import pytest
 from PIL import Image, ImageDraw
 from shapely.geometry import Polygon
 
-from foldbench.pfp.puzzle import Puzzle, holes_of
+from foldbench.pfp.puzzle import Puzzle, holes_of, legibility_problem
 from foldbench.pfp.shapes import sheet_polygon
 from foldbench.pfp.tolerance import SHEET_SIZE
 from foldbench.tasks.base import Item
-from foldbench.tasks.pfp import SingleStepTask
+from foldbench.tasks.pfp import InverseTask, MultiStepTask, SingleStepTask
 from foldbench.tasks.pfp.fold_tasks import OPTION_SIZE
 
 MAX_STRAY = 12
@@ -84,3 +84,14 @@ def test_every_option_picture_matches_its_record(seed: int) -> None:
     task = SingleStepTask()
     for item in task.generate(24, seed):
         assert max(_mismatched_pixels(task, item)) <= MAX_STRAY, item.id
+
+
+@pytest.mark.parametrize("task_type", [SingleStepTask, MultiStepTask, InverseTask])
+def test_every_pattern_shown_is_legible(task_type: type) -> None:
+    """Holes, bridges and notches of every unfolded pattern a question shows are at least MIN_FEATURE wide."""
+    task = task_type()
+    for item in task.generate(12, 21):
+        shown = item.inputs["options"] if task_type is SingleStepTask else [item.inputs["puzzle"]]
+        for record in shown:
+            puzzle = Puzzle.from_dict(record)
+            assert legibility_problem(puzzle.sheet, holes_of(puzzle)) is None, item.id
