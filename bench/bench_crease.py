@@ -6,7 +6,7 @@ Usage:
 Prints, per pattern, the median seconds of each compiler stage (fold; overlay: the folded tolerance, cells and
 constraints; solve) and in total, after one warm-up run (the compiled loops are cached on first use). For the
 comparison with the reference solver on its corpus, per size band, run ``bench/compare_crease_corpus.py
---speed``.
+--speed``; for the latency of small patterns (at most 20 faces), ``bench/bench_crease_small.py``.
 """
 
 from __future__ import annotations

@@ -125,3 +125,14 @@ def test_a_search_stopped_by_the_time_budget_says_at_least(tmp_path: Path, capsy
     assert fold_command(path, json_output=True) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["stopped"] is False and report["states"] == 1368
+
+
+def test_a_noisy_drawing_states_its_precision(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "noisy.svg"
+    path.write_text('<svg xmlns="http://www.w3.org/2000/svg"><rect x="0" y="0" width="100" height="100" '
+                    'stroke="black"/><line x1="50.00004" y1="0" x2="49.99998" y2="100" stroke="red"/>'
+                    '<line x1="0" y1="50" x2="50" y2="50.00002" stroke="#f00"/>'
+                    '<line x1="50" y1="50.00002" x2="100" y2="50.00003" stroke="blue"/></svg>')
+    fold_command(path)
+    line = capsys.readouterr().out
+    assert "input precision" in line and "snapped at" in line

@@ -88,6 +88,9 @@ def _summary_line(report: dict[str, Any]) -> str:
             f"{report['component_solutions']}; "
             f"{_states_text(report)}; "
             f"folded tolerance {report['folded_tolerance']:.1e}")
+    if report.get("input_precision"):
+        line += (f"; input precision {report['input_precision']:.1e} (snapped at "
+                 f"{report['snap_tolerance']:.1e})")
     if error is not None:
         line += f"; error {error['code']}: {error['message']}"
     return line
