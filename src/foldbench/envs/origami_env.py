@@ -224,7 +224,7 @@ class OrigamiSynthesisEnv(gymnasium.Env[dict[str, Any], Any]):
     def _info(self, feedback: dict[str, Any] | None) -> dict[str, Any]:
         assert self.target is not None
         return {"gs": self.gs, "steps": len(self.history), "budget": self.budget, "target": self.target.name,
-                "accepted": None if feedback is None else feedback.get("accepted"), "feedback": feedback}
+                "accepted": bool(feedback and feedback.get("accepted")), "feedback": feedback or {}}
 
     def render(self) -> np.ndarray | None:  # type: ignore[override]
         """With ``render_mode="rgb_array"``: target, front, back and crease pattern side by side."""
