@@ -46,15 +46,6 @@ class GeometryRejection:
     where: dict[str, Any] = field(default_factory=dict)
 
 
-def _nearest_on_segment(point: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
-    direction = end - start
-    length_squared = float(direction @ direction)
-    if length_squared == 0.0:
-        return start.copy()
-    t = float(np.clip((point - start) @ direction / length_squared, 0.0, 1.0))
-    return start + t * direction
-
-
 def snap_point(point: np.ndarray, vertices: np.ndarray, segments: np.ndarray) -> np.ndarray:
     """``point`` moved onto the nearest vertex within :data:`SNAP_DISTANCE`, else onto the nearest segment within
     it, else unchanged.
@@ -72,12 +63,17 @@ def snap_point(point: np.ndarray, vertices: np.ndarray, segments: np.ndarray) ->
         nearest = int(distances.argmin())
         if distances[nearest] <= SNAP_DISTANCE:
             return vertices[nearest].astype(float).copy()
-    best, best_distance = point, SNAP_DISTANCE
-    for start, end in segments:
-        candidate = _nearest_on_segment(point, start, end)
-        distance = float(np.hypot(*(candidate - point)))
-        if distance <= best_distance:
-            best, best_distance = candidate, distance
+    segments = np.asarray(segments, float).reshape(-1, 2, 2)
+    if len(segments) == 0:
+        return np.asarray(point, dtype=float).copy()
+    starts, directions = segments[:, 0], segments[:, 1] - segments[:, 0]
+    lengths_squared = (directions**2).sum(axis=1)
+    safe = np.where(lengths_squared > 0, lengths_squared, 1.0)
+    t = np.clip(((point - starts) * directions).sum(axis=1) / safe, 0.0, 1.0)
+    nearest = starts + t[:, None] * directions
+    distances = np.hypot(*(nearest - point).T)
+    best_index = int(distances.argmin())
+    best = nearest[best_index] if distances[best_index] <= SNAP_DISTANCE else point
     return np.asarray(best, dtype=float).copy()
 
 

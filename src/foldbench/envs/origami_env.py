@@ -54,6 +54,10 @@ BUDGETS: tuple[int, ...] = (10, 25)
 TEXT_LIMIT: int = 32768
 """The longest text observation (the crease list is shortened, oldest first, to stay under it)."""
 ACTION_TEXT_LIMIT: int = 8192
+RASTER_SIZE: int = 512
+"""Picture side of the raster GS (the published protocol)."""
+SS_SIZE: int = 256
+"""Picture side for SS (each folded form drawn alone in its own window, as the published metric does)."""
 _CHARSET = frozenset(string.printable)
 _FORM_DIGITS = 6
 
@@ -121,7 +125,8 @@ class OrigamiSynthesisEnv(gymnasium.Env[dict[str, Any], Any]):
         self.gs = 0.0
         self._target_shape: BaseGeometry = shapely.Polygon()
         self._window: Window = (0.0, 0.0, 10.0)
-        self._target_picture: np.ndarray | None = None
+        self._pictures: dict[str, Image.Image] = {}
+        self._pictures_for: tuple[Target, Sheet] | None = None
 
     # -- episode ---------------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -140,7 +145,7 @@ class OrigamiSynthesisEnv(gymnasium.Env[dict[str, Any], Any]):
         self.target, self.budget, self.sheet, self.history = target, budget, self._blank, []
         self._target_shape = silhouette_of(target.aligned)
         self._window = episode_window(target.aligned)
-        self._target_picture = None
+        self._pictures_for = None
         self.gs = geometric_similarity(self._target_shape, silhouette_of(self.sheet.aligned))
         return self._observation(None), self._info(None)
 
@@ -173,10 +178,10 @@ class OrigamiSynthesisEnv(gymnasium.Env[dict[str, Any], Any]):
         """GS (exact), GS by the raster protocol, SS and QE of the episode so far."""
         assert self.target is not None
         window = episode_window(self.target.aligned, self.sheet.aligned)
-        raster = raster_geometric_similarity(folded_image(self.target.aligned, "front", 512, window),
-                                             folded_image(self.sheet.aligned, "front", 512, window))
-        own_target = folded_image(self.target.aligned, "front", 512, episode_window(self.target.aligned))
-        own_result = folded_image(self.sheet.aligned, "front", 512, episode_window(self.sheet.aligned))
+        raster = raster_geometric_similarity(folded_image(self.target.aligned, "front", RASTER_SIZE, window),
+                                             folded_image(self.sheet.aligned, "front", RASTER_SIZE, window))
+        own_target = folded_image(self.target.aligned, "front", SS_SIZE, episode_window(self.target.aligned))
+        own_result = folded_image(self.sheet.aligned, "front", SS_SIZE, episode_window(self.sheet.aligned))
         qe = query_efficiency([s.added for s in self.history], [s.form_changed for s in self.history],
                               self.sheet.creases)
         return {"gs": self.gs, "gs_raster": raster, "ss": semantic_similarity(own_target, own_result, self.embedder),
@@ -205,7 +210,15 @@ class OrigamiSynthesisEnv(gymnasium.Env[dict[str, Any], Any]):
         return text[:TEXT_LIMIT]
 
     def pictures(self) -> dict[str, Image.Image]:
-        """The observation pictures (target, current front and back, crease pattern)."""
+        """The observation pictures (target, current front and back, crease pattern); drawn again only when the
+        sheet changed."""
+        assert self.target is not None
+        drawn_for = self._pictures_for
+        if drawn_for is None or drawn_for[0] is not self.target or drawn_for[1] is not self.sheet:
+            self._pictures, self._pictures_for = self._draw(), (self.target, self.sheet)
+        return dict(self._pictures)
+
+    def _draw(self) -> dict[str, Image.Image]:
         assert self.target is not None
         size, window = self.image_size, self._window
         return {

@@ -44,8 +44,11 @@ def _hu_moments(mask: np.ndarray) -> np.ndarray:
     area = float(len(x))
     dx, dy = x - x.mean(), y - y.mean()
 
+    powers_x = [np.ones_like(dx), dx, dx * dx, dx * dx * dx]
+    powers_y = [np.ones_like(dy), dy, dy * dy, dy * dy * dy]
+
     def eta(p: int, q: int) -> float:
-        return float((dx**p * dy**q).sum()) / area ** (1 + (p + q) / 2)
+        return float(powers_x[p] @ powers_y[q]) / area ** (1 + (p + q) / 2)
 
     n20, n02, n11 = eta(2, 0), eta(0, 2), eta(1, 1)
     n30, n03, n21, n12 = eta(3, 0), eta(0, 3), eta(2, 1), eta(1, 2)

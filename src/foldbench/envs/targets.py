@@ -21,6 +21,7 @@ from foldbench.crease.simple_folds import random_simple_folds, simple_fold_patte
 from foldbench.crease.summary import compile_with_summary
 from foldbench.envs.actions import PAPER_SIZE
 from foldbench.envs.folded import AlignedFold, align_fold
+from foldbench.envs.geometry import MIN_CREASE_LENGTH
 
 __all__ = [
     "FoldSequenceLike",
@@ -28,6 +29,7 @@ __all__ = [
     "complexity_tier",
     "random_simple_fold_target",
     "simple_fold_target",
+    "smallest_feature",
     "target_from_sequence",
 ]
 
@@ -132,9 +134,29 @@ def simple_fold_target(name: str, fold_lines: Sequence[FoldLine], category: str 
     return Target(name, pattern, tuple(_fold_step_actions(folds.fold_lines)), category, complexity_tier(pattern))
 
 
+def smallest_feature(pattern: CreasePattern) -> float:
+    """The shortest distance between two vertices of a square pattern, in the paper frame (inf for < 2 vertices).
+
+    >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
+    >>> smallest_feature(build_crease_pattern(square, "BBBB"))
+    10.0
+    """
+    coords = pattern.vertices_coords * PAPER_SIZE
+    if len(coords) < 2:
+        return float("inf")
+    gaps = np.hypot(*(coords[:, None, :] - coords[None, :, :]).transpose(2, 0, 1))
+    return float(gaps[np.triu_indices(len(coords), 1)].min())
+
+
 def random_simple_fold_target(rng: np.random.Generator, folds: int, *, grid: int | None = 8,
-                              name: str = "") -> Target:
-    """A target of ``folds`` random simple folds (lines on a ``1/grid`` lattice, or free when ``grid`` is None)."""
-    pattern = random_simple_folds(rng, folds, grid=grid)
-    label = name or f"{len(pattern.fold_lines)}-fold {'grid' if grid else 'free'}"
-    return simple_fold_target(label, pattern.fold_lines, category=f"{'grid' if grid else 'free'} simple folds")
+                              name: str = "", max_tries: int = 50) -> Target:
+    """A target of ``folds`` random simple folds (lines on a ``1/grid`` lattice, or free when ``grid`` is None)
+    whose vertices lie at least :data:`~foldbench.envs.geometry.MIN_CREASE_LENGTH` apart, so that its own
+    actions survive the environment's snapping (draws again up to ``max_tries`` times, then takes the last)."""
+    for _ in range(max_tries):
+        pattern = random_simple_folds(rng, folds, grid=grid)
+        label = name or f"{len(pattern.fold_lines)}-fold {'grid' if grid else 'free'}"
+        target = simple_fold_target(label, pattern.fold_lines, category=f"{'grid' if grid else 'free'} simple folds")
+        if smallest_feature(target.pattern) >= MIN_CREASE_LENGTH:
+            break
+    return target
