@@ -10,30 +10,39 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
 from foldbench.crease.compiler import CompiledFold
 from foldbench.crease.errors import CreasePatternError
+from foldbench.crease.importers import read_crease_pattern
 from foldbench.crease.pattern import CreasePattern, build_crease_pattern
 from foldbench.crease.simple_folds import random_simple_folds, simple_fold_pattern
 from foldbench.crease.summary import compile_with_summary
 from foldbench.envs.actions import PAPER_SIZE
 from foldbench.envs.folded import AlignedFold, align_fold
 from foldbench.envs.geometry import MIN_CREASE_LENGTH
+from foldbench.errors import FoldbenchError
 
 __all__ = [
     "FoldSequenceLike",
+    "InvalidTargetError",
     "Target",
     "complexity_tier",
     "random_simple_fold_target",
     "simple_fold_target",
     "smallest_feature",
+    "target_from_file",
     "target_from_sequence",
 ]
 
 FoldLine = tuple[tuple[float, float], tuple[float, float]]
+
+
+class InvalidTargetError(FoldbenchError, ValueError):
+    """A target that is not a flat-foldable crease pattern of a square."""
 
 
 def complexity_tier(pattern: CreasePattern) -> str:
@@ -159,4 +168,23 @@ def random_simple_fold_target(rng: np.random.Generator, folds: int, *, grid: int
         target = simple_fold_target(label, pattern.fold_lines, category=f"{'grid' if grid else 'free'} simple folds")
         if smallest_feature(target.pattern) >= MIN_CREASE_LENGTH:
             break
+    return target
+
+
+def target_from_file(path: str | Path, category: str = "uncategorised") -> Target:
+    """A target (without actions) from a ``.fold``, ``.cp``, ``.opx`` or ``.svg`` crease pattern of a square.
+
+    Raises:
+        CreasePatternError: the file cannot be read, or the pattern does not fold flat (class, code, location).
+        InvalidTargetError: the paper is not a square.
+    """
+    path = Path(path)
+    pattern = read_crease_pattern(path)
+    boundary = pattern.vertices_coords[[v for e, a in zip(pattern.edges_vertices, pattern.edges_assignment,
+                                                          strict=True) if a == "B" for v in e]]
+    if len(boundary) == 0 or not np.allclose([boundary.min(axis=0), boundary.max(axis=0)], [[0, 0], [1, 1]],
+                                             atol=1e-6):
+        raise InvalidTargetError(f"{path}: the paper is not a square (a target is folded from the square)")
+    target = Target(path.stem, pattern, None, category, complexity_tier(pattern))
+    target.compiled  # noqa: B018  (raises now for a pattern that does not fold flat)
     return target

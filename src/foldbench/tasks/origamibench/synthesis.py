@@ -28,6 +28,7 @@ from foldbench.crease.pattern import build_crease_pattern
 from foldbench.envs.actions import AddCrease, AddCreases, ParsedAction, SchemaRejection, parse_action
 from foldbench.envs.origami_env import OrigamiSynthesisEnv
 from foldbench.envs.pictures import crease_pattern_image, episode_window, folded_image, png_bytes
+from foldbench.envs.policies import oracle_action, random_valid_action
 from foldbench.envs.sheet import apply_action, blank_sheet
 from foldbench.envs.targets import Target, random_simple_fold_target
 from foldbench.errors import InvalidKnobError
@@ -36,13 +37,10 @@ from foldbench.tasks.base import Feedback, Item, Metric, ParseFailure, Prompt, S
 from foldbench.tasks.knobs import Knobs, Whole, parse_knobs
 from foldbench.tasks.prompts import load_prompt
 
-__all__ = ["LATTICE", "SynthesisAnswer", "SynthesisKnobs", "SynthesisTask"]
+__all__ = ["SynthesisAnswer", "SynthesisKnobs", "SynthesisTask"]
 
 ENGINE_VERSION = "origamibench-synthesis-1"
 IMAGE_SIZE = 384
-LATTICE: tuple[float, ...] = tuple(np.linspace(0.0, 10.0, 9).tolist())
-"""The 9 x 9 lattice (paper frame) the random baseline draws crease ends from."""
-RANDOM_TRIES = 40
 _GALLERY_FRAMES = 12
 
 
@@ -219,30 +217,16 @@ class SynthesisTask:
     # -- baselines -------------------------------------------------------------------------------------------
     def oracle(self, item: Item) -> AddCrease | AddCreases:
         """The target's next fold step (replaying its own action list turn by turn)."""
-        actions = self.target(item).actions or ()
-        if not actions:
-            raise ValueError(f"{item.id}: the target has no known actions")
         env = self._episodes.get(item.id)
-        done = 0 if env is None else sum(s.accepted for s in env.history)
-        action = actions[min(done, len(actions) - 1)]
+        action = oracle_action(self.target(item), 0 if env is None else sum(s.accepted for s in env.history))
         model = AddCreases if action.get("action") == "add_creases" else AddCrease
         return model.model_validate(action)
 
     def random_answer(self, item: Item, rng: np.random.Generator) -> AddCrease:
-        """A random crease between two points of :data:`LATTICE` that the current sheet accepts (the last one
-        drawn when none of :data:`RANDOM_TRIES` is accepted)."""
+        """A random lattice crease that the item's current sheet accepts
+        (:func:`~foldbench.envs.policies.random_valid_action`)."""
         env = self._episodes.get(item.id)
-        sheet = env.sheet if env is not None else blank_sheet()
-        candidate: AddCrease | None = None
-        for _ in range(RANDOM_TRIES):
-            ends = rng.integers(0, len(LATTICE), size=4)
-            letter = "M" if rng.random() < 0.5 else "V"
-            candidate = AddCrease(action="add_crease", p1=(LATTICE[ends[0]], LATTICE[ends[1]]),
-                                  p2=(LATTICE[ends[2]], LATTICE[ends[3]]), assignment=letter)
-            if apply_action(sheet, ParsedAction((candidate,))).accepted:
-                return candidate
-        assert candidate is not None
-        return candidate
+        return random_valid_action(env.sheet if env is not None else blank_sheet(), rng)
 
     # -- reports ---------------------------------------------------------------------------------------------
     def gallery(self, item: Item, answer: Mapping[str, Any] | None) -> list[tuple[str, bytes]]:
