@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from PIL import Image
@@ -35,7 +35,8 @@ def run_episodes(target_file: Path | None, policy: Literal["random", "oracle"], 
         env = OrigamiSynthesisEnv(target=target, budget=budget, image_size=160)
         env.reset(seed=seed + episode)
         frames = [env.pictures()["target"], env.pictures()["current_front"]]
-        done, step, info = False, 0, {}
+        done, step = False, 0
+        info: dict[str, Any] = {}
         while not done:
             if policy == "oracle":
                 action = oracle_action(target, sum(s.accepted for s in env.history))

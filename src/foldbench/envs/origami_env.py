@@ -239,7 +239,7 @@ class OrigamiSynthesisEnv(gymnasium.Env[dict[str, Any], Any]):
         return {"gs": self.gs, "steps": len(self.history), "budget": self.budget, "target": self.target.name,
                 "accepted": bool(feedback and feedback.get("accepted")), "feedback": feedback or {}}
 
-    def render(self) -> np.ndarray | None:  # type: ignore[override]
+    def render(self) -> np.ndarray | None:
         """With ``render_mode="rgb_array"``: target, front, back and crease pattern side by side."""
         if self.render_mode != "rgb_array" or self.target is None:
             return None

@@ -59,9 +59,9 @@ def folded_image(aligned: AlignedFold, side: Literal["front", "back"] = "front",
     draw = ImageDraw.Draw(image)
     mirror = side == "back"
     if square_outline:
-        corners = _to_pixels(np.array([[0, 0], [PAPER_SIZE, 0], [PAPER_SIZE, PAPER_SIZE], [0, PAPER_SIZE]], float),
+        outline = _to_pixels(np.array([[0, 0], [PAPER_SIZE, 0], [PAPER_SIZE, PAPER_SIZE], [0, PAPER_SIZE]], float),
                              window, size, mirror)
-        draw.polygon([tuple(p) for p in corners.tolist()], outline=_SQUARE_OUTLINE)
+        draw.polygon([(float(x), float(y)) for x, y in outline.tolist()], outline=_SQUARE_OUTLINE)
     orders = compiled.cells_layer_order(0)
     visible = [(order[0] if side == "front" else order[-1]) if order else -1 for order in orders]
     if bool(compiled.folded.faces_flipped[aligned.reference_face]):  # alignment turned the stack over
@@ -72,7 +72,7 @@ def folded_image(aligned: AlignedFold, side: Literal["front", "back"] = "front",
             continue
         shows_front = not aligned.faces_flipped[face] if side == "front" else bool(aligned.faces_flipped[face])
         colour = FRONT_COLOUR if shows_front else BACK_COLOUR
-        corners = [tuple(points[p]) for p in compiled.cells.cells_points[cell]]
+        corners = [(float(points[p][0]), float(points[p][1])) for p in compiled.cells.cells_points[cell]]
         draw.polygon(corners, fill=colour, outline=colour)
     width = max(1, round(size / 256))
     for segment, (left, right) in enumerate(compiled.cells.segments_cells.tolist()):
@@ -80,7 +80,8 @@ def folded_image(aligned: AlignedFold, side: Literal["front", "back"] = "front",
         right_face = visible[right] if right >= 0 else -1
         if left_face != right_face:
             a, b = compiled.cells.segments_points[segment]
-            draw.line([tuple(points[a]), tuple(points[b])], fill=_LINE, width=width)
+            draw.line([(float(points[a][0]), float(points[a][1])), (float(points[b][0]), float(points[b][1]))],
+                      fill=_LINE, width=width)
     return image
 
 

@@ -24,9 +24,8 @@ def random_valid_action(sheet: Sheet, rng: np.random.Generator, tries: int = RAN
     candidate: AddCrease | None = None
     for _ in range(max(1, tries)):
         ends = rng.integers(0, len(LATTICE), size=4)
-        letter = "M" if rng.random() < 0.5 else "V"
         candidate = AddCrease(action="add_crease", p1=(LATTICE[ends[0]], LATTICE[ends[1]]),
-                              p2=(LATTICE[ends[2]], LATTICE[ends[3]]), assignment=letter)
+                              p2=(LATTICE[ends[2]], LATTICE[ends[3]]), assignment="M" if rng.random() < 0.5 else "V")
         if apply_action(sheet, ParsedAction((candidate,))).accepted:
             return candidate
     assert candidate is not None

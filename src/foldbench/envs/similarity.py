@@ -99,8 +99,8 @@ class OpenClipEmbedder:
 
     def __init__(self, weights: str | Path, model: str = "ViT-B-16", device: str = "cpu") -> None:
         try:
-            import open_clip
-            import torch
+            import open_clip  # type: ignore[import-not-found]
+            import torch  # type: ignore[import-not-found]
         except ImportError as error:
             raise MissingDependencyError("open_clip_torch", "clip", "the CLIP similarity") from error
         self.name = f"open_clip:{model}:{Path(weights).name}"

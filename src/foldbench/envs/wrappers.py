@@ -56,8 +56,9 @@ class LatticeActions(gymnasium.ActionWrapper):
     def action(self, action: Any) -> dict[str, Any]:
         """The crease action of index ``action``."""
         index = int(action)
-        if not 0 <= index < self.action_space.n:
-            raise ValueError(f"action {index} is outside 0..{self.action_space.n - 1}")
+        count = 2 * len(self.pairs)
+        if not 0 <= index < count:
+            raise ValueError(f"action {index} is outside 0..{count - 1}")
         (x1, y1), (x2, y2) = self.pairs[index // 2]
         return {"action": "add_crease", "p1": [x1, y1], "p2": [x2, y2], "assignment": "MV"[index % 2]}
 

@@ -85,9 +85,9 @@ def _png(image: Image.Image) -> bytes:
 class SynthesisTask:
     """Fold a blank square toward a target (see the module docstring)."""
 
-    id = "origamibench/synthesis-v1"
-    modalities = ("image", "text")
-    knob_schema = SynthesisKnobs
+    id: str = "origamibench/synthesis-v1"
+    modalities: tuple[str, ...] = ("image", "text")
+    knob_schema: type[Knobs] = SynthesisKnobs
 
     def __init__(self) -> None:
         self._targets: dict[str, Target] = {}
@@ -206,6 +206,7 @@ class SynthesisTask:
                 zeros = dict.fromkeys(("gs", "gs_raster", "ss", "qe", "solved"), 0.0)
                 return Scores({**zeros, "parse_failure": 1.0}, {"steps": 0, "accepted": 0})
             env = self._fresh_env(item)
+            assert isinstance(answer, BaseModel)
             action = answer.action if isinstance(answer, SynthesisAnswer) else answer.model_dump(mode="json")
             env.step(action)
         metrics = env.final_metrics()
