@@ -11,7 +11,8 @@ Usage:
   (the compiler's Maekawa check), and text that is not JSON (schema);
 * random-agent episodes: 25 random lattice actions (9 x 9 grid, text observation), projected to 1,000 episodes.
 
-Each figure is the median over ``--repeats`` runs of the median over samples.
+Each figure is the median over ``--repeats`` runs of the median over samples, in wall time; CPU-time figures
+(this process only) are printed beside them, as they do not grow when other jobs share the cores.
 """
 
 from __future__ import annotations
@@ -32,9 +33,14 @@ REFUSED = {
 }
 
 
+cpu_times: list[float] = []
+"""CPU seconds of every accepted step of the last :func:`_step_latencies` call (ending steps included)."""
+
+
 def _step_latencies(targets: list, mode: str) -> tuple[list[float], list[float], dict[str, list[float]], list[int]]:
     valid: list[float] = []
     ending: list[float] = []
+    cpu_times.clear()
     refused: dict[str, list[float]] = {name: [] for name in REFUSED}
     faces: list[int] = []
     for target in targets:
@@ -46,9 +52,10 @@ def _step_latencies(targets: list, mode: str) -> tuple[list[float], list[float],
                 _, _, _, _, info = env.step(bad)
                 refused[name].append(time.perf_counter() - started)
                 assert not info["accepted"], (name, info)
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             _, _, terminated, _, info = env.step(action)
             elapsed = time.perf_counter() - started
+            cpu_times.append(time.process_time() - cpu)
             assert info["accepted"], info
             if terminated:
                 ending.append(elapsed)
@@ -93,6 +100,8 @@ def main() -> None:
             rows.setdefault(f"episode-ending step (with the final metrics), {mode} observation", []).append(
                 statistics.median(ending))
             rows.setdefault(f"valid step, {mode} observation", []).append(statistics.median(valid))
+            rows.setdefault(f"accepted step CPU time (ending steps included), {mode} observation", []).append(
+                statistics.median(cpu_times))
             large = [v for v, f in zip(valid, faces, strict=True) if 20 < f <= 100]
             if large:
                 rows.setdefault(f"valid step on 21-100 faces ({len(large)} steps), {mode} observation", []).append(
@@ -101,7 +110,10 @@ def main() -> None:
                 float(np.percentile(valid, 90)))
             for name, values in refused.items():
                 rows.setdefault(f"refused step ({name}), {mode} observation", []).append(statistics.median(values))
+        cpu = time.process_time()
         per_episode, steps_per_second = _random_episodes(arguments.episodes, 0)
+        rows.setdefault("random-agent episode of 25 steps, CPU time", []).append(
+            (time.process_time() - cpu) / arguments.episodes)
         rows.setdefault("random-agent episode of 25 steps (text observation)", []).append(per_episode)
         rows.setdefault("random-agent steps per second", []).append(steps_per_second)
     print(f"{len(targets)} targets, {len(faces)} valid steps, faces after a step: median {statistics.median(faces)}, "
