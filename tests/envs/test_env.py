@@ -11,7 +11,7 @@ from gymnasium.utils.env_checker import check_env
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import foldbench.envs  # noqa: F401  (registers the environment)
+import foldbench.envs  # registers the environment
 from foldbench.crease.fold_format import pattern_from_fold
 from foldbench.envs import ENV_ID, OrigamiSynthesisEnv, random_simple_fold_target, simple_fold_target
 
@@ -142,3 +142,30 @@ def test_random_targets_compile_and_replay() -> None:
             _, _, terminated, _, info = env.step(action)
             assert info["accepted"]
         assert terminated
+
+
+class _KiteLikeSequence:
+    """A fold sequence as the family's collections expose it (name, category, final_pattern, actions())."""
+
+    name = "two-step sequence"
+    category = "bases"
+
+    def __init__(self) -> None:
+        self._made = simple_fold_target("made", [((0.0, 0.0), (1.0, 1.0)), ((1.0, 0.0), (-1.0, 1.0))])
+
+    @property
+    def final_pattern(self):
+        return self._made.pattern
+
+    def actions(self) -> list[dict]:
+        return [dict(action) for action in self._made.actions]
+
+
+def test_a_fold_sequence_becomes_a_target_the_oracle_can_replay() -> None:
+    target = foldbench.envs.target_from_sequence(_KiteLikeSequence())
+    assert target.name == "two-step sequence" and target.category == "bases" and len(target.actions) == 2
+    env = OrigamiSynthesisEnv(target=target, observation_mode="text")
+    env.reset(seed=0)
+    for action in target.actions:
+        _, _, terminated, _, info = env.step(action)
+    assert terminated and info["final_metrics"]["gs"] == 1.0
