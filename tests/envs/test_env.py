@@ -23,7 +23,17 @@ TWO_FOLDS = simple_fold_target("triangle in half", [((0.0, 0.0), (1.0, 1.0)), ((
 def test_registered_and_check_env_passes() -> None:
     assert ENV_ID in gymnasium.registry
     check_env(gymnasium.make(ENV_ID).unwrapped)
-    check_env(OrigamiSynthesisEnv(observation_mode="text"))
+    check_env(OrigamiSynthesisEnv(observation_mode="text"), skip_render_check=True)
+
+
+def test_rgb_array_render_shows_the_four_pictures() -> None:
+    env = gymnasium.make(ENV_ID, render_mode="rgb_array", image_size=48, target=BOOK)
+    env.reset(seed=0)
+    frame = env.render()
+    assert frame.shape == (48, 4 * 48, 3) and frame.dtype == np.uint8
+    without = gymnasium.make(ENV_ID, target=BOOK)
+    without.reset(seed=0)
+    assert without.render() is None
 
 
 def test_seeded_resets_draw_the_same_random_target() -> None:

@@ -33,7 +33,7 @@ from foldbench.envs.sheet import apply_action, blank_sheet
 from foldbench.envs.targets import Target, random_simple_fold_target
 from foldbench.errors import InvalidKnobError
 from foldbench.messages import ImagePart, Part, TextPart
-from foldbench.tasks.base import Feedback, Item, Metric, ParseFailure, Prompt, Scores, TaskSpec
+from foldbench.tasks.base import Feedback, Item, Metric, ParseFailure, Plot, Prompt, Scores, TaskSpec
 from foldbench.tasks.knobs import Knobs, Whole, parse_knobs
 from foldbench.tasks.prompts import load_prompt
 
@@ -100,6 +100,8 @@ class SynthesisTask:
             ),
             headline="gs",
             breakdowns=("tier", "category", "budget", "folds"),
+            plots=(Plot("GS, SS and QE by the target's number of folds", "folds", ("gs", "ss", "qe"),
+                        "folds in the target", "synthesis_by_folds.png"),),
             gallery=self.gallery,
             max_turns=25,
         )
