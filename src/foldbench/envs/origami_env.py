@@ -76,7 +76,7 @@ class EpisodeStep:
 
 def _outline(geometry: BaseGeometry) -> list[list[list[float]]]:
     polygons = getattr(geometry, "geoms", [geometry])
-    return [np.round(np.asarray(p.exterior.coords), 3).tolist() for p in polygons if not p.is_empty]
+    return [np.round(np.asarray(p.simplify(0).exterior.coords), 3).tolist() for p in polygons if not p.is_empty]
 
 
 def _form(sheet: Sheet) -> frozenset[tuple[float, float]]:
