@@ -75,8 +75,15 @@ class EpisodeStep:
 
 
 def _outline(geometry: BaseGeometry) -> list[list[list[float]]]:
-    polygons = getattr(geometry, "geoms", [geometry])
-    return [np.round(np.asarray(p.simplify(0).exterior.coords), 3).tolist() for p in polygons if not p.is_empty]
+    """Each polygon's outer ring, rounded to 0.001, without repeated points (closed: last point = first)."""
+    rings = []
+    for polygon in getattr(geometry, "geoms", [geometry]):
+        if polygon.is_empty:
+            continue
+        points = np.round(np.asarray(polygon.simplify(0).exterior.coords), 3).tolist()
+        ring = [point for index, point in enumerate(points) if index == 0 or point != points[index - 1]]
+        rings.append(ring)
+    return rings
 
 
 def _form(sheet: Sheet) -> frozenset[tuple[float, float]]:
