@@ -1,0 +1,52 @@
+"""OrigamiBench's interactive environment: fold a blank square toward a target by adding creases.
+
+Importing this package registers ``foldbench/OrigamiSynthesis-v0`` with Gymnasium's registry. See
+:class:`~foldbench.envs.origami_env.OrigamiSynthesisEnv` for the action and observation spaces, the reward and
+the version history; :mod:`foldbench.envs.metrics` and :mod:`foldbench.envs.similarity` for QE, GS and SS;
+:mod:`foldbench.envs.wrappers` for the discrete-action and text interfaces.
+"""
+
+from foldbench.envs.actions import PAPER_SIZE, parse_action
+from foldbench.envs.folded import REFERENCE_POINT, align_fold, silhouette_of
+from foldbench.envs.metrics import (
+    geometric_similarity,
+    mask_iou,
+    query_efficiency,
+    raster_geometric_similarity,
+    silhouette_mask,
+)
+from foldbench.envs.origami_env import ENV_ID, OrigamiSynthesisEnv
+from foldbench.envs.similarity import OpenClipEmbedder, ShapeDescriptorEmbedder, semantic_similarity
+from foldbench.envs.targets import Target, random_simple_fold_target, simple_fold_target, target_from_sequence
+
+__all__ = [
+    "ENV_ID",
+    "PAPER_SIZE",
+    "REFERENCE_POINT",
+    "OpenClipEmbedder",
+    "OrigamiSynthesisEnv",
+    "ShapeDescriptorEmbedder",
+    "Target",
+    "align_fold",
+    "geometric_similarity",
+    "mask_iou",
+    "parse_action",
+    "query_efficiency",
+    "random_simple_fold_target",
+    "raster_geometric_similarity",
+    "semantic_similarity",
+    "silhouette_mask",
+    "silhouette_of",
+    "simple_fold_target",
+    "target_from_sequence",
+]
+
+
+def _register() -> None:
+    import gymnasium
+
+    if ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=ENV_ID, entry_point="foldbench.envs.origami_env:OrigamiSynthesisEnv")
+
+
+_register()

@@ -1,0 +1,190 @@
+"""Targets of the synthesis environment: a crease pattern of the square to fold, optionally with the actions
+that fold it from the blank square (one ``add_creases`` per fold step), its category and its tier.
+
+Any object with ``name``, ``category``, ``final_pattern`` and ``actions()`` (a fold sequence) becomes a target
+through :func:`target_from_sequence`; :func:`simple_fold_target` makes one from simple folds of the square.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from foldbench.crease.compiler import CompiledFold
+from foldbench.crease.errors import CreasePatternError
+from foldbench.crease.importers import read_crease_pattern
+from foldbench.crease.pattern import CreasePattern, build_crease_pattern
+from foldbench.crease.simple_folds import random_simple_folds, simple_fold_pattern
+from foldbench.crease.summary import compile_with_summary
+from foldbench.envs.actions import PAPER_SIZE
+from foldbench.envs.folded import AlignedFold, align_fold
+from foldbench.envs.geometry import MIN_CREASE_LENGTH
+from foldbench.errors import FoldbenchError
+
+__all__ = [
+    "FoldSequenceLike",
+    "InvalidTargetError",
+    "Target",
+    "complexity_tier",
+    "random_simple_fold_target",
+    "simple_fold_target",
+    "smallest_feature",
+    "target_from_file",
+    "target_from_sequence",
+]
+
+FoldLine = tuple[tuple[float, float], tuple[float, float]]
+
+
+class InvalidTargetError(FoldbenchError, ValueError):
+    """A target that is not a flat-foldable crease pattern of a square."""
+
+
+def complexity_tier(pattern: CreasePattern) -> str:
+    """The paper's tier from vertices + edges: Easy up to 300, Medium up to 800, Hard above.
+
+    >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
+    >>> complexity_tier(build_crease_pattern(square, "BBBB"))
+    'Easy'
+    """
+    size = pattern.vertex_count + pattern.edge_count
+    return "Easy" if size <= 300 else "Medium" if size <= 800 else "Hard"
+
+
+@dataclass(frozen=True)
+class Target:
+    """A shape to fold.
+
+    Attributes:
+        name: a short unique name.
+        pattern: its crease pattern (a square; any units, read in its normalised frame).
+        actions: environment actions that fold it from the blank square, or None when unknown.
+        category: a semantic category (``"simple folds"``, ``"bases"``, ``"animals"``, ...).
+        tier: ``Easy``, ``Medium`` or ``Hard`` (see :func:`complexity_tier`).
+    """
+
+    name: str
+    pattern: CreasePattern
+    actions: tuple[dict[str, Any], ...] | None = None
+    category: str = "uncategorised"
+    tier: str = "Easy"
+
+    @cached_property
+    def compiled(self) -> CompiledFold:
+        """The target compiled (first flat-folded state).
+
+        Raises:
+            CreasePatternError: the target does not fold flat.
+        """
+        summary, compiled = compile_with_summary(self.pattern, limit=1, timeout=10.0)
+        if compiled is None:
+            error = summary["error"]
+            raise CreasePatternError(error["code"], f"target {self.name}: {error['class']} {error['message']}",
+                                     error["where"])
+        return compiled
+
+    @cached_property
+    def aligned(self) -> AlignedFold:
+        """The target's folded form in the paper frame (see :mod:`foldbench.envs.folded`)."""
+        return align_fold(self.compiled)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready record: name, category, tier, the crease pattern (FOLD fields) and the actions."""
+        return {"name": self.name, "category": self.category, "tier": self.tier,
+                "fold": self.pattern.to_fold_fields(), "actions": list(self.actions) if self.actions else None}
+
+
+class FoldSequenceLike(Protocol):
+    """What a fold sequence offers to become a target."""
+
+    name: str
+    category: str
+
+    @property
+    def final_pattern(self) -> CreasePattern: ...
+
+    def actions(self) -> list[dict[str, Any]]: ...
+
+
+def target_from_sequence(sequence: FoldSequenceLike) -> Target:
+    """A target from a fold sequence (its final pattern, its actions, its category)."""
+    pattern = sequence.final_pattern
+    return Target(sequence.name, pattern, tuple(sequence.actions()), sequence.category, complexity_tier(pattern))
+
+
+def _fold_step_actions(fold_lines: Sequence[FoldLine]) -> list[dict[str, Any]]:
+    actions = []
+    before = 0
+    for count in range(1, len(fold_lines) + 1):
+        pattern = simple_fold_pattern(list(fold_lines[:count]))
+        new = [(s * PAPER_SIZE, a) for s, a in zip(pattern.segments[4:], pattern.assignments[4:], strict=True)]
+        creases = [{"p1": s[0].tolist(), "p2": s[1].tolist(), "assignment": a} for s, a in new[before:]]
+        before = len(new)
+        if creases:
+            actions.append({"action": "add_creases", "creases": creases})
+    return actions
+
+
+def simple_fold_target(name: str, fold_lines: Sequence[FoldLine], category: str = "simple folds") -> Target:
+    """A target made by folding the unit square along each line in turn (:func:`simple_fold_pattern`), with one
+    ``add_creases`` action per fold (its crease pieces, paper frame).
+
+    >>> book = simple_fold_target("book", [((0.5, 0.0), (0.0, 1.0))])
+    >>> book.actions[0]["creases"][0]["p1"], book.tier
+    ([5.0, 0.0], 'Easy')
+    """
+    folds = simple_fold_pattern(list(fold_lines))
+    pattern = build_crease_pattern(folds.segments * PAPER_SIZE, folds.assignments, source=name)
+    return Target(name, pattern, tuple(_fold_step_actions(folds.fold_lines)), category, complexity_tier(pattern))
+
+
+def smallest_feature(pattern: CreasePattern) -> float:
+    """The shortest distance between two vertices of a square pattern, in the paper frame (inf for < 2 vertices).
+
+    >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
+    >>> smallest_feature(build_crease_pattern(square, "BBBB"))
+    10.0
+    """
+    coords = pattern.vertices_coords * PAPER_SIZE
+    if len(coords) < 2:
+        return float("inf")
+    gaps = np.hypot(*(coords[:, None, :] - coords[None, :, :]).transpose(2, 0, 1))
+    return float(gaps[np.triu_indices(len(coords), 1)].min())
+
+
+def random_simple_fold_target(rng: np.random.Generator, folds: int, *, grid: int | None = 8,
+                              name: str = "", max_tries: int = 50) -> Target:
+    """A target of ``folds`` random simple folds (lines on a ``1/grid`` lattice, or free when ``grid`` is None)
+    whose vertices lie at least :data:`~foldbench.envs.geometry.MIN_CREASE_LENGTH` apart, so that its own
+    actions survive the environment's snapping (draws again up to ``max_tries`` times, then takes the last)."""
+    for _ in range(max_tries):
+        pattern = random_simple_folds(rng, folds, grid=grid)
+        label = name or f"{len(pattern.fold_lines)}-fold {'grid' if grid else 'free'}"
+        target = simple_fold_target(label, pattern.fold_lines, category=f"{'grid' if grid else 'free'} simple folds")
+        if smallest_feature(target.pattern) >= MIN_CREASE_LENGTH:
+            break
+    return target
+
+
+def target_from_file(path: str | Path, category: str = "uncategorised") -> Target:
+    """A target (without actions) from a ``.fold``, ``.cp``, ``.opx`` or ``.svg`` crease pattern of a square.
+
+    Raises:
+        CreasePatternError: the file cannot be read, or the pattern does not fold flat (class, code, location).
+        InvalidTargetError: the paper is not a square.
+    """
+    path = Path(path)
+    pattern = read_crease_pattern(path)
+    boundary = pattern.vertices_coords[[v for e, a in zip(pattern.edges_vertices, pattern.edges_assignment,
+                                                          strict=True) if a == "B" for v in e]]
+    if len(boundary) == 0 or not np.allclose([boundary.min(axis=0), boundary.max(axis=0)], [[0, 0], [1, 1]],
+                                             atol=1e-6):
+        raise InvalidTargetError(f"{path}: the paper is not a square (a target is folded from the square)")
+    target = Target(path.stem, pattern, None, category, complexity_tier(pattern))
+    target.compiled  # noqa: B018  (raises now for a pattern that does not fold flat)
+    return target

@@ -1,0 +1,283 @@
+"""OrigamiBench's full-step interactive task: fold a blank square toward a target in at most 10 or 25 actions.
+
+Each item is a target made of seeded random simple folds of the square (so its own action list is known: the
+oracle replays it); any :class:`~foldbench.envs.targets.Target` with actions can be used the same way. The
+conversation is one request per step: the first prompt shows the target and the blank square, and the feedback
+after each reply is the environment's next observation (pictures as in-memory PNGs, plus the JSON state). Every
+turn is stored by the harness; a resumed run replays the stored replies through :meth:`SynthesisTask.step`,
+which rebuilds the episode exactly.
+
+Scores: GS (exact IoU of the aligned folded silhouettes; the headline, averaged), GS by the raster protocol, SS
+(offline shape descriptor: shape, not semantic similarity), QE, and whether the target was reached. The episode
+lives in the task while the conversation runs; :meth:`SynthesisTask.parse` attaches it to the final answer (so
+reports can replay it) and :meth:`SynthesisTask.score` scores it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator, Mapping
+from typing import Any, Literal
+
+import numpy as np
+from PIL import Image
+from pydantic import BaseModel, ConfigDict, Field
+
+from foldbench.crease.pattern import build_crease_pattern
+from foldbench.envs.actions import AddCrease, AddCreases, ParsedAction, SchemaRejection, parse_action
+from foldbench.envs.origami_env import OrigamiSynthesisEnv
+from foldbench.envs.pictures import crease_pattern_image, episode_window, folded_image, png_bytes
+from foldbench.envs.policies import oracle_action, random_valid_action
+from foldbench.envs.sheet import apply_action, blank_sheet
+from foldbench.envs.targets import Target, random_simple_fold_target
+from foldbench.errors import InvalidKnobError
+from foldbench.messages import ImagePart, Part, TextPart
+from foldbench.tasks.base import Feedback, Item, Metric, ParseFailure, Plot, Prompt, Scores, TaskSpec
+from foldbench.tasks.knobs import Knobs, Whole, parse_knobs
+from foldbench.tasks.prompts import load_prompt
+
+__all__ = ["SynthesisAnswer", "SynthesisKnobs", "SynthesisTask"]
+
+ENGINE_VERSION = "origamibench-synthesis-1"
+IMAGE_SIZE = 384
+_GALLERY_FRAMES = 12
+
+
+class SynthesisKnobs(Knobs):
+    """Generator options of the synthesis task."""
+
+    budget: Literal[10, 25] = 10
+    """Steps per episode (the published budgets)."""
+    min_folds: Whole = Field(1, ge=1, le=8)
+    """Fewest simple folds in a target."""
+    max_folds: Whole = Field(3, ge=1, le=8)
+    """Most simple folds in a target."""
+    grid: Whole = Field(8, ge=0, le=64)
+    """Fold lines through multiples of 1/grid of the side (horizontal, vertical, diagonal); 0 for free lines."""
+
+
+class SynthesisAnswer(BaseModel):
+    """A parsed final reply: its action, and the episode it ended (each step's action, whether it was kept, GS)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: dict[str, Any]
+    episode: list[dict[str, Any]] = Field(default_factory=list)
+
+
+Answer = AddCrease | AddCreases | SynthesisAnswer
+
+
+def _target_of(item: Item) -> Target:
+    fold = item.target["fold"]
+    coords = np.asarray(fold["vertices_coords"], float)
+    segments = coords[np.asarray(fold["edges_vertices"], int)]
+    pattern = build_crease_pattern(segments, fold["edges_assignment"], source=item.id)
+    actions = tuple(item.target["actions"]) if item.target.get("actions") else None
+    return Target(item.target["name"], pattern, actions, item.metadata["category"], item.metadata["tier"])
+
+
+def _png(image: Image.Image) -> bytes:
+    return png_bytes(image)
+
+
+class SynthesisTask:
+    """Fold a blank square toward a target (see the module docstring)."""
+
+    id: str = "origamibench/synthesis-v1"
+    modalities: tuple[str, ...] = ("image", "text")
+    knob_schema: type[Knobs] = SynthesisKnobs
+
+    def __init__(self) -> None:
+        self._targets: dict[str, Target] = {}
+        self._episodes: dict[str, OrigamiSynthesisEnv] = {}
+        self.spec = TaskSpec(
+            engine_version=ENGINE_VERSION,
+            metrics=(
+                Metric("gs", "mean"), Metric("gs_raster", "mean"), Metric("ss", "mean"), Metric("qe", "mean"),
+                Metric("solved"), Metric("parse_failure"),
+            ),
+            headline="gs",
+            breakdowns=("tier", "category", "budget", "folds"),
+            plots=(Plot("GS, SS and QE by the target's number of folds", "folds", ("gs", "ss", "qe"),
+                        "folds in the target", "synthesis_by_folds.png"),),
+            gallery=self.gallery,
+            max_turns=25,
+        )
+
+    # -- items -----------------------------------------------------------------------------------------------
+    def generate(self, n: int, seed: int, *, modalities: tuple[str, ...] = ("image",),
+                 knobs: Mapping[str, Any] | None = None, start: int = 0) -> Iterator[Item]:
+        """Items ``start .. n-1``: targets of seeded random simple folds, with their fold actions."""
+        options = parse_knobs(SynthesisKnobs, self.id, knobs)
+        if options.min_folds > options.max_folds:
+            raise InvalidKnobError(f"{self.id}: min_folds {options.min_folds} is above max_folds {options.max_folds}")
+        for index in range(start, n):
+            rng = np.random.default_rng([seed, index, 14])
+            folds = int(rng.integers(options.min_folds, options.max_folds + 1))
+            target = random_simple_fold_target(rng, folds, grid=options.grid or None, name=f"synthesis-{index:05d}")
+            record = target.to_dict()
+            yield Item(
+                id=f"synthesis-{index:05d}", task=self.id, seed=seed, engine_version=ENGINE_VERSION,
+                inputs={"budget": options.budget, "images": {
+                    "target": f"images/synthesis-{index:05d}-target.png",
+                    "front": "images/blank-front.png", "back": "images/blank-back.png",
+                    "crease_pattern": "images/blank-crease-pattern.png"}},
+                target={"name": record["name"], "fold": record["fold"], "actions": record["actions"]},
+                metadata={"tier": target.tier, "category": target.category, "budget": options.budget,
+                          "folds": len(target.actions or ())},
+            )
+
+    def target(self, item: Item) -> Target:
+        """The item's target (built once per item)."""
+        if item.id not in self._targets:
+            self._targets[item.id] = _target_of(item)
+        return self._targets[item.id]
+
+    def assets(self, item: Item) -> Iterator[tuple[str, bytes]]:
+        """The target picture and the blank square's pictures, in the episode's window."""
+        env = self._fresh_env(item)
+        pictures = env.pictures()
+        images = item.inputs["images"]
+        yield images["target"], _png(pictures["target"])
+        yield images["front"], _png(folded_image(blank_sheet().aligned, "front", IMAGE_SIZE, (-0.6, -0.6, 11.2),
+                                                 square_outline=True))
+        yield images["back"], _png(folded_image(blank_sheet().aligned, "back", IMAGE_SIZE, (-0.6, -0.6, 11.2),
+                                                square_outline=True))
+        yield images["crease_pattern"], _png(pictures["crease_pattern"])
+
+    def _fresh_env(self, item: Item) -> OrigamiSynthesisEnv:
+        env = OrigamiSynthesisEnv(target=self.target(item), budget=int(item.inputs["budget"]), image_size=IMAGE_SIZE)
+        env.reset(seed=item.seed)
+        return env
+
+    # -- conversation ----------------------------------------------------------------------------------------
+    def render(self, item: Item, modality: str) -> Prompt:
+        """The instructions, the target and the blank square (pictures for ``image``), and the JSON state."""
+        template = load_prompt("foldbench.envs", "synthesis.txt")
+        env = self._fresh_env(item)
+        text = template.render(images=modality == "image", budget=item.inputs["budget"])
+        state = env.state_json(None)
+        parts: list[Part] = [TextPart(text)]
+        if modality == "image":
+            images = item.inputs["images"]
+            parts += [ImagePart(images[name]) for name in ("target", "front", "back", "crease_pattern")]
+        parts.append(TextPart("State:\n" + json.dumps(state, separators=(",", ":"))))
+        return Prompt(tuple(parts), template_version=template.version or "")
+
+    def step(self, item: Item, reply: str, turn: int) -> Feedback:
+        """Apply reply ``turn`` to the item's episode (a new episode at turn 0) and show the next observation."""
+        if turn == 0 or item.id not in self._episodes:
+            self._episodes[item.id] = self._fresh_env(item)
+        env = self._episodes[item.id]
+        observation, _, terminated, truncated, info = env.step(reply)
+        feedback = info["feedback"] or {}
+        verdict = ("Your action was kept." if feedback.get("accepted")
+                   else f"Your action was refused ({feedback.get('code')}): {feedback.get('message')}")
+        parts: list[Part] = [TextPart(verdict)]
+        if "current_front" in observation:
+            pictures = env.pictures()
+            parts += [ImagePart(data=_png(pictures[name]))
+                      for name in ("target", "current_front", "current_back", "crease_pattern")]
+        parts.append(TextPart("State:\n" + observation["text"]))
+        return Feedback(tuple(parts), done=bool(terminated or truncated))
+
+    def parse(self, item: Item, text: str) -> SynthesisAnswer | ParseFailure:
+        """The reply read strictly as an action, with the item's episode so far attached."""
+        if not text.strip():
+            return ParseFailure("empty", "the reply is empty")
+        parsed = parse_action(text)
+        if isinstance(parsed, SchemaRejection):
+            kind = {"E_ACTION_TOO_LONG": "too_long", "E_ACTION_NOT_JSON": "invalid_json"}.get(parsed.code, "schema")
+            return ParseFailure(kind, parsed.message, text[:200])  # type: ignore[arg-type]
+        env = self._episodes.get(item.id)
+        episode = [] if env is None else [
+            {"action": s.action if isinstance(s.action, dict) else _action_dict(s.action), "accepted": s.accepted,
+             "gs": s.gs} for s in env.history]
+        return SynthesisAnswer(action=parsed.to_dict(), episode=episode)
+
+    # -- scores ----------------------------------------------------------------------------------------------
+    def score(self, item: Item, answer: BaseModel | ParseFailure) -> Scores:
+        """The episode's final metrics (the stored episode when the conversation ran; otherwise ``answer`` alone
+        from the blank square; a parse failure without an episode scores 0 everywhere)."""
+        env = self._episodes.pop(item.id, None)
+        failed = isinstance(answer, ParseFailure)
+        if env is None:
+            if failed:
+                zeros = dict.fromkeys(("gs", "gs_raster", "ss", "qe", "solved"), 0.0)
+                return Scores({**zeros, "parse_failure": 1.0}, {"steps": 0, "accepted": 0})
+            env = self._fresh_env(item)
+            assert isinstance(answer, BaseModel)
+            action = answer.action if isinstance(answer, SynthesisAnswer) else answer.model_dump(mode="json")
+            env.step(action)
+        metrics = env.final_metrics()
+        accepted = sum(s.accepted for s in env.history)
+        values = {**metrics, "solved": float(metrics["gs"] >= 1.0), "parse_failure": float(failed)}
+        notes = (f"GS per step: {', '.join(f'{s.gs:.3f}' for s in env.history)}",)
+        return Scores(values, {"steps": len(env.history), "accepted": accepted}, notes)
+
+    # -- baselines -------------------------------------------------------------------------------------------
+    def oracle(self, item: Item) -> AddCrease | AddCreases:
+        """The target's next fold step (replaying its own action list turn by turn)."""
+        env = self._episodes.get(item.id)
+        action = oracle_action(self.target(item), 0 if env is None else sum(s.accepted for s in env.history))
+        model = AddCreases if action.get("action") == "add_creases" else AddCrease
+        return model.model_validate(action)
+
+    def random_answer(self, item: Item, rng: np.random.Generator) -> AddCrease:
+        """A random lattice crease that the item's current sheet accepts
+        (:func:`~foldbench.envs.policies.random_valid_action`)."""
+        env = self._episodes.get(item.id)
+        return random_valid_action(env.sheet if env is not None else blank_sheet(), rng)
+
+    # -- reports ---------------------------------------------------------------------------------------------
+    def gallery(self, item: Item, answer: Mapping[str, Any] | None) -> list[tuple[str, bytes]]:
+        """The episode as a strip (target, then the folded paper after each kept step) and its GS per step."""
+        target = self.target(item)
+        episode = list((answer or {}).get("episode") or [])
+        sheet, frames = blank_sheet(), []
+        for step in episode:
+            if step.get("accepted"):
+                result = apply_action(sheet, step.get("action"))
+                if result.accepted:
+                    sheet = result.sheet
+                    frames.append(sheet)
+        window = episode_window(target.aligned, *(f.aligned for f in frames))
+        size = 160
+        pictures = [folded_image(target.aligned, "front", size, window, square_outline=True)]
+        pictures += [folded_image(f.aligned, "front", size, window, square_outline=True)
+                     for f in frames[-_GALLERY_FRAMES:]]
+        pictures.append(crease_pattern_image(sheet.aligned, size))
+        strip = Image.new("RGB", (size * len(pictures) + 4 * (len(pictures) - 1), size), "white")
+        for index, picture in enumerate(pictures):
+            strip.paste(picture, (index * (size + 4), 0))
+        images = [("target, the paper after each kept step, final crease pattern", _png(strip))]
+        if episode:
+            images.append(("GS per step", _gs_plot([float(s.get("gs", 0.0)) for s in episode])))
+        return images
+
+
+def _action_dict(action: Any) -> dict[str, Any]:
+    parsed = parse_action(action)
+    return parsed.to_dict() if isinstance(parsed, ParsedAction) else {"unparsed": str(action)[:200]}
+
+
+def _gs_plot(values: list[float]) -> bytes:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axis = plt.subplots(figsize=(4, 2.2), dpi=80)
+    axis.plot(range(1, len(values) + 1), values, marker="o")
+    axis.set_xlabel("step")
+    axis.set_ylabel("GS")
+    axis.set_ylim(-0.02, 1.02)
+    axis.grid(alpha=0.3)
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", metadata={"Software": None})
+    plt.close(figure)
+    return buffer.getvalue()
+
