@@ -22,6 +22,9 @@ from foldbench.crease.layer_constraints import LayerConstraints
 
 __all__ = [
     "BUDGET_SAFETY",
+    "STAGE_LOCAL",
+    "STAGE_PROPAGATION",
+    "STAGE_SEARCH",
     "FIRST_BUDGETED_CAP",
     "ComponentSolutions",
     "LayerSolver",
@@ -39,6 +42,13 @@ BUDGET_SAFETY: float = 0.8
 ProgressCallback = Callable[[int, int, int], None]
 """Called after each component, and after each budgeted round of a long one, with (components done,
 components in all, states found so far)."""
+
+STAGE_LOCAL: str = "local"
+"""``where["stage"]`` of a self-intersection found from the local constraints, before transitivity is built."""
+STAGE_PROPAGATION: str = "propagation"
+"""``where["stage"]`` of a self-intersection found by propagating the crease assignment through every constraint."""
+STAGE_SEARCH: str = "search"
+"""``where["stage"]`` of a self-intersection found by searching a component (no solution)."""
 
 _SLOT_COUNTS, _TABLE_STATE, _TABLE_FORCED = propagation_arrays()
 
@@ -127,20 +137,22 @@ class LayerSolver:
                 pending.extend(self.constraints.variables_of(reason))
         return sorted(faces)
 
-    def raise_conflict(self, constraint: int, stage: str) -> None:
-        """Raise :class:`SelfIntersection` for a violated constraint."""
+    def raise_conflict(self, constraint: int, stage: str, stage_code: str = STAGE_PROPAGATION) -> None:
+        """Raise :class:`SelfIntersection` for a violated constraint; ``where["stage"]`` is ``stage_code``."""
         kind = CONSTRAINT_NAMES[self.constraints.kind_of(constraint)]
         faces = self.constraints.faces_of(constraint)
         raise SelfIntersection(
             "E_PHYS_SELF_INTERSECTION",
             f"no layer order exists: a {kind} constraint on faces {faces} cannot be satisfied ({stage})",
-            {"constraint_type": kind, "faces": faces, "conflicting_faces": self.conflict_faces(constraint)},
+            {"constraint_type": kind, "faces": faces, "conflicting_faces": self.conflict_faces(constraint),
+             "stage": stage_code},
         )
 
-    def raise_conflict_between_seeds(self) -> None:
+    def raise_conflict_between_seeds(self, stage_code: str = STAGE_PROPAGATION) -> None:
         """Raise :class:`SelfIntersection` for two creases that force opposite orders on one pair of faces."""
         raise SelfIntersection(
-            "E_PHYS_SELF_INTERSECTION", "two creases force opposite orders on the same pair of faces", {}
+            "E_PHYS_SELF_INTERSECTION", "two creases force opposite orders on the same pair of faces",
+            {"stage": stage_code},
         )
 
     def components(self) -> list[np.ndarray]:
@@ -233,7 +245,7 @@ class LayerSolver:
                 raise SelfIntersection(
                     "E_PHYS_SELF_INTERSECTION",
                     f"no layer order exists: component {index} ({len(group)} face pairs) has no solution",
-                    {"component": index, "faces": faces[:200], "face_count": len(faces)},
+                    {"component": index, "faces": faces[:200], "face_count": len(faces), "stage": STAGE_SEARCH},
                 )
             results.append(ComponentSolutions(tuple(int(v) for v in group), count, limited, first))
             state_count *= count
