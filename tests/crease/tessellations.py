@@ -179,3 +179,33 @@ def hyperbolic_paraboloid(sides: int = 6, rings: int = 4) -> tuple[np.ndarray, l
                 segments.append([corner(ring, k), corner(ring + 1, k)])
                 letters.append("M" if ring % 2 else "V")
     return np.array(segments, dtype=float), letters
+
+
+_ORIPA_LINE_TYPES = {"F": 0, "B": 1, "M": 2, "V": 3, "U": 4}
+
+
+def oripa_coordinates(segments: np.ndarray, size: float = 400.0) -> np.ndarray:
+    """Segments moved to ORIPA's frame: the paper centred on the origin with its longest side ``size``."""
+    points = segments.reshape(-1, 2)
+    low, high = points.min(axis=0), points.max(axis=0)
+    return (segments - (low + high) / 2) / float((high - low).max()) * size
+
+
+def cp_text(segments: np.ndarray, letters: list[str]) -> str:
+    """An ORIPA ``.cp`` file: ``type x1 y1 x2 y2`` per line, every number written in full."""
+    return "".join(f"{_ORIPA_LINE_TYPES[letter]} {a[0]!r} {a[1]!r} {b[0]!r} {b[1]!r}\n"
+                   for (a, b), letter in zip(segments.tolist(), letters, strict=True))
+
+
+def opx_text(segments: np.ndarray, letters: list[str]) -> str:
+    """An ORIPA ``.opx`` file (Java XMLEncoder) with one ``OriLineProxy`` per segment."""
+    def double(name: str, value: float) -> str:
+        return f'<void property="{name}"><double>{value!r}</double></void>'
+
+    lines = "".join(
+        f'<object class="oripa.OriLineProxy"><void property="type"><int>{_ORIPA_LINE_TYPES[letter]}</int></void>'
+        f'{double("x0", a[0])}{double("x1", b[0])}{double("y0", a[1])}{double("y1", b[1])}</object>'
+        for (a, b), letter in zip(segments.tolist(), letters, strict=True))
+    return ('<?xml version="1.0" encoding="UTF-8"?><java version="1.5.0" class="java.beans.XMLDecoder">'
+            f'<object class="oripa.DataSet"><void property="lines"><array class="oripa.OriLineProxy" '
+            f'length="{len(letters)}">{lines}</array></void></object></java>')
