@@ -87,10 +87,11 @@ def shrink_rotate(
     # pleat creases join the images of one tiling vertex in neighbouring tiles (the dual polygon's sides)
     for around in tiles_at.values():
         for (first, p), (second, q) in ((x, y) for i, x in enumerate(around) for y in around[i + 1:]):
-            shared = _shared_side(tiles[first][0], tiles[second][0])
-            if shared is None:
+            if not _share_a_side(tiles[first][0], tiles[second][0]):
                 continue
             letter = _pleat_letter(images[first], p, q, tiles[first][1])
+            if _pleat_letter(images[second], q, p, tiles[second][1]) != letter:
+                raise AssertionError("the two ends of a pleat crease ask for different letters")
             creases[(_key(p), _key(q))] = (p, q, letter)
     xmin, ymin, xmax, ymax = window or (0.0, 0.0, float(count), float(count) * (1.0 if tiling == "square"
                                                                                  else math.sqrt(3) / 2))
@@ -116,9 +117,8 @@ def _on_boundary(piece: LineString, paper: Polygon) -> bool:
     return bool(paper.exterior.buffer(1e-9).contains(piece))
 
 
-def _shared_side(first: list[Point], second: list[Point]) -> bool | None:
-    keys = {_key(p) for p in first} & {_key(p) for p in second}
-    return True if len(keys) == 2 else None
+def _share_a_side(first: list[Point], second: list[Point]) -> bool:
+    return len({_key(p) for p in first} & {_key(p) for p in second}) == 2
 
 
 def _pleat_letter(moved: list[Point], corner: Point, other: Point, colour: int) -> str:
