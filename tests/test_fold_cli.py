@@ -136,3 +136,24 @@ def test_a_noisy_drawing_states_its_precision(tmp_path: Path, capsys: pytest.Cap
     fold_command(path)
     line = capsys.readouterr().out
     assert "input precision" in line and "snapped at" in line
+
+
+def test_a_twist_tessellation_exported_with_three_decimals_is_a_one_line_precision_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import math
+
+    import numpy as np
+
+    from .crease.tessellations import cp_text, oripa_coordinates, shrink_rotate
+
+    segments, letters = shrink_rotate("square", 6, math.radians(30), 0.5)
+    placed = oripa_coordinates(segments)
+    (tmp_path / "exact.cp").write_text(cp_text(placed, letters))
+    (tmp_path / "rounded.cp").write_text(cp_text(np.round(placed / 400, 3) * 400, letters))
+    assert fold_command(tmp_path / "exact.cp", json_output=True) == 0  # the CLI's default time budget
+    report = json.loads(capsys.readouterr().out)
+    assert report["states"] == 1 and report["stopped"] is False
+    assert fold_command(tmp_path / "rounded.cp") == 1
+    output = capsys.readouterr()
+    assert output.out.count("\n") == 1 and "E_PRECISION_" in output.out and "Traceback" not in output.err

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from foldbench.crease import layer_constraints, summarize
+from foldbench.crease import layer_constraints, solver, summarize
 from foldbench.crease.compiler import compile_crease_pattern
 from foldbench.crease.errors import SelfIntersection
 
@@ -62,3 +62,24 @@ def test_a_long_component_reports_progress_before_it_ends() -> None:
     assert len(seen) >= 2 and seen[-1][2] == 15552
     assert seen[0][0] == 0 and seen[-1][0] == seen[-1][1] == 1
     assert [states for _, _, states in seen] == sorted(states for _, _, states in seen)
+
+
+@pytest.mark.parametrize(("rows", "columns", "states"), [(3, 3, 1368), (3, 4, 15552), (2, 5, 1980)])
+def test_a_count_continued_over_many_small_rounds_counts_every_state_once(
+    monkeypatch: pytest.MonkeyPatch, rows: int, columns: int, states: int
+) -> None:
+    # rounds of 7 solutions, each resuming after the last solution of the one before
+    monkeypatch.setattr(solver, "FIRST_BUDGETED_CAP", 7)
+    monkeypatch.setattr(solver, "ROUND_FRACTION", 0.0)
+    rounds: list[int] = []
+    compiled = compile_crease_pattern(map_pattern(rows, columns), timeout=600,
+                                      progress=lambda done, total, found: rounds.append(found))
+    assert compiled.state_count == states and not compiled.solution.stopped
+    assert len(rounds) > states // 7 - 2
+
+
+def test_a_count_continued_in_rounds_reaches_the_limit_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(solver, "FIRST_BUDGETED_CAP", 100)
+    monkeypatch.setattr(solver, "ROUND_FRACTION", 0.0)
+    compiled = compile_crease_pattern(map_pattern(3, 3), limit=1000, timeout=600)
+    assert compiled.state_count == 1000 and compiled.summary()["limited"]

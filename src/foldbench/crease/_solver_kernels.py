@@ -134,11 +134,15 @@ def _decide(  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def enumerate_component(  # type: ignore[no-untyped-def]
     component, limit, keep_index, trail_length, values, trail, reasons, touching_offsets, touching, constraints,
-    slot_counts, table_state, table_forced,
+    slot_counts, table_state, table_forced, resume,
 ):
     """Depth-first search over a component (value 1 first); count solutions up to ``limit`` (0: no limit).
 
-    Returns (count, limited, kept solution values or an empty array). Leaves ``values`` as it found them.
+    ``resume`` (empty: start afresh) is the decision values of the last solution of an earlier capped run:
+    the search replays them and goes on after that solution, so a count can be continued in rounds.
+
+    Returns (count, limited, kept solution values or an empty array, the decision values to resume from when
+    limited). Leaves ``values`` as it found them.
     """
     size = component.shape[0]
     kept = np.zeros(0, dtype=np.int8)
@@ -149,34 +153,52 @@ def enumerate_component(  # type: ignore[no-untyped-def]
     base = trail_length
     count = 0
     position = 0
-    while True:
+    for value in resume:
         while position < size and values[component[position]] != 0:
             position += 1
+        decision_position[depth] = position
+        decision_value[depth] = value
+        decision_mark[depth] = trail_length
+        depth += 1
+        conflict, trail_length = _decide(
+            component[position], value, trail_length, values, trail, reasons, touching_offsets, touching,
+            constraints, slot_counts, table_state, table_forced,
+        )
+        position += 1
+    resuming = resume.shape[0] > 0
+    while True:
         need_backtrack = False
-        if position == size:
-            if count == keep_index:
-                kept = np.empty(size, dtype=np.int8)
-                for i in range(size):
-                    kept[i] = values[component[i]]
-            count += 1
-            if limit > 0 and count >= limit:
-                trail_length = _undo(base, trail_length, values, trail)
-                return count, True, kept
+        if resuming:
+            resuming = False
             need_backtrack = True
         else:
-            variable = component[position]
-            decision_position[depth] = position
-            decision_value[depth] = 1
-            decision_mark[depth] = trail_length
-            depth += 1
-            conflict, trail_length = _decide(
-                variable, 1, trail_length, values, trail, reasons, touching_offsets, touching, constraints,
-                slot_counts, table_state, table_forced,
-            )
-            if conflict < 0:
+            while position < size and values[component[position]] != 0:
                 position += 1
-                continue
-            need_backtrack = True
+            if position == size:
+                if count == keep_index:
+                    kept = np.empty(size, dtype=np.int8)
+                    for i in range(size):
+                        kept[i] = values[component[i]]
+                count += 1
+                if limit > 0 and count >= limit:
+                    path = decision_value[:depth].copy()
+                    trail_length = _undo(base, trail_length, values, trail)
+                    return count, True, kept, path
+                need_backtrack = True
+            else:
+                variable = component[position]
+                decision_position[depth] = position
+                decision_value[depth] = 1
+                decision_mark[depth] = trail_length
+                depth += 1
+                conflict, trail_length = _decide(
+                    variable, 1, trail_length, values, trail, reasons, touching_offsets, touching, constraints,
+                    slot_counts, table_state, table_forced,
+                )
+                if conflict < 0:
+                    position += 1
+                    continue
+                need_backtrack = True
         advanced = False
         while need_backtrack and depth > 0 and not advanced:
             depth -= 1
@@ -198,7 +220,7 @@ def enumerate_component(  # type: ignore[no-untyped-def]
                     depth -= 1
         if not advanced:
             trail_length = _undo(base, trail_length, values, trail)
-            return count, False, kept
+            return count, False, kept, np.zeros(0, dtype=np.int8)
 
 
 @njit(cache=True)

@@ -16,7 +16,7 @@ from foldbench.crease.layer_constraints import LayerConstraints
 from foldbench.crease.local_checks import LocalCheckReport, check_vertices
 from foldbench.crease.overlay import build_overlay
 from foldbench.crease.pattern import CreasePattern
-from foldbench.crease.solver import LayerSolver, ProgressCallback, SolveResult
+from foldbench.crease.solver import STAGE_LOCAL, LayerSolver, ProgressCallback, SolveResult
 from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE
 
 __all__ = ["CompiledFold", "compile_crease_pattern", "crease_assignment_orders"]
@@ -230,9 +230,10 @@ def compile_crease_pattern(
         early = LayerSolver(local)
         conflict = early.assign(crease_assignment_orders(pattern, folded, local))
         if conflict == -2:
-            early.raise_conflict_between_seeds()
+            early.raise_conflict_between_seeds(STAGE_LOCAL)
         if conflict >= 0:
-            early.raise_conflict(conflict, "found from the local constraints before building transitivity")
+            early.raise_conflict(conflict, "found from the local constraints before building transitivity",
+                                 STAGE_LOCAL)
 
     overlay = build_overlay(pattern, folded, check_local)
     cells, constraints = overlay.cells, overlay.constraints

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from foldbench.crease.errors import GeometricallyImpossibleFold
+from foldbench.crease.errors import GeometricallyImpossibleFold, PrecisionProblem
 from foldbench.crease.pattern import CreasePattern
-from foldbench.crease.precision import kawasaki_noise
+from foldbench.crease.precision import kawasaki_explained_by, kawasaki_noise
 from foldbench.crease.tolerance import ANGLE_NOISE_FACTOR, ANGLE_TOLERANCE, KAWASAKI_IMPOSSIBLE, PRECISION_MARGIN
 
 __all__ = ["LocalCheckReport", "check_vertices", "vertices_creases"]
@@ -104,6 +104,7 @@ def check_vertices(pattern: CreasePattern) -> LocalCheckReport:
     errors: dict[int, float] = {}
     shortest: dict[int, float] = {}
     imprecise: list[int] = []
+    failures: list[tuple[int, float, list[float], dict]] = []
     checked = 0
     for vertex, edges in enumerate(neighbours):
         if on_boundary[vertex] or not edges:
@@ -131,14 +132,9 @@ def check_vertices(pattern: CreasePattern) -> LocalCheckReport:
         ends = pattern.vertices_coords[pattern.edges_vertices[edges]]
         shortest[vertex] = float(np.hypot(*(ends[:, 1] - ends[:, 0]).T).min())
         if error > ANGLE_TOLERANCE:
-            degrees = [round(math.degrees(s), 6) for s in sectors]
             if error > KAWASAKI_IMPOSSIBLE:
-                raise GeometricallyImpossibleFold(
-                    "E_GEOM_KAWASAKI",
-                    f"vertex {vertex}: alternating angle sums {math.degrees(alternating):.6f} and "
-                    f"{math.degrees(2 * math.pi - alternating):.6f} degrees, must both be 180",
-                    {**where, "sector_angles_degrees": degrees},
-                )
+                failures.append((vertex, alternating, sectors, where))
+                continue
             imprecise.append(vertex)
         if "U" in letters:
             continue
@@ -156,7 +152,42 @@ def check_vertices(pattern: CreasePattern) -> LocalCheckReport:
                     {**where, "sector_angles_degrees": [round(math.degrees(s), 6) for s in sectors],
                      "run_edges": [edges[c] for c in creases]},
                 )
-    return LocalCheckReport(checked, errors, tuple(imprecise), kawasaki_noise(errors, shortest))
+    noise = kawasaki_noise(errors, shortest)
+    if failures:
+        _judge_kawasaki_failures(pattern, failures, max(noise, pattern.input_precision))
+    return LocalCheckReport(checked, errors, tuple(imprecise), noise)
+
+
+def _judge_kawasaki_failures(
+    pattern: CreasePattern, failures: list[tuple[int, float, list[float], dict]], measured_noise: float
+) -> None:
+    """Raise for vertices whose Kawasaki error exceeds ``KAWASAKI_IMPOSSIBLE``: a geometric verdict, unless the
+    input is visibly noisy (``measured_noise`` > 0) and moving every point by its precision (the measured noise,
+    or half the last decimal the coordinates are written to, whichever is larger) could explain every failure;
+    then a precision problem (rule 9 of :mod:`foldbench.crease.tolerance`)."""
+    precision = max(measured_noise, pattern.written_precision) if measured_noise > 0 else 0.0
+    explained = []
+    for vertex, alternating, sectors, where in failures:
+        error = abs(alternating - math.pi)
+        creases = where["edges"]
+        ends = pattern.vertices_coords[pattern.edges_vertices[creases]]
+        bound = kawasaki_explained_by(precision, np.hypot(*(ends[:, 1] - ends[:, 0]).T))
+        if error > bound:
+            raise GeometricallyImpossibleFold(
+                "E_GEOM_KAWASAKI",
+                f"vertex {vertex}: alternating angle sums {math.degrees(alternating):.6f} and "
+                f"{math.degrees(2 * math.pi - alternating):.6f} degrees, must both be 180",
+                {**where, "sector_angles_degrees": [round(math.degrees(s), 6) for s in sectors]},
+            )
+        explained.append({"vertex": vertex, "kawasaki_error_degrees": round(math.degrees(error), 6),
+                          "explainable_degrees": round(math.degrees(bound), 6)})
+    raise PrecisionProblem(
+        "E_PRECISION_KAWASAKI",
+        f"{len(explained)} vertices miss Kawasaki by up to {max(e['kawasaki_error_degrees'] for e in explained):.3f}"
+        f" degrees, which moving the points by the input's precision ({precision:.1e} of the paper) can explain;"
+        " the coordinates are too imprecise to decide",
+        {"input_precision": precision, "vertices": explained[:20], "vertex_count": len(explained)},
+    )
 
 
 def _locally_smallest_runs(sectors: list[float], tolerance: float = ANGLE_TOLERANCE) -> list[tuple[int, int]]:

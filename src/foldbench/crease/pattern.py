@@ -15,7 +15,7 @@ import shapely
 
 from foldbench.crease.errors import CreasePatternSyntaxError, GeometricallyImpossibleFold
 from foldbench.crease.planar import PlanarGraph, find_faces, planarize_segments
-from foldbench.crease.precision import direction_noise
+from foldbench.crease.precision import direction_noise, written_precision
 from foldbench.crease.tolerance import (
     AREA_TOLERANCE,
     CREASE_DISTANCE_TOLERANCE,
@@ -66,6 +66,8 @@ class CreasePattern:
         input_precision: how far the input's endpoints seem to have been moved by noise (paper size = 1; 0 for
             exact input), see :mod:`foldbench.crease.precision`.
         snap_tolerance: the distance at which points were merged and segments split (paper size = 1).
+        written_precision: half the last decimal digit the input coordinates were written to (paper size = 1;
+            0 for integers or full-precision numbers), see :func:`foldbench.crease.precision.written_precision`.
     """
 
     vertices_coords: np.ndarray
@@ -79,6 +81,7 @@ class CreasePattern:
     notes: tuple[str, ...] = field(default=())
     input_precision: float = 0.0
     snap_tolerance: float = CREASE_DISTANCE_TOLERANCE
+    written_precision: float = 0.0
 
     @property
     def vertex_count(self) -> int:
@@ -224,7 +227,8 @@ def build_crease_pattern(
             notes += (f"a mountain and a valley crease overlapped over less than {current:.0e} of the paper: "
                       "merged at their meeting point",)
         return replace(pattern, notes=notes, input_precision=max(precision, current / SNAP_FACTOR)
-                       if current > snapped else precision, snap_tolerance=current)
+                       if current > snapped else precision, snap_tolerance=current,
+                       written_precision=written_precision(segments, scale))
 
 
 def _build_at_tolerance(

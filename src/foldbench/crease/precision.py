@@ -15,7 +15,10 @@ import numpy as np
 
 from foldbench.crease.tolerance import EXACT_ANGLE, KAWASAKI_IMPOSSIBLE, NOISE_ANGLE_LIMIT
 
-__all__ = ["direction_noise", "kawasaki_noise"]
+__all__ = ["MAX_WRITTEN_DECIMALS", "direction_noise", "kawasaki_explained_by", "kawasaki_noise", "written_precision"]
+
+MAX_WRITTEN_DECIMALS: int = 6
+"""Coordinates written with more decimals than this are taken as exact."""
 
 
 def direction_noise(segments: np.ndarray) -> float:
@@ -84,3 +87,40 @@ def kawasaki_noise(errors: dict[int, float], shortest_crease_at: dict[int, float
         if EXACT_ANGLE <= error < KAWASAKI_IMPOSSIBLE:
             worst = max(worst, error * shortest_crease_at.get(vertex, 0.0) / 2)
     return worst
+
+
+def written_precision(points: np.ndarray, scale: float) -> float:
+    """Half the last decimal digit the input's coordinates are written to, as a fraction of the paper size.
+
+    Coordinates rounded to ``k`` decimals (1 <= k <= ``MAX_WRITTEN_DECIMALS``) may each be off by half a unit
+    of the last digit. Integers are taken as exact (designs drawn on an integer grid), and so are coordinates
+    that need more decimals. Returns 0 when no such rounding is seen.
+
+    >>> written_precision(np.array([[0.0, 0.123], [100.0, 57.7]]), 100.0)
+    5e-06
+    >>> written_precision(np.array([[0.0, 0.0], [200.0, 346.41016151377545]]), 400.0)
+    0.0
+    >>> written_precision(np.array([[0.0, 0.0], [200.0, 400.0]]), 400.0)
+    0.0
+    """
+    values = np.asarray(points, dtype=float).ravel()
+    values = values[np.isfinite(values)]
+    if not len(values) or scale <= 0:
+        return 0.0
+    for decimals in range(0, MAX_WRITTEN_DECIMALS + 1):
+        shifted = values * 10.0**decimals
+        if np.all(np.abs(shifted - np.round(shifted)) <= 1e-6 * np.maximum(1.0, np.abs(shifted)) * 1e-3):
+            return 0.0 if decimals == 0 else 0.5 * 10.0**-decimals / scale
+    return 0.0
+
+
+def kawasaki_explained_by(precision: float, crease_lengths: np.ndarray) -> float:
+    """The largest Kawasaki error (radians) that moving every point by ``precision`` can cause at a vertex
+    whose creases have these lengths: each crease turns by up to ``2 * precision / length``.
+
+    >>> round(kawasaki_explained_by(1e-3, np.array([0.1, 0.1, 0.2, 0.2])), 6)
+    0.06
+    """
+    lengths = np.asarray(crease_lengths, dtype=float)
+    lengths = lengths[lengths > 0]
+    return float(np.sum(2 * precision / lengths)) if len(lengths) else 0.0

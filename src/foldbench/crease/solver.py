@@ -21,7 +21,10 @@ from foldbench.crease.errors import SelfIntersection
 from foldbench.crease.layer_constraints import LayerConstraints
 
 __all__ = [
-    "BUDGET_SAFETY",
+    "ROUND_FRACTION",
+    "STAGE_LOCAL",
+    "STAGE_PROPAGATION",
+    "STAGE_SEARCH",
     "FIRST_BUDGETED_CAP",
     "ComponentSolutions",
     "LayerSolver",
@@ -30,15 +33,26 @@ __all__ = [
 ]
 
 FIRST_BUDGETED_CAP: int = 1024
-"""Under a time budget, a component is first counted up to this many solutions, then again with a cap sized by
-the measured rate to fit the time left, until it is exhausted or no larger count fits."""
+"""Under a time budget, a component's first round counts up to this many solutions (later rounds are sized by
+the measured rate, never smaller)."""
 
-BUDGET_SAFETY: float = 0.8
-"""A budgeted recount is sized to end within this fraction of the time left, at the last run's rate."""
+ROUND_FRACTION: float = 0.25
+"""Under a time budget, each round of a component's count is sized to take about this fraction of the time left,
+at the last round's rate (rounds continue one another, so small rounds waste nothing but a replay of the
+search path)."""
+
+_NO_RESUME = np.zeros(0, dtype=np.int8)
 
 ProgressCallback = Callable[[int, int, int], None]
 """Called after each component, and after each budgeted round of a long one, with (components done,
 components in all, states found so far)."""
+
+STAGE_LOCAL: str = "local"
+"""``where["stage"]`` of a self-intersection found from the local constraints, before transitivity is built."""
+STAGE_PROPAGATION: str = "propagation"
+"""``where["stage"]`` of a self-intersection found by propagating the crease assignment through every constraint."""
+STAGE_SEARCH: str = "search"
+"""``where["stage"]`` of a self-intersection found by searching a component (no solution)."""
 
 _SLOT_COUNTS, _TABLE_STATE, _TABLE_FORCED = propagation_arrays()
 
@@ -127,20 +141,22 @@ class LayerSolver:
                 pending.extend(self.constraints.variables_of(reason))
         return sorted(faces)
 
-    def raise_conflict(self, constraint: int, stage: str) -> None:
-        """Raise :class:`SelfIntersection` for a violated constraint."""
+    def raise_conflict(self, constraint: int, stage: str, stage_code: str = STAGE_PROPAGATION) -> None:
+        """Raise :class:`SelfIntersection` for a violated constraint; ``where["stage"]`` is ``stage_code``."""
         kind = CONSTRAINT_NAMES[self.constraints.kind_of(constraint)]
         faces = self.constraints.faces_of(constraint)
         raise SelfIntersection(
             "E_PHYS_SELF_INTERSECTION",
             f"no layer order exists: a {kind} constraint on faces {faces} cannot be satisfied ({stage})",
-            {"constraint_type": kind, "faces": faces, "conflicting_faces": self.conflict_faces(constraint)},
+            {"constraint_type": kind, "faces": faces, "conflicting_faces": self.conflict_faces(constraint),
+             "stage": stage_code},
         )
 
-    def raise_conflict_between_seeds(self) -> None:
+    def raise_conflict_between_seeds(self, stage_code: str = STAGE_PROPAGATION) -> None:
         """Raise :class:`SelfIntersection` for two creases that force opposite orders on one pair of faces."""
         raise SelfIntersection(
-            "E_PHYS_SELF_INTERSECTION", "two creases force opposite orders on the same pair of faces", {}
+            "E_PHYS_SELF_INTERSECTION", "two creases force opposite orders on the same pair of faces",
+            {"stage": stage_code},
         )
 
     def components(self) -> list[np.ndarray]:
@@ -161,11 +177,17 @@ class LayerSolver:
     ) -> tuple[int, bool, tuple[int, ...]]:
         """Count the component's solutions (up to ``limit``); return the count, whether it was capped, and
         the values of solution number ``keep_index`` (empty if there are fewer solutions)."""
-        count, limited, kept = kernels.enumerate_component(
+        count, limited, kept, _ = self._enumerate(variables, limit, keep_index, _NO_RESUME)
+        return count, limited, kept
+
+    def _enumerate(
+        self, variables: np.ndarray, limit: int | None, keep_index: int, resume: np.ndarray
+    ) -> tuple[int, bool, tuple[int, ...], np.ndarray]:
+        count, limited, kept, path = kernels.enumerate_component(
             np.ascontiguousarray(variables, dtype=np.int64), 0 if limit is None else int(limit), int(keep_index),
-            self.trail_length, self.values, self.trail, self.reasons, *self._arrays(),
+            self.trail_length, self.values, self.trail, self.reasons, *self._arrays(), resume,
         )
-        return int(count), bool(limited), tuple(int(v) for v in kept)
+        return int(count), bool(limited), tuple(int(v) for v in kept), path
 
     def _count_within(
         self, group: np.ndarray, limit: int | None, deadline: float | None,
@@ -173,26 +195,34 @@ class LayerSolver:
     ) -> tuple[int, bool, tuple[int, ...], bool]:
         """Count a component's solutions, stopping at ``deadline`` (perf_counter seconds) if given.
 
-        ``on_round`` is told the solutions found after each budgeted round. Returns the count, whether it was
-        capped, the first solution, and whether the deadline stopped it.
+        Under a deadline the count runs in rounds, each going on from where the last one stopped (nothing is
+        counted twice), sized by the measured rate to take about ``ROUND_FRACTION`` of the time left; the
+        search stops after the round during which the deadline passes. ``on_round`` is told the solutions
+        found after each round. Returns the count, whether it was capped, the first solution, and whether the
+        deadline stopped it.
         """
         if deadline is None:
             return (*self.enumerate_component(group, limit), False)
+        total, first, resume = 0, (), _NO_RESUME
         cap = FIRST_BUDGETED_CAP
         while True:
-            effective = cap if limit is None else min(cap, limit)
+            effective = cap if limit is None else min(cap, limit - total)
             started = time.perf_counter()
-            count, limited, first = self.enumerate_component(group, effective)
+            count, limited, kept, resume = self._enumerate(group, effective, 0 if total == 0 else -1, resume)
             now = time.perf_counter()
-            if not limited or (limit is not None and effective == limit):
-                return count, limited, first, False
+            if total == 0:
+                first = kept
+            total += count
+            if not limited:
+                return total, False, first, False
+            if limit is not None and total >= limit:
+                return total, True, first, False
             if on_round is not None:
-                on_round(count)
-            # the next run starts over, so it must find more solutions than this one within the time left
-            next_cap = int(count / max(now - started, 1e-6) * (deadline - now) * BUDGET_SAFETY)
-            if now >= deadline or next_cap <= count:
-                return count, True, first, True
-            cap = next_cap
+                on_round(total)
+            if now >= deadline:
+                return total, True, first, True
+            rate = count / max(now - started, 1e-6)
+            cap = max(FIRST_BUDGETED_CAP, int(rate * (deadline - now) * ROUND_FRACTION))
 
     def solve(
         self, seeds: list[tuple[int, int]], limit: int | None = None, *, timeout: float | None = None,
@@ -233,7 +263,7 @@ class LayerSolver:
                 raise SelfIntersection(
                     "E_PHYS_SELF_INTERSECTION",
                     f"no layer order exists: component {index} ({len(group)} face pairs) has no solution",
-                    {"component": index, "faces": faces[:200], "face_count": len(faces)},
+                    {"component": index, "faces": faces[:200], "face_count": len(faces), "stage": STAGE_SEARCH},
                 )
             results.append(ComponentSolutions(tuple(int(v) for v in group), count, limited, first))
             state_count *= count

@@ -34,7 +34,11 @@ follows one rule, applied everywhere through the constants below:
    accepts as approximately flat is never rejected by big-little-big over a difference within that tolerance.
 9. **Precision is reported, never guessed.** When a check fails by less than
    :data:`PRECISION_MARGIN` times its tolerance, the compiler raises
-   :class:`foldbench.crease.errors.PrecisionProblem` instead of a geometric verdict.
+   :class:`foldbench.crease.errors.PrecisionProblem` instead of a geometric verdict. So does a Kawasaki error
+   above :data:`KAWASAKI_IMPOSSIBLE` in a visibly noisy input (measured precision above 0) when moving every
+   point by the input's precision (the measured one, or half the last decimal the coordinates are written to,
+   :func:`foldbench.crease.precision.written_precision`) could cause it (``E_PRECISION_KAWASAKI``): an
+   export rounded to three decimals misses Kawasaki by degrees at its short creases.
 
 The folded-state tolerance is larger than the crease-pattern one because folding composes reflections and
 accumulates rounding error (about one unit of rounding per fold in a chain).
