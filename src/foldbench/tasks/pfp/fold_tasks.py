@@ -44,7 +44,7 @@ from foldbench.pfp.puzzle import (
 )
 from foldbench.pfp.sequences import SYMMETRIC_CODES, Step, resolve_code, sample_corner_step, sample_sequence
 from foldbench.pfp.shapes import SheetShape, sheet_polygon
-from foldbench.pfp.tolerance import DISTINCT_AREA, SAME_AREA, distinct_regions, same_region
+from foldbench.pfp.tolerance import DISTINCT_AREA, SAME_AREA, difference_area, distinct_regions, same_region
 from foldbench.pfp.variants import make_variant
 from foldbench.tasks.base import Item
 from foldbench.tasks.knobs import Knobs
@@ -64,7 +64,16 @@ _INVERSE_CUT_TRIES = 8
 """Inverse: cuts tried through the answer's folds before all four sequences are drawn again."""
 _MIN_SHARED_FRACTION = 0.35
 """Multi-step: the four folded papers must share at least this fraction of each one's outline (the cut lies there)."""
+_ROUNDING_MARGIN = 1.0
+"""Square units: a cheap estimate of an area is trusted to decide a check only when it misses by more than this."""
 Drawn = tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
+
+
+def _clearly_same(first: Any, second: Any) -> bool:
+    """Whether two outlines are not visibly different with room to spare (``DISTINCT_AREA`` less the margin)."""
+    if abs(first.area - second.area) >= DISTINCT_AREA - _ROUNDING_MARGIN:
+        return False
+    return difference_area(first, second) < DISTINCT_AREA - _ROUNDING_MARGIN
 
 
 def _steps_data(steps: tuple[Step, ...]) -> list[list[dict[str, Any]]]:
@@ -229,6 +238,13 @@ class MultiStepTask(_FoldTaskBase):
             last = (resolve_code(before.silhouette, SYMMETRIC_CODES[int(code_index)]),)
             if step_problem(before, last) is not None:
                 continue
+            # A valid fold lays its flap inside the paper that stays, so that paper is the folded outline (up to
+            # rounding): third folds that clearly fail the checks below are dropped before the layers are folded.
+            staying = before.silhouette.difference(half_plane(last[0]))
+            if any(_clearly_same(staying, other.silhouette) for other in finals) or (
+                common.intersection(staying).area < _MIN_SHARED_FRACTION * staying.area - _ROUNDING_MARGIN
+            ):
+                continue
             final = apply_step(before, last)
             if any(not distinct_regions(final.silhouette, other.silhouette) for other in finals):
                 continue
@@ -260,7 +276,14 @@ class MultiStepTask(_FoldTaskBase):
             size_rank = np.argsort(np.argsort([final.silhouette.area for final in finals]))
             target, tie_break = int(rng.integers(4)), rng.random(4)
             by_nearness = sorted(range(4), key=lambda k: (abs(int(size_rank[k]) - target), tie_break[k]))
-            chosen = next((k for k in by_nearness if paper_problem(sheet, results[k]) is None), None)
+            lefts = {}
+            for k in by_nearness:
+                lefts[k] = paper_left(sheet, results[k])
+                if paper_problem(sheet, results[k], lefts[k]) is None:
+                    chosen = k
+                    break
+            else:
+                chosen = None
             if chosen is not None:
                 break
         else:
@@ -274,6 +297,7 @@ class MultiStepTask(_FoldTaskBase):
         centre = Puzzle(sheet, first_steps, cutouts)
         truth = Puzzle(centre.sheet, sequences[answer_index], centre.cutouts)
         self.memo.put("holes", truth, results[chosen])
+        self.memo.put("pattern", truth, lefts[chosen])
         inputs = {"puzzle": truth.to_dict(), "options": [_steps_data(steps) for steps in sequences]}
         return inputs, {}, _describe(truth)
 
@@ -369,7 +393,8 @@ class InverseTask(_FoldTaskBase):
             others = [other for k, other in enumerate(sequences) if k != answer_index]
             if family == "corner" and not all(_creases_touch(flat, other[0][0], holes) for other in others):
                 continue  # the holes lie away from some option's flaps: that option makes them too
-            if paper_problem(sheet, holes) is not None:
+            left = paper_left(sheet, holes)
+            if paper_problem(sheet, holes, left) is not None:
                 continue
             if all(refold_mismatch(sheet, other[0], holes, other[1][-1]) >= DISTINCT_AREA for other in others):
                 break
@@ -378,6 +403,7 @@ class InverseTask(_FoldTaskBase):
         for other_steps, other_states in sequences:
             remember_states(self.memo, sheet, other_steps, other_states)
         self.memo.put("holes", puzzle, holes)
+        self.memo.put("pattern", puzzle, left)
         inputs = {"puzzle": puzzle.to_dict(), "options": [_steps_data(s) for s, _ in sequences]}
         return inputs, {}, _describe(puzzle)
 
