@@ -19,7 +19,15 @@ from foldbench.pfp.folding import (
     reflection,
     unfold_cut,
 )
-from foldbench.pfp.puzzle import Puzzle, holes_of, paper_left, paper_problem, quality_problem, refold_mismatch
+from foldbench.pfp.puzzle import (
+    Puzzle,
+    holes_of,
+    paper_left,
+    paper_problem,
+    quality_problem,
+    refold_mismatch,
+    refold_misses_by,
+)
 from foldbench.pfp.sequences import SYMMETRIC_CODES, resolve_code, sample_sequence
 from foldbench.pfp.shapes import SHEET_SHAPES, Cutout, cutout_polygon, sheet_polygon
 from foldbench.pfp.tolerance import SAME_AREA, same_region
@@ -125,6 +133,18 @@ def test_generated_puzzles_pass_quality_and_refold_exactly(seed: int, subtask: s
     assert left.geom_type == "Polygon"
     for cutout in puzzle.cutouts:
         assert cutout_polygon(cutout).intersection(states[-1].silhouette).area > 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from(["1-fold", "2-fold", "others"]), st.floats(-3.0, 3.0))
+def test_the_cheap_refold_comparison_agrees_with_the_exact_mismatch(seed: int, subtask: str, offset: float) -> None:
+    """Holes of one puzzle against another random sequence: the union-free comparison gives the exact answer,
+    also for bounds within rounding of the mismatch."""
+    (puzzle, _, holes), (other, other_states, _) = _puzzles(seed, subtask, 2)
+    exact = refold_mismatch(puzzle.sheet, other.steps, holes)
+    for bound in (exact + offset, 600.0, SAME_AREA):
+        expected = exact >= bound
+        assert refold_misses_by(puzzle.sheet, other.steps, holes, bound) == expected, (exact, bound)
 
 
 def test_a_symmetric_pattern_is_not_made_by_an_asymmetric_fold() -> None:

@@ -48,6 +48,7 @@ __all__ = [
     "pattern_of",
     "puzzle_holes",
     "quality_problem",
+    "refold_misses_by",
     "refold_mismatch",
     "sheet_states",
     "remember_states",
@@ -320,3 +321,36 @@ def refold_mismatch(
     final = final if final is not None else sheet_states(sheet, tuple(steps), memo)[-1]
     smallest_cut = fold_region(final, holes)
     return difference_area(unfold_cut(final, smallest_cut), holes)
+
+
+_AREA_ROUNDING = 1.0
+"""Square units: an area found without unions decides a comparison only when it clears the bound by this much."""
+
+
+def refold_misses_by(
+    sheet: SheetShape,
+    steps: Sequence[Step],
+    holes: BaseGeometry,
+    area: float,
+    final: FoldState | None = None,
+    memo: FoldMemo | None = None,
+) -> bool:
+    """Whether :func:`refold_mismatch` is at least ``area``, found cheaply when the answer is clear.
+
+    What the smallest cut unfolds to contains the holes and is made of pieces of distinct layers (disjoint on the
+    flat sheet), so the mismatch is the summed area of the layers' pieces of that cut less the holes' area (the
+    layers' maps keep areas): no piece needs to be carried back or joined. Within rounding of the bound, the
+    mismatch is computed exactly.
+
+    >>> from shapely.geometry import box
+    >>> refold_misses_by("square", (), box(0, 0, 30, 30), 1.0)
+    False
+    """
+    final = final if final is not None else sheet_states(sheet, tuple(steps), memo)[-1]
+    smallest_cut = fold_region(final, holes)
+    positions = np.empty(len(final.layers), dtype=object)
+    positions[:] = [layer.position for layer in final.layers]
+    estimate = float(shapely.area(shapely.intersection(positions, smallest_cut)).sum()) - holes.area
+    if abs(estimate - area) > _AREA_ROUNDING:
+        return estimate > area
+    return difference_area(unfold_cut(final, smallest_cut), holes) >= area

@@ -39,6 +39,7 @@ from foldbench.pfp.puzzle import (
     paper_problem,
     puzzle_holes,
     refold_mismatch,
+    refold_misses_by,
     remember_states,
     sheet_states,
 )
@@ -396,7 +397,7 @@ class InverseTask(_FoldTaskBase):
             left = paper_left(sheet, holes)
             if paper_problem(sheet, holes, left) is not None:
                 continue
-            if all(refold_mismatch(sheet, other[0], holes, other[1][-1]) >= DISTINCT_AREA for other in others):
+            if all(refold_misses_by(sheet, other[0], holes, DISTINCT_AREA, other[1][-1]) for other in others):
                 break
         else:
             return None
