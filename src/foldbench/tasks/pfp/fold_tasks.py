@@ -33,10 +33,9 @@ from foldbench.pfp.folding import Crease, FoldState, apply_step, half_plane, ref
 from foldbench.pfp.memo import FoldMemo
 from foldbench.pfp.puzzle import (
     Puzzle,
+    clean_paper,
     cutout_problem,
     holes_of,
-    paper_left,
-    paper_problem,
     puzzle_holes,
     refold_mismatch,
     refold_misses_by,
@@ -165,8 +164,8 @@ class SingleStepTask(_FoldTaskBase):
             variant_holes = holes_of(puzzle, variant_states[-1])
             if any(not distinct_regions(variant_holes, other) for other in seen):
                 continue
-            pattern = paper_left(puzzle.sheet, variant_holes)
-            if paper_problem(puzzle.sheet, variant_holes, pattern) is not None:
+            pattern = clean_paper(puzzle.sheet, variant_holes)
+            if pattern is None:
                 continue
             remember_states(self.memo, puzzle.sheet, puzzle.steps, variant_states)
             self.memo.put("holes", puzzle, variant_holes)
@@ -279,9 +278,9 @@ class MultiStepTask(_FoldTaskBase):
             by_nearness = sorted(range(4), key=lambda k: (abs(int(size_rank[k]) - target), tie_break[k]))
             lefts = {}
             for k in by_nearness:
-                lefts[k] = paper_left(sheet, results[k])
-                if paper_problem(sheet, results[k], lefts[k]) is None:
-                    chosen = k
+                left = clean_paper(sheet, results[k])
+                if left is not None:
+                    chosen, lefts[k] = k, left
                     break
             else:
                 chosen = None
@@ -394,8 +393,8 @@ class InverseTask(_FoldTaskBase):
             others = [other for k, other in enumerate(sequences) if k != answer_index]
             if family == "corner" and not all(_creases_touch(flat, other[0][0], holes) for other in others):
                 continue  # the holes lie away from some option's flaps: that option makes them too
-            left = paper_left(sheet, holes)
-            if paper_problem(sheet, holes, left) is not None:
+            left = clean_paper(sheet, holes)
+            if left is None:
                 continue
             if all(refold_misses_by(sheet, other[0], holes, DISTINCT_AREA, other[1][-1]) for other in others):
                 break
