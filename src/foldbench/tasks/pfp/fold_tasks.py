@@ -29,11 +29,20 @@ import numpy as np
 from shapely import affinity
 
 from foldbench.pfp.cutouts import capacity, capacity_of, count_distribution, sample_cutouts
-from foldbench.pfp.folding import Crease, FoldState, apply_step, half_plane, reflection, step_problem
+from foldbench.pfp.folding import (
+    Crease,
+    FoldState,
+    apply_step,
+    half_plane,
+    reflection,
+    step_problem,
+    unfolded_cut_area,
+)
 from foldbench.pfp.memo import FoldMemo
 from foldbench.pfp.puzzle import (
     Puzzle,
     clean_paper,
+    cut_region,
     cutout_problem,
     holes_of,
     puzzle_holes,
@@ -102,20 +111,37 @@ def _creases_touch(state: FoldState, step: Step, holes: Any) -> bool:
     return False
 
 
+class _LazyHoles:
+    """The holes a cut makes through each option's folded paper, unfolded only when asked for."""
+
+    def __init__(self, puzzles: list[Puzzle], finals: list[FoldState]) -> None:
+        self._puzzles, self._finals = puzzles, finals
+        self._holes: dict[int, Any] = {}
+
+    def __getitem__(self, k: int) -> Any:
+        if k not in self._holes:
+            self._holes[k] = holes_of(self._puzzles[k], self._finals[k])
+        return self._holes[k]
+
+
 def _option_results(
     sheet: SheetShape, sequences: list[tuple[Step, ...]], finals: list[FoldState], cutouts: tuple[Any, ...]
-) -> list[Any] | None:
+) -> _LazyHoles | None:
     """The holes the cut makes through each folded paper, or None when the cut misses one of them or two options
-    make the same holes (checked one option at a time, so a bad cut is dropped early)."""
+    make the same holes. Two options whose holes' areas differ by at least ``DISTINCT_AREA`` (with room for
+    rounding; the areas are found without unfolding) make different holes; only the others are unfolded."""
     puzzles = [Puzzle(sheet, steps, cutouts) for steps in sequences]
     if any(cutout_problem(puzzle, final) is not None for puzzle, final in zip(puzzles, finals, strict=True)):
         return None
-    results: list[Any] = []
-    for puzzle, final in zip(puzzles, finals, strict=True):
-        holes = holes_of(puzzle, final)
-        if any(not distinct_regions(holes, other) for other in results):
-            return None
-        results.append(holes)
+    cut = cut_region(cutouts)
+    areas = [unfolded_cut_area(final, cut) for final in finals]
+    results = _LazyHoles(puzzles, finals)
+    for i in range(len(puzzles)):
+        for j in range(i):
+            if abs(areas[i] - areas[j]) >= DISTINCT_AREA + _ROUNDING_MARGIN:
+                continue
+            if not distinct_regions(results[i], results[j]):
+                return None
     return results
 
 
