@@ -67,6 +67,40 @@ def test_an_odd_one_out_answer_is_flagged_by_the_outlier_baselines(tmp_path: Pat
     assert "grey L1 outlier" in [b.name for b in report.flagged]
 
 
+def _square(centre: tuple[int, int], half: int) -> np.ndarray:
+    """A 48 px white picture with a filled grey square."""
+    picture = np.full((48, 48), 255, np.uint8)
+    (x, y) = centre
+    picture[y - half : y + half, x - half : x + half] = 150
+    return picture
+
+
+def test_an_option_that_breaks_a_chain_of_nested_outlines_is_found_by_containment(tmp_path: Path) -> None:
+    """Three nested squares and one square that overlaps them without nesting: the answer is the one that breaks
+    the chain, and only the containment rule must see it (the four squares have other sizes each time)."""
+    rng = np.random.default_rng(1)
+    answers = [int(a) for a in rng.integers(4, size=40)]
+    options = []
+    for answer in answers:
+        big, middle, small = int(rng.integers(19, 23)), int(rng.integers(12, 16)), int(rng.integers(5, 9))
+        chain = [_square((24, 24), big), _square((24, 24), middle), _square((24, 24), small)]
+        odd = _square((24 + middle, 24 - middle), int(rng.integers(6, 10)))  # crosses the middle square's edge
+        chain.insert(answer, odd)
+        options.append(chain)
+    results = _by_name(audit_dataset(_write_dataset(tmp_path, options, answers)))
+    assert results["containment odd one out"].accuracy == 1.0 and results["containment odd one out"].flagged
+
+
+def test_four_nested_options_leave_containment_at_chance(tmp_path: Path) -> None:
+    """When the answer nests with the others (here, at a random place in a chain of four), removing any option
+    leaves a chain of three: the rule ties four ways."""
+    rng = np.random.default_rng(2)
+    answers = [int(a) for a in rng.integers(4, size=24)]
+    options = [[_square((24, 24), half) for half in (22, 16, 11, 6)] for _ in answers]
+    results = _by_name(audit_dataset(_write_dataset(tmp_path, options, answers)))
+    assert results["containment odd one out"].accuracy == pytest.approx(0.25)
+
+
 def test_options_that_cannot_be_told_apart_score_exactly_chance(tmp_path: Path) -> None:
     """Four identical pictures: every picture rule ties four ways and earns a quarter per item."""
     same = np.full((24, 24), 128, np.uint8)

@@ -18,8 +18,17 @@ from foldbench.pfp.folding import (
     half_plane,
     reflection,
     unfold_cut,
+    unfolded_cut_area,
 )
-from foldbench.pfp.puzzle import Puzzle, holes_of, paper_left, paper_problem, quality_problem, refold_mismatch
+from foldbench.pfp.puzzle import (
+    Puzzle,
+    holes_of,
+    paper_left,
+    paper_problem,
+    quality_problem,
+    refold_mismatch,
+    refold_misses_by,
+)
 from foldbench.pfp.sequences import SYMMETRIC_CODES, resolve_code, sample_sequence
 from foldbench.pfp.shapes import SHEET_SHAPES, Cutout, cutout_polygon, sheet_polygon
 from foldbench.pfp.tolerance import SAME_AREA, same_region
@@ -125,6 +134,27 @@ def test_generated_puzzles_pass_quality_and_refold_exactly(seed: int, subtask: s
     assert left.geom_type == "Polygon"
     for cutout in puzzle.cutouts:
         assert cutout_polygon(cutout).intersection(states[-1].silhouette).area > 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from(["1-fold", "2-fold", "others"]), st.floats(-3.0, 3.0))
+def test_the_cheap_refold_comparison_agrees_with_the_exact_mismatch(seed: int, subtask: str, offset: float) -> None:
+    """Holes of one puzzle against another random sequence: the union-free comparison gives the exact answer,
+    also for bounds within rounding of the mismatch."""
+    (puzzle, _, holes), (other, other_states, _) = _puzzles(seed, subtask, 2)
+    exact = refold_mismatch(puzzle.sheet, other.steps, holes)
+    for bound in (exact + offset, 600.0, SAME_AREA):
+        expected = exact >= bound
+        assert refold_misses_by(puzzle.sheet, other.steps, holes, bound) == expected, (exact, bound)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), subtasks)
+def test_the_union_free_area_of_a_cut_is_the_area_of_its_holes(seed: int, subtask: str) -> None:
+    puzzle, states, holes = _puzzles(seed, subtask)[0]
+    cut = unary_union([cutout_polygon(c) for c in puzzle.cutouts])
+    assert unfolded_cut_area(states[-1], cut) == pytest.approx(holes.area, abs=1e-3)
+    assert unfolded_cut_area(states[-1], cut) == pytest.approx(unfold_cut(states[-1], cut).area, abs=1e-3)
 
 
 def test_a_symmetric_pattern_is_not_made_by_an_asymmetric_fold() -> None:

@@ -11,6 +11,10 @@ battery of such rules:
 * **extremes**: the option with the most / least ink (pixels not white) and the most / least dark ink;
 * **record medoid / outlier**: the same on the option records, with the number of differing JSON leaves as the
   distance, and the records with the most / least leaves;
+* **odd one out by containment**: when options are outlines (folded states, silhouettes), the true ones may nest
+  as a chain (each inside the previous); the rule picks the option whose removal leaves the longest chain of the
+  others under ink-mask containment (one ink mask inside another when at least :data:`CONTAIN_FRACTION` of its
+  pixels are ink in the other);
 * **letter**: always answering the most frequent answer letter of the dataset.
 
 Ties are split: a rule that picks k options, one of them right, scores 1/k for the item, so a rule that cannot
@@ -66,6 +70,8 @@ DARK_LEVEL = 100
 """Grey levels below this count as dark ink (outlines, strokes)."""
 HISTOGRAM_LEVELS = 4
 """Colour histograms quantise each RGB channel to this many levels."""
+CONTAIN_FRACTION = 0.97
+"""One ink mask lies inside another when at least this fraction of its pixels are ink in the other."""
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
@@ -319,6 +325,41 @@ def _medoid_outlier(distances: np.ndarray, answers: np.ndarray) -> tuple[np.ndar
     return _credit(total, answers, largest=False), _credit(total, answers, largest=True)
 
 
+def _containment(masks: np.ndarray) -> np.ndarray:
+    """``inside[n, i, j]``: within item ``n``, option ``j``'s ink lies inside option ``i``'s (``i != j``)."""
+    inter = (masks[:, :, None, :] & masks[:, None, :, :]).sum(axis=-1)
+    amount = masks.sum(axis=-1)
+    inside = inter >= CONTAIN_FRACTION * np.maximum(amount[:, None, :], 1)
+    options = masks.shape[1]
+    inside[:, np.arange(options), np.arange(options)] = False
+    return inside
+
+
+def _longest_chain(inside: np.ndarray, amount: np.ndarray, members: Sequence[int]) -> int:
+    """The most options of ``members`` that nest as a chain (each inside the one before), for one item: the
+    longest path through the containment relation, taken from the most ink to the least."""
+    order = sorted(members, key=lambda k: (-amount[k], k))
+    length = dict.fromkeys(order, 1)
+    for position, inner in enumerate(order):
+        for outer in order[:position]:
+            if inside[outer, inner]:
+                length[inner] = max(length[inner], length[outer] + 1)
+    return max(length.values(), default=0)
+
+
+def _chain_breaker(masks: np.ndarray) -> np.ndarray:
+    """Per item and option, the length of the longest containment chain of the other options (the option whose
+    removal leaves the longest chain is the one that breaks the chain)."""
+    inside = _containment(masks)
+    amounts = masks.sum(axis=-1)
+    items, options = masks.shape[:2]
+    scores = np.zeros((items, options), dtype=np.float32)
+    for n in range(items):
+        for k in range(options):
+            scores[n, k] = _longest_chain(inside[n], amounts[n], [j for j in range(options) if j != k])
+    return scores
+
+
 # ---- the audit ------------------------------------------------------------------------------------------------
 
 
@@ -355,6 +396,13 @@ def audit_choice_items(items: Sequence[ChoiceItem], *, margin: float = DEFAULT_M
             credits.append(
                 (f"least {name}", f"the option with the least {name}", _credit(amount, answers, largest=False))
             )
+        credits.append(
+            (
+                "containment odd one out",
+                "the option whose removal leaves the longest chain of nested ink masks",
+                _credit(_chain_breaker(ink), answers, largest=True),
+            )
+        )
     if all(len(item.option_records) == options for item in items):
         distances, sizes = _record_distances([item.option_records for item in items])
         medoid, outlier = _medoid_outlier(distances, answers)

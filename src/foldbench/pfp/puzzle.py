@@ -39,6 +39,7 @@ __all__ = [
     "MIN_INSIDE_FRACTION",
     "MIN_PAPER_LEFT",
     "Puzzle",
+    "clean_paper",
     "cut_region",
     "cutout_problem",
     "holes_of",
@@ -48,6 +49,7 @@ __all__ = [
     "pattern_of",
     "puzzle_holes",
     "quality_problem",
+    "refold_misses_by",
     "refold_mismatch",
     "sheet_states",
     "remember_states",
@@ -238,19 +240,45 @@ def paper_problem(sheet: SheetShape, holes: BaseGeometry, left: BaseGeometry | N
     >>> paper_problem("square", Polygon())
     'the cut misses the paper'
     """
+    problem = _hole_size_problem(holes)
+    if problem is not None:
+        return problem
+    left = left if left is not None else paper_left(sheet, holes)
+    return _left_problem(sheet, left) or legibility_problem(sheet, holes, left)
+
+
+def clean_paper(sheet: SheetShape, holes: BaseGeometry) -> BaseGeometry | None:
+    """The paper left when ``holes`` pass :func:`paper_problem`, else None: the same rules, with the checks of
+    the holes alone before the paper left is computed (most rejected cuts fail those).
+
+    >>> from shapely.geometry import box
+    >>> clean_paper("square", box(-20, -20, 20, 20)).area
+    128000.0
+    """
+    if _hole_size_problem(holes) is not None or _hole_legibility_problem(sheet, holes) is not None:
+        return None
+    left = paper_left(sheet, holes)
+    if _left_problem(sheet, left) is not None or _bridge_problem(left) is not None:
+        return None
+    return left
+
+
+def _hole_size_problem(holes: BaseGeometry) -> str | None:
     if holes.area < MIN_HOLE_AREA:
         return "the cut misses the paper"
     if any(piece.area < MIN_HOLE_AREA for piece in _pieces(holes)):
         return "a hole is too small"
-    paper = sheet_polygon(sheet)
-    left = left if left is not None else paper_left(sheet, holes)
-    if left.area < MIN_PAPER_LEFT * paper.area:
+    return None
+
+
+def _left_problem(sheet: SheetShape, left: BaseGeometry) -> str | None:
+    if left.area < MIN_PAPER_LEFT * sheet_polygon(sheet).area:
         return "too little paper is left"
     if left.geom_type != "Polygon":
         return "the paper falls apart"
     if left.buffer(-MIN_PAPER_WIDTH / 2, quad_segs=2).geom_type != "Polygon":
         return "the paper hangs together by a thread"
-    return legibility_problem(sheet, holes, left)
+    return None
 
 
 def legibility_problem(sheet: SheetShape, holes: BaseGeometry, left: BaseGeometry | None = None) -> str | None:
@@ -266,6 +294,16 @@ def legibility_problem(sheet: SheetShape, holes: BaseGeometry, left: BaseGeometr
     >>> legibility_problem("square", box(-20, -20, 0, 0).union(box(4, -20, 24, 0)))
     'two holes are too close to tell apart'
     """
+    if holes.is_empty:
+        return None
+    problem = _hole_legibility_problem(sheet, holes)
+    if problem is not None:
+        return problem
+    return _bridge_problem(left if left is not None else paper_left(sheet, holes))
+
+
+def _hole_legibility_problem(sheet: SheetShape, holes: BaseGeometry) -> str | None:
+    """The legibility rules that look at the holes alone (every rule but the bridges of paper)."""
     half = MIN_FEATURE / 2
     pieces = np.array(_pieces(holes), dtype=object)
     if len(pieces) == 0:
@@ -286,8 +324,11 @@ def legibility_problem(sheet: SheetShape, holes: BaseGeometry, left: BaseGeometr
             return "a notch opens too narrowly"
         if piece.buffer(MIN_FEATURE, quad_segs=2).intersection(edge).length - opening > _NEAR_EDGE_SLACK * MIN_FEATURE:
             return "a hole runs too close along the edge"
-    left = left if left is not None else paper_left(sheet, holes)
-    if left.buffer(-half, quad_segs=2).geom_type != "Polygon":
+    return None
+
+
+def _bridge_problem(left: BaseGeometry) -> str | None:
+    if left.buffer(-MIN_FEATURE / 2, quad_segs=2).geom_type != "Polygon":
         return "a bridge of paper is too narrow"
     return None
 
@@ -320,3 +361,36 @@ def refold_mismatch(
     final = final if final is not None else sheet_states(sheet, tuple(steps), memo)[-1]
     smallest_cut = fold_region(final, holes)
     return difference_area(unfold_cut(final, smallest_cut), holes)
+
+
+_AREA_ROUNDING = 1.0
+"""Square units: an area found without unions decides a comparison only when it clears the bound by this much."""
+
+
+def refold_misses_by(
+    sheet: SheetShape,
+    steps: Sequence[Step],
+    holes: BaseGeometry,
+    area: float,
+    final: FoldState | None = None,
+    memo: FoldMemo | None = None,
+) -> bool:
+    """Whether :func:`refold_mismatch` is at least ``area``, found cheaply when the answer is clear.
+
+    What the smallest cut unfolds to contains the holes and is made of pieces of distinct layers (disjoint on the
+    flat sheet), so the mismatch is the summed area of the layers' pieces of that cut less the holes' area (the
+    layers' maps keep areas): no piece needs to be carried back or joined. Within rounding of the bound, the
+    mismatch is computed exactly.
+
+    >>> from shapely.geometry import box
+    >>> refold_misses_by("square", (), box(0, 0, 30, 30), 1.0)
+    False
+    """
+    final = final if final is not None else sheet_states(sheet, tuple(steps), memo)[-1]
+    smallest_cut = fold_region(final, holes)
+    positions = np.empty(len(final.layers), dtype=object)
+    positions[:] = [layer.position for layer in final.layers]
+    estimate = float(shapely.area(shapely.intersection(positions, smallest_cut)).sum()) - holes.area
+    if abs(estimate - area) > _AREA_ROUNDING:
+        return estimate > area
+    return difference_area(unfold_cut(final, smallest_cut), holes) >= area

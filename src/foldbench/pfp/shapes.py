@@ -16,6 +16,8 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any, Literal, get_args
 
+import numpy as np
+import shapely
 from shapely import affinity
 from shapely.geometry import Polygon, box
 
@@ -138,4 +140,5 @@ def cutout_polygon(cutout: Cutout) -> Polygon:
     >>> cutout_polygon(Cutout("square", (0.0, 0.0), 2.0)).bounds
     (-1.0, -1.0, 1.0, 1.0)
     """
-    return affinity.translate(_unit_cutout(cutout.shape, cutout.size, cutout.angle), *cutout.center)
+    offset = np.array(cutout.center)
+    return shapely.transform(_unit_cutout(cutout.shape, cutout.size, cutout.angle), lambda coords: coords + offset)

@@ -18,7 +18,7 @@ from foldbench.pfp.cutouts import COUNT_PROBABILITIES, capacity, count_distribut
 from foldbench.pfp.errors import PfpKnobError
 from foldbench.pfp.folding import FoldState
 from foldbench.pfp.memo import FoldMemo
-from foldbench.pfp.puzzle import Puzzle, cutout_problem, holes_of, paper_problem, remember_states
+from foldbench.pfp.puzzle import Puzzle, clean_paper, cutout_problem, holes_of, remember_states
 from foldbench.pfp.sequences import FoldFamily, sample_sequence
 from foldbench.pfp.shapes import SHEET_SHAPES, sheet_polygon
 
@@ -95,7 +95,7 @@ def sample_puzzle(
         if cutout_problem(puzzle, states[-1]) is not None:
             continue
         holes = holes_of(puzzle, states[-1])
-        if paper_problem(sheet, holes) is None:
+        if clean_paper(sheet, holes) is not None:
             if memo is not None:
                 remember_states(memo, sheet, steps, states)
             return puzzle, states, holes

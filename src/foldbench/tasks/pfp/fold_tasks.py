@@ -29,22 +29,31 @@ import numpy as np
 from shapely import affinity
 
 from foldbench.pfp.cutouts import capacity, capacity_of, count_distribution, sample_cutouts
-from foldbench.pfp.folding import Crease, FoldState, apply_step, half_plane, reflection, step_problem
+from foldbench.pfp.folding import (
+    Crease,
+    FoldState,
+    apply_step,
+    half_plane,
+    reflection,
+    step_problem,
+    unfolded_cut_area,
+)
 from foldbench.pfp.memo import FoldMemo
 from foldbench.pfp.puzzle import (
     Puzzle,
+    clean_paper,
+    cut_region,
     cutout_problem,
     holes_of,
-    paper_left,
-    paper_problem,
     puzzle_holes,
     refold_mismatch,
+    refold_misses_by,
     remember_states,
     sheet_states,
 )
 from foldbench.pfp.sequences import SYMMETRIC_CODES, Step, resolve_code, sample_corner_step, sample_sequence
 from foldbench.pfp.shapes import SheetShape, sheet_polygon
-from foldbench.pfp.tolerance import DISTINCT_AREA, SAME_AREA, distinct_regions, same_region
+from foldbench.pfp.tolerance import DISTINCT_AREA, SAME_AREA, difference_area, distinct_regions, same_region
 from foldbench.pfp.variants import make_variant
 from foldbench.tasks.base import Item
 from foldbench.tasks.knobs import Knobs
@@ -64,7 +73,16 @@ _INVERSE_CUT_TRIES = 8
 """Inverse: cuts tried through the answer's folds before all four sequences are drawn again."""
 _MIN_SHARED_FRACTION = 0.35
 """Multi-step: the four folded papers must share at least this fraction of each one's outline (the cut lies there)."""
+_ROUNDING_MARGIN = 1.0
+"""Square units: a cheap estimate of an area is trusted to decide a check only when it misses by more than this."""
 Drawn = tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
+
+
+def _clearly_same(first: Any, second: Any) -> bool:
+    """Whether two outlines are not visibly different with room to spare (``DISTINCT_AREA`` less the margin)."""
+    if abs(first.area - second.area) >= DISTINCT_AREA - _ROUNDING_MARGIN:
+        return False
+    return difference_area(first, second) < DISTINCT_AREA - _ROUNDING_MARGIN
 
 
 def _steps_data(steps: tuple[Step, ...]) -> list[list[dict[str, Any]]]:
@@ -93,20 +111,37 @@ def _creases_touch(state: FoldState, step: Step, holes: Any) -> bool:
     return False
 
 
+class _LazyHoles:
+    """The holes a cut makes through each option's folded paper, unfolded only when asked for."""
+
+    def __init__(self, puzzles: list[Puzzle], finals: list[FoldState]) -> None:
+        self._puzzles, self._finals = puzzles, finals
+        self._holes: dict[int, Any] = {}
+
+    def __getitem__(self, k: int) -> Any:
+        if k not in self._holes:
+            self._holes[k] = holes_of(self._puzzles[k], self._finals[k])
+        return self._holes[k]
+
+
 def _option_results(
     sheet: SheetShape, sequences: list[tuple[Step, ...]], finals: list[FoldState], cutouts: tuple[Any, ...]
-) -> list[Any] | None:
+) -> _LazyHoles | None:
     """The holes the cut makes through each folded paper, or None when the cut misses one of them or two options
-    make the same holes (checked one option at a time, so a bad cut is dropped early)."""
+    make the same holes. Two options whose holes' areas differ by at least ``DISTINCT_AREA`` (with room for
+    rounding; the areas are found without unfolding) make different holes; only the others are unfolded."""
     puzzles = [Puzzle(sheet, steps, cutouts) for steps in sequences]
     if any(cutout_problem(puzzle, final) is not None for puzzle, final in zip(puzzles, finals, strict=True)):
         return None
-    results: list[Any] = []
-    for puzzle, final in zip(puzzles, finals, strict=True):
-        holes = holes_of(puzzle, final)
-        if any(not distinct_regions(holes, other) for other in results):
-            return None
-        results.append(holes)
+    cut = cut_region(cutouts)
+    areas = [unfolded_cut_area(final, cut) for final in finals]
+    results = _LazyHoles(puzzles, finals)
+    for i in range(len(puzzles)):
+        for j in range(i):
+            if abs(areas[i] - areas[j]) >= DISTINCT_AREA + _ROUNDING_MARGIN:
+                continue
+            if not distinct_regions(results[i], results[j]):
+                return None
     return results
 
 
@@ -155,8 +190,8 @@ class SingleStepTask(_FoldTaskBase):
             variant_holes = holes_of(puzzle, variant_states[-1])
             if any(not distinct_regions(variant_holes, other) for other in seen):
                 continue
-            pattern = paper_left(puzzle.sheet, variant_holes)
-            if paper_problem(puzzle.sheet, variant_holes, pattern) is not None:
+            pattern = clean_paper(puzzle.sheet, variant_holes)
+            if pattern is None:
                 continue
             remember_states(self.memo, puzzle.sheet, puzzle.steps, variant_states)
             self.memo.put("holes", puzzle, variant_holes)
@@ -229,6 +264,13 @@ class MultiStepTask(_FoldTaskBase):
             last = (resolve_code(before.silhouette, SYMMETRIC_CODES[int(code_index)]),)
             if step_problem(before, last) is not None:
                 continue
+            # A valid fold lays its flap inside the paper that stays, so that paper is the folded outline (up to
+            # rounding): third folds that clearly fail the checks below are dropped before the layers are folded.
+            staying = before.silhouette.difference(half_plane(last[0]))
+            if any(_clearly_same(staying, other.silhouette) for other in finals) or (
+                common.intersection(staying).area < _MIN_SHARED_FRACTION * staying.area - _ROUNDING_MARGIN
+            ):
+                continue
             final = apply_step(before, last)
             if any(not distinct_regions(final.silhouette, other.silhouette) for other in finals):
                 continue
@@ -260,7 +302,14 @@ class MultiStepTask(_FoldTaskBase):
             size_rank = np.argsort(np.argsort([final.silhouette.area for final in finals]))
             target, tie_break = int(rng.integers(4)), rng.random(4)
             by_nearness = sorted(range(4), key=lambda k: (abs(int(size_rank[k]) - target), tie_break[k]))
-            chosen = next((k for k in by_nearness if paper_problem(sheet, results[k]) is None), None)
+            lefts = {}
+            for k in by_nearness:
+                left = clean_paper(sheet, results[k])
+                if left is not None:
+                    chosen, lefts[k] = k, left
+                    break
+            else:
+                chosen = None
             if chosen is not None:
                 break
         else:
@@ -274,6 +323,7 @@ class MultiStepTask(_FoldTaskBase):
         centre = Puzzle(sheet, first_steps, cutouts)
         truth = Puzzle(centre.sheet, sequences[answer_index], centre.cutouts)
         self.memo.put("holes", truth, results[chosen])
+        self.memo.put("pattern", truth, lefts[chosen])
         inputs = {"puzzle": truth.to_dict(), "options": [_steps_data(steps) for steps in sequences]}
         return inputs, {}, _describe(truth)
 
@@ -369,15 +419,17 @@ class InverseTask(_FoldTaskBase):
             others = [other for k, other in enumerate(sequences) if k != answer_index]
             if family == "corner" and not all(_creases_touch(flat, other[0][0], holes) for other in others):
                 continue  # the holes lie away from some option's flaps: that option makes them too
-            if paper_problem(sheet, holes) is not None:
+            left = clean_paper(sheet, holes)
+            if left is None:
                 continue
-            if all(refold_mismatch(sheet, other[0], holes, other[1][-1]) >= DISTINCT_AREA for other in others):
+            if all(refold_misses_by(sheet, other[0], holes, DISTINCT_AREA, other[1][-1]) for other in others):
                 break
         else:
             return None
         for other_steps, other_states in sequences:
             remember_states(self.memo, sheet, other_steps, other_states)
         self.memo.put("holes", puzzle, holes)
+        self.memo.put("pattern", puzzle, left)
         inputs = {"puzzle": puzzle.to_dict(), "options": [_steps_data(s) for s, _ in sequences]}
         return inputs, {}, _describe(puzzle)
 
