@@ -103,7 +103,8 @@ def test_the_prompt_shows_options_then_reference(items) -> None:
     assert set(images) <= set(written) and item.inputs["images"]["composite"] in written
 
 
-@pytest.mark.parametrize(("reply", "letter"), [("[C]", "C"), ("C", "C"), ('{"answer": "d"}', "D"), ("Answer: [A]", "A")])
+@pytest.mark.parametrize(("reply", "letter"),
+                         [("[C]", "C"), ("C", "C"), ('{"answer": "d"}', "D"), ("Answer: [A]", "A")])
 def test_replies_in_the_requested_form_are_read(reply: str, letter: str, items) -> None:
     task = make(CAUSAL)
     answer = task.parse(items[CAUSAL][0], reply)

@@ -181,7 +181,8 @@ class OneStepTask:
         categories = config["categories"] or CATEGORIES
         unknown = [c for c in categories if c not in CATEGORIES]
         if unknown:
-            raise OneStepKnobError(f"{self.id}: knob 'categories': {unknown[0]!r} is not one of {', '.join(CATEGORIES)}")
+            raise OneStepKnobError(
+                f"{self.id}: knob 'categories': {unknown[0]!r} is not one of {', '.join(CATEGORIES)}")
         names = _sequences_by_name()
         chosen = config["sequences"] or tuple(names)
         missing = [n for n in chosen if n not in names]
