@@ -77,3 +77,18 @@ def test_show_and_plan_agree() -> None:
     planned = run(*args)
     assert planned.returncode == 0, planned.stderr
     assert planned.stdout.startswith("folds: ")
+
+
+def test_generate_pfp_split_gives_that_split_and_the_manifest_says_so(tmp_path: Path) -> None:
+    import json
+
+    result = run("generate", "pfp", "--task", "single-step", "-n", "5", "--seed", "3", "--split", "test", "--out",
+                 str(tmp_path / "d"))  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    manifest = json.loads((tmp_path / "d" / "manifest.json").read_text())
+    assert manifest["split"] == "test" and manifest["knobs"] == {"split": "test"}
+    assert manifest["legibility"]["min_feature_px"] >= 3
+    items = [json.loads(line) for line in (tmp_path / "d" / "items.jsonl").read_text().splitlines()]
+    assert [item["metadata"]["split"] for item in items] == ["test"] * 5
+    bad = run("generate", "pfp", "--task", "single-step", "-n", "1", "--split", "dev", "--out", str(tmp_path / "e"))
+    assert bad.returncode != 0 and "Traceback" not in bad.stderr and "split" in bad.stderr

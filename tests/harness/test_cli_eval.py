@@ -168,10 +168,10 @@ def test_suite_generates_evaluates_and_reports(tmp_path: Path) -> None:
     assert sorted((r[0].strip("| "), r[1]) for r in rows if r[2] == "oracle") == [
         ("mentalblackboard/planning-v1", "image"), ("mentalblackboard/planning-v1", "text"),
         ("mentalblackboard/prediction-v1", "image"), ("mentalblackboard/prediction-v1", "text"),
-        ("pfp/folding-3d-v1", "image"),
+        ("pfp/folding-3d-v2", "image"),
     ]  # fmt: skip
     for row in rows:
-        headline = {"pfp/folding-3d-v1": "accuracy"}.get(row[0].strip("| "), "exact_match")
+        headline = {"pfp/folding-3d-v2": "accuracy"}.get(row[0].strip("| "), "exact_match")
         assert row[4] == headline, row
         if row[2] == "oracle":  # 3 of 3 right: Wilson's interval is 43.9 % to 100 %
             assert row[5].strip(" |") == "100.0 (44–100)", row

@@ -19,7 +19,7 @@ from foldbench.pfp.folding import (
     reflection,
     unfold_cut,
 )
-from foldbench.pfp.puzzle import Puzzle, holes_of, paper_problem, quality_problem, refold_mismatch
+from foldbench.pfp.puzzle import Puzzle, holes_of, paper_left, paper_problem, quality_problem, refold_mismatch
 from foldbench.pfp.sequences import SYMMETRIC_CODES, resolve_code, sample_sequence
 from foldbench.pfp.shapes import SHEET_SHAPES, Cutout, cutout_polygon, sheet_polygon
 from foldbench.pfp.tolerance import SAME_AREA, same_region
@@ -121,7 +121,7 @@ def test_generated_puzzles_pass_quality_and_refold_exactly(seed: int, subtask: s
     assert quality_problem(puzzle) is None
     assert refold_mismatch(puzzle.sheet, puzzle.steps, holes) < SAME_AREA
     assert Puzzle.from_dict(puzzle.to_dict()) == puzzle
-    left = sheet_polygon(puzzle.sheet).difference(holes)
+    left = paper_left(puzzle.sheet, holes)
     assert left.geom_type == "Polygon"
     for cutout in puzzle.cutouts:
         assert cutout_polygon(cutout).intersection(states[-1].silhouette).area > 0

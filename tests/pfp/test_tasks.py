@@ -34,7 +34,7 @@ def _check(task: object, item: Item) -> None:
 
 
 def test_the_five_tasks_are_registered_and_follow_the_protocol() -> None:
-    ids = {"pfp/single-step-v1", "pfp/multi-step-v1", "pfp/inverse-v1", "pfp/folding-3d-v1", "pfp/unfolding-2d-v1"}
+    ids = {"pfp/single-step-v2", "pfp/multi-step-v2", "pfp/inverse-v2", "pfp/folding-3d-v2", "pfp/unfolding-2d-v2"}
     assert ids <= set(task_ids())
     for task_id in ids:
         assert isinstance(make(task_id), Task)
@@ -67,7 +67,7 @@ def test_oracle_scores_everything_and_random_scores_about_a_quarter(generated: d
     assert total == 5 * PER_TASK == 400
     assert oracle_correct == total
     assert 0.16 <= random_correct / total <= 0.34
-    assert set(letters) == set(LETTERS) and all(60 <= count <= 140 for count in letters.values())
+    assert letters == dict.fromkeys(LETTERS, total // 4)  # balanced in blocks of four items
 
 
 def test_metadata_names_type_subtask_and_split(generated: dict) -> None:
@@ -213,3 +213,37 @@ def test_ranges_of_items_match_the_whole_dataset() -> None:
     assert list(task.generate(6, 3, start=4)) == whole[4:]
     with pytest.raises(PfpKnobError, match="start"):
         task.generate(3, 0, start=4)
+
+
+@pytest.mark.parametrize("split", ["train", "validation", "test"])
+def test_a_requested_split_gives_exactly_that_split(split: str) -> None:
+    task = InverseTask()
+    items = list(task.generate(6, 5, knobs={"split": split}))
+    assert [item.metadata["split"] for item in items] == [split] * 6
+    assert all(split_of(item.seed) == split for item in items)
+    for item in items:
+        _check(task, item)
+
+
+def test_datasets_of_different_splits_share_no_item_seed() -> None:
+    seeds = {
+        split: {item.seed for item in SingleStepTask().generate(8, 1, knobs={"split": split})}
+        for split in ("train", "test")
+    }
+    assert not seeds["train"] & seeds["test"]
+
+
+def test_an_unknown_split_is_refused() -> None:
+    with pytest.raises(PfpKnobError, match="split"):
+        list(SingleStepTask().generate(1, 0, knobs={"split": "dev"}))
+
+
+def test_each_task_keeps_its_own_memo_and_a_shared_one_gives_the_same_items() -> None:
+    from foldbench.pfp.memo import FoldMemo
+
+    first, second = SingleStepTask(), SingleStepTask()
+    assert first.memo is not second.memo
+    shared = FoldMemo(size=8)
+    plain = list(SingleStepTask().generate(4, 9))
+    with_small_memo = list(SingleStepTask(memo=shared).generate(4, 9))
+    assert plain == with_small_memo and 0 < len(shared) <= 8

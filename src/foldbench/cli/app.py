@@ -21,6 +21,7 @@ except ImportError:  # pragma: no cover - older typer runs on click itself
 
 from foldbench import __version__
 from foldbench.cli._common import err_console
+from foldbench.cli.audit import audit
 from foldbench.cli.evaluate import compare_command, eval_command, report_command, suite_command
 from foldbench.cli.fold import fold
 from foldbench.cli.generate import generate
@@ -42,6 +43,7 @@ app.command("eval")(eval_command)
 app.command("report")(report_command)
 app.command("compare")(compare_command)
 app.command("fold")(fold)
+app.command("audit")(audit)
 app.add_typer(pft_app, name="pft")
 
 

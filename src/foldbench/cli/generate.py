@@ -59,6 +59,9 @@ def generate(
             "'foldbench tasks --knobs' lists every task's knobs.",
         ),
     ] = None,
+    split: Annotated[
+        str | None, typer.Option(help="PFP: generate only this split (train, validation or test), exactly -n items.")
+    ] = None,
     overwrite: Annotated[bool, typer.Option(help="Replace an existing dataset in --out.")] = False,
     workers: Annotated[int, typer.Option(min=1, help="Worker processes (same bytes as with one).")] = 1,
 ) -> None:
@@ -71,7 +74,7 @@ def generate(
     task_name = task if "/" in task else f"{family}/{task}"
     modalities = tuple(split_list(modality)) or make(task_name).modalities[:1]
     knobs: dict[str, Any] = knob_options(knob or [])
-    named = {"groups": groups, "folds": folds, "sides": sides, "size": size, "fps": fps}
+    named = {"groups": groups, "folds": folds, "sides": sides, "size": size, "fps": fps, "split": split}
     clash = sorted(name for name, value in named.items() if value is not None and name in knobs)
     if clash:
         raise typer.BadParameter(f"--{clash[0]} and --knob {clash[0]}=... both set the knob", param_hint="'--knob'")
@@ -85,6 +88,8 @@ def generate(
         knobs["size"] = size
     if fps is not None:
         knobs["fps"] = fps
+    if split is not None:
+        knobs["split"] = split
     chosen = make(task_name)
     knobs = parse_knobs(chosen.knob_schema, chosen.id, knobs).given()  # lists as lists in the manifest
     with progress_bar(f"generating {task_name}", n) as progress:

@@ -25,7 +25,8 @@ from foldbench.pfp.folding import (
     step_problem,
     unfold_cut,
 )
-from foldbench.pfp.puzzle import Puzzle, holes_of, pattern_of, quality_problem, refold_mismatch
+from foldbench.pfp.memo import FoldMemo
+from foldbench.pfp.puzzle import Puzzle, holes_of, legibility_problem, pattern_of, quality_problem, refold_mismatch
 from foldbench.pfp.sequences import SYMMETRIC_CODES, replay, resolve_code, sample_sequence
 from foldbench.pfp.shapes import CUTOUT_SHAPES, SHEET_SHAPES, Cutout, cutout_polygon, sheet_polygon
 
@@ -39,6 +40,7 @@ __all__ = [
     "Crease",
     "Cube",
     "Cutout",
+    "FoldMemo",
     "FoldState",
     "InvalidNetError",
     "Net",
@@ -53,6 +55,7 @@ __all__ = [
     "fold_region",
     "holes_of",
     "labellings",
+    "legibility_problem",
     "layout_variants",
     "pattern_of",
     "quality_problem",
@@ -70,4 +73,4 @@ __all__ = [
     "view_of",
 ]
 
-ENGINE_VERSION = "pfp-2"
+ENGINE_VERSION = "pfp-3"

@@ -21,6 +21,7 @@ from itertools import permutations
 from foldbench.pfp.errors import InvalidNetError
 
 __all__ = [
+    "all_views",
     "FRONT",
     "NET_LAYOUTS",
     "NORMALS",
@@ -258,6 +259,15 @@ def view_consistent(cube: Cube, view: View) -> bool:
     False
     """
     return any(view_of(rotate_cube(cube, rotation)) == view for rotation in ROTATIONS)
+
+
+def all_views(cube: Cube) -> frozenset[View]:
+    """Every view the cube can show (one per rotation; :func:`view_consistent` is membership in this set).
+
+    >>> len(all_views(Cube(tuple((k, (0, 0, 0)) for k in range(6)), (4,) * 6)))
+    24
+    """
+    return frozenset(view_of(rotate_cube(cube, rotation)) for rotation in ROTATIONS)
 
 
 def same_cube(first: Cube, second: Cube) -> bool:

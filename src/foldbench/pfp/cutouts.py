@@ -30,6 +30,7 @@ __all__ = [
     "MIN_CUTOUT_SIZE",
     "PLACEMENT_PROBABILITIES",
     "capacity",
+    "capacity_of",
     "count_distribution",
     "outline_corners",
     "sample_cutouts",
@@ -50,6 +51,16 @@ def capacity(sheet: SheetShape, folds: int) -> int:
     (3, 5)
     """
     return int(sheet_polygon(sheet).area / 2**folds // _FOOTPRINT)
+
+
+def capacity_of(outline: BaseGeometry) -> int:
+    """How many cutouts fit on a folded outline (its area over the footprint of one smallest cutout).
+
+    >>> from shapely.geometry import box
+    >>> capacity_of(box(0, 0, 54, 54))
+    1
+    """
+    return int(outline.area // _FOOTPRINT)
 
 
 def count_distribution(counts: tuple[int, ...], limit: int) -> tuple[tuple[int, ...], np.ndarray]:

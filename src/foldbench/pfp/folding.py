@@ -48,6 +48,9 @@ IDENTITY: Affine = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 _FAR = 1.0e4
 _SLIVER = SAME_AREA * 1e-3
 _EMPTY = Polygon()
+_LOST_AREA = 1e-6
+_HAIR = 1e-4
+"""Parts of a union closer than this (sheet units) are a crack left by rounding, not a gap in the paper."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,7 +287,33 @@ def unfold_cut(state: FoldState, cut: BaseGeometry) -> BaseGeometry:
         for layer, part in zip(state.layers, parts, strict=True)
         if not part.is_empty
     ]
-    return union(pieces)
+    return _disjoint_union(pieces)
+
+
+def _disjoint_union(pieces: list[BaseGeometry]) -> BaseGeometry:
+    """The union of pieces that do not overlap (parts of different layers of one sheet): a plain GEOS union when
+    it is clean, else the union on the grid (:func:`~foldbench.pfp.tolerance.union`).
+
+    Clean means that no area was lost (a plain union can drop a piece) and that no two parts of the result lie
+    within a hair of each other (pieces meeting along a crease whose shared edge disagrees by rounding). The plain
+    union is several times faster and is clean for most cuts.
+
+    >>> from shapely.geometry import box
+    >>> _disjoint_union([box(0, 0, 1, 1), box(1, 0, 2, 1)]).area
+    2.0
+    """
+    if len(pieces) < 2:
+        return union(pieces)
+    merged = shapely.union_all(pieces)
+    expected = float(shapely.area(np.array(pieces, dtype=object)).sum())
+    if abs(merged.area - expected) > _LOST_AREA:
+        return union(pieces)
+    parts = shapely.get_parts(merged)
+    if len(parts) > 1:
+        near = shapely.STRtree(parts).query(parts, predicate="dwithin", distance=_HAIR)
+        if (near[0] != near[1]).any():
+            return union(pieces)
+    return merged
 
 
 def fold_region(state: FoldState, holes: BaseGeometry) -> BaseGeometry:

@@ -4,23 +4,36 @@ A :class:`Puzzle` is a recipe: a base sheet, fold steps, and cutouts placed on t
 the region cut out of the flat sheet (:func:`holes_of`); its *pattern* is the sheet minus the holes. A distractor
 may cut the layers seen from the back (odd parity) with other cutouts (``back_cutouts``), which breaks the mirror
 symmetry the folds impose.
+
+Results needed more than once are kept in a :class:`~foldbench.pfp.memo.FoldMemo` that the caller passes in; there
+is no module-level memo (:func:`cut_region` keeps an ``lru_cache`` of a pure function of its argument).
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+import shapely
 from shapely.geometry.base import BaseGeometry
 
 from foldbench.pfp.cutouts import MIN_INSIDE_FRACTION
 from foldbench.pfp.folding import Crease, FoldState, fold_region, unfold_cut
+from foldbench.pfp.memo import FoldMemo
 from foldbench.pfp.sequences import Step, replay
 from foldbench.pfp.shapes import Cutout, SheetShape, check_sheet_shape, cutout_polygon, sheet_polygon
-from foldbench.pfp.tolerance import CUTOUT_GAP, MIN_HOLE_AREA, MIN_PAPER_WIDTH, difference_area, union
+from foldbench.pfp.tolerance import (
+    CUTOUT_GAP,
+    MIN_FEATURE,
+    MIN_HOLE_AREA,
+    MIN_PAPER_WIDTH,
+    UNION_GRID,
+    difference_area,
+    union,
+)
 
 __all__ = [
     "MIN_INSIDE_FRACTION",
@@ -29,6 +42,8 @@ __all__ = [
     "cut_region",
     "cutout_problem",
     "holes_of",
+    "legibility_problem",
+    "paper_left",
     "paper_problem",
     "pattern_of",
     "puzzle_holes",
@@ -51,9 +66,9 @@ class Puzzle:
     cutouts: tuple[Cutout, ...]
     back_cutouts: tuple[Cutout, ...] | None = None
 
-    def states(self) -> tuple[FoldState, ...]:
+    def states(self, memo: FoldMemo | None = None) -> tuple[FoldState, ...]:
         """Every folded state, the flat sheet first."""
-        return sheet_states(self.sheet, self.steps)
+        return sheet_states(self.sheet, self.steps, memo)
 
     def to_dict(self) -> dict[str, Any]:
         """The puzzle as item data."""
@@ -78,36 +93,29 @@ class Puzzle:
         )
 
 
-_STATES_MEMO: OrderedDict[tuple[str, tuple[Step, ...]], tuple[FoldState, ...]] = OrderedDict()
-_STATES_MEMO_SIZE = 256
-
-
-def sheet_states(sheet: SheetShape, steps: tuple[Step, ...]) -> tuple[FoldState, ...]:
-    """Every folded state of the base sheet ``sheet`` under ``steps``, memoised (a question and its pictures use
-    the same fold sequences; see :func:`remember_states`).
+def sheet_states(sheet: SheetShape, steps: tuple[Step, ...], memo: FoldMemo | None = None) -> tuple[FoldState, ...]:
+    """Every folded state of the base sheet ``sheet`` under ``steps`` (looked up in, and kept in, ``memo``).
 
     >>> len(sheet_states("square", ()))
     1
     """
     key = (sheet, steps)
-    states = _STATES_MEMO.get(key)
+    states = memo.get("states", key) if memo is not None else None
     if states is None:
         states = replay(sheet_polygon(sheet), steps)
-    remember_states(sheet, steps, states)
+    if memo is not None:
+        memo.put("states", key, states)
     return states
 
 
-def remember_states(sheet: SheetShape, steps: tuple[Step, ...], states: tuple[FoldState, ...]) -> None:
-    """Record the states of a fold sequence computed elsewhere (they must be ``replay``'s result) for
-    :func:`sheet_states`; the memo keeps the most recent few hundred.
+def remember_states(memo: FoldMemo, sheet: SheetShape, steps: tuple[Step, ...], states: tuple[FoldState, ...]) -> None:
+    """Record in ``memo`` the states of a fold sequence computed elsewhere (they must be ``replay``'s result).
 
-    >>> remember_states("square", (), sheet_states("square", ()))
+    >>> memo = FoldMemo()
+    >>> remember_states(memo, "square", (), sheet_states("square", ())); len(memo)
+    1
     """
-    key = (sheet, steps)
-    _STATES_MEMO[key] = states
-    _STATES_MEMO.move_to_end(key)
-    while len(_STATES_MEMO) > _STATES_MEMO_SIZE:
-        _STATES_MEMO.popitem(last=False)
+    memo.put("states", (sheet, steps), states)
 
 
 @lru_cache(maxsize=256)
@@ -136,24 +144,50 @@ def holes_of(puzzle: Puzzle, final: FoldState | None = None) -> BaseGeometry:
     return unfold_cut(front_layers, cut).union(unfold_cut(back_layers, back))
 
 
-@lru_cache(maxsize=256)
-def puzzle_holes(puzzle: Puzzle) -> BaseGeometry:
-    """:func:`holes_of`, memoised (a question's options are drawn and checked more than once).
+def puzzle_holes(puzzle: Puzzle, memo: FoldMemo | None = None) -> BaseGeometry:
+    """:func:`holes_of`, looked up in and kept in ``memo`` (a question's options are drawn and checked more than
+    once).
 
     >>> puzzle_holes(Puzzle("square", (), ())).is_empty
     True
     """
-    return holes_of(puzzle)
+    holes = memo.get("holes", puzzle) if memo is not None else None
+    if holes is None:
+        holes = holes_of(puzzle, sheet_states(puzzle.sheet, puzzle.steps, memo)[-1])
+    if memo is not None:
+        memo.put("holes", puzzle, holes)
+    return holes
 
 
-def pattern_of(puzzle: Puzzle, final: FoldState | None = None) -> BaseGeometry:
+def pattern_of(puzzle: Puzzle, final: FoldState | None = None, memo: FoldMemo | None = None) -> BaseGeometry:
     """The unfolded paper: the sheet minus the holes.
 
     >>> pattern_of(Puzzle("square", (), ())).area
     129600.0
     """
-    holes = puzzle_holes(puzzle) if final is None else holes_of(puzzle, final)
-    return sheet_polygon(puzzle.sheet).difference(holes)
+    if final is None and memo is not None:
+        pattern = memo.get("pattern", puzzle)
+        if pattern is not None:
+            return pattern
+    holes = puzzle_holes(puzzle, memo) if final is None else holes_of(puzzle, final)
+    pattern = paper_left(puzzle.sheet, holes)
+    if final is None and memo is not None:
+        memo.put("pattern", puzzle, pattern)
+    return pattern
+
+
+def paper_left(sheet: SheetShape, holes: BaseGeometry) -> BaseGeometry:
+    """The sheet minus the holes, computed on the :data:`~foldbench.pfp.tolerance.UNION_GRID`.
+
+    Holes share edges with the sheet (a cutout over a corner or an edge); a plain floating-point difference can
+    leave a zero-width spike along such an edge, and a ring that runs out along the spike and back around the
+    notch, which a drawing fills as paper. On the grid the shared edges coincide and the notch is a notch.
+
+    >>> from shapely.geometry import Polygon
+    >>> paper_left("square", Polygon()).area
+    129600.0
+    """
+    return sheet_polygon(sheet).difference(holes, grid_size=UNION_GRID)
 
 
 def _pieces(geometry: BaseGeometry) -> list[BaseGeometry]:
@@ -197,7 +231,7 @@ def cutout_problem(puzzle: Puzzle, final: FoldState) -> str | None:
     return None
 
 
-def paper_problem(sheet: SheetShape, holes: BaseGeometry) -> str | None:
+def paper_problem(sheet: SheetShape, holes: BaseGeometry, left: BaseGeometry | None = None) -> str | None:
     """Why the sheet ``sheet`` with ``holes`` cut out is not a clean result (None when it is).
 
     >>> from shapely.geometry import Polygon
@@ -209,18 +243,68 @@ def paper_problem(sheet: SheetShape, holes: BaseGeometry) -> str | None:
     if any(piece.area < MIN_HOLE_AREA for piece in _pieces(holes)):
         return "a hole is too small"
     paper = sheet_polygon(sheet)
-    left = paper.difference(holes)
+    left = left if left is not None else paper_left(sheet, holes)
     if left.area < MIN_PAPER_LEFT * paper.area:
         return "too little paper is left"
     if left.geom_type != "Polygon":
         return "the paper falls apart"
     if left.buffer(-MIN_PAPER_WIDTH / 2, quad_segs=2).geom_type != "Polygon":
         return "the paper hangs together by a thread"
+    return legibility_problem(sheet, holes, left)
+
+
+def legibility_problem(sheet: SheetShape, holes: BaseGeometry, left: BaseGeometry | None = None) -> str | None:
+    """Why the holes of a pattern are hard to see (None when every feature is at least ``MIN_FEATURE`` wide).
+
+    Checked: every hole piece is at least ``MIN_FEATURE`` wide somewhere; two hole pieces keep ``MIN_FEATURE``
+    apart; a hole keeps ``MIN_FEATURE`` from the edge or opens onto it (a notch) at least that wide; the paper
+    left stays one piece when eroded by ``MIN_FEATURE / 2``.
+
+    >>> from shapely.geometry import box
+    >>> legibility_problem("square", box(-5, -5, 5, 5).union(box(6, -5, 16, 5)))
+    'a hole is too narrow to see'
+    >>> legibility_problem("square", box(-20, -20, 0, 0).union(box(4, -20, 24, 0)))
+    'two holes are too close to tell apart'
+    """
+    half = MIN_FEATURE / 2
+    pieces = np.array(_pieces(holes), dtype=object)
+    if len(pieces) == 0:
+        return None
+    if shapely.is_empty(shapely.buffer(pieces, -half, quad_segs=1)).any():
+        return "a hole is too narrow to see"
+    if len(pieces) > 1:
+        near = shapely.STRtree(pieces).query(pieces, predicate="dwithin", distance=MIN_FEATURE)
+        if (near[0] != near[1]).any():
+            return "two holes are too close to tell apart"
+    edge = sheet_polygon(sheet).exterior
+    gaps = shapely.distance(pieces, edge)
+    if ((gaps >= _TOUCH) & (gaps < MIN_FEATURE)).any():
+        return "a hole is too close to the edge"
+    for piece in pieces[gaps < _TOUCH]:
+        opening = piece.buffer(_TOUCH, quad_segs=1).intersection(edge).length
+        if opening < MIN_FEATURE:
+            return "a notch opens too narrowly"
+        if piece.buffer(MIN_FEATURE, quad_segs=2).intersection(edge).length - opening > _NEAR_EDGE_SLACK * MIN_FEATURE:
+            return "a hole runs too close along the edge"
+    left = left if left is not None else paper_left(sheet, holes)
+    if left.buffer(-half, quad_segs=2).geom_type != "Polygon":
+        return "a bridge of paper is too narrow"
     return None
 
 
+_NEAR_EDGE_SLACK = 2.5
+"""A notch may come within ``MIN_FEATURE`` of the edge along at most this many ``MIN_FEATURE`` beside its
+opening (where its sides leave the edge); more means a thin strip of paper runs along the edge."""
+_TOUCH = 1e-3
+"""A hole closer than this to the edge of the sheet opens onto it."""
+
+
 def refold_mismatch(
-    sheet: SheetShape, steps: Sequence[Step], holes: BaseGeometry, final: FoldState | None = None
+    sheet: SheetShape,
+    steps: Sequence[Step],
+    holes: BaseGeometry,
+    final: FoldState | None = None,
+    memo: FoldMemo | None = None,
 ) -> float:
     """How far ``holes`` are from anything the fold sequence could make: 0 when some cut through the folded
     paper gives exactly these holes.
@@ -233,6 +317,6 @@ def refold_mismatch(
     >>> refold_mismatch("square", (), Polygon())
     0.0
     """
-    final = final if final is not None else sheet_states(sheet, tuple(steps))[-1]
+    final = final if final is not None else sheet_states(sheet, tuple(steps), memo)[-1]
     smallest_cut = fold_region(final, holes)
     return difference_area(unfold_cut(final, smallest_cut), holes)

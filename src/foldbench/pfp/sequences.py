@@ -124,13 +124,21 @@ def sample_symmetric_step(rng: np.random.Generator, state: FoldState, *, exclude
 
 
 def sample_corner_step(
-    rng: np.random.Generator, state: FoldState, *, tries: int = 4, include: tuple[int, ...] = ()
+    rng: np.random.Generator,
+    state: FoldState,
+    *,
+    tries: int = 4,
+    include: tuple[int, ...] = (),
+    count: int | None = None,
+    corners: tuple[int, ...] | None = None,
 ) -> Step | None:
-    """One to four corner folds made at once, valid on ``state``, or None when not even one fits.
+    """One to four corner folds made at once (``count`` of them, or exactly at ``corners``, when given), valid on
+    ``state``, or None when not even one fits (or, with ``count`` or ``corners``, when not all of them fit).
 
     Corners are added one at a time, each given ``tries`` chances to fit beside those already chosen. Legs are
     20-45 % of the box's sides at a corner that has paper, 40-65 % where the paper's outline is rounded off. With
-    ``include``, the corners are drawn so that at least one of those is among them.
+    ``include``, the corners are drawn so that at least one of those is among them. Corner ``k`` is the ``k``-th
+    corner of the bounding box counter-clockwise from the lower left; a crease's code is ``K`` and its corner.
 
     >>> from shapely.geometry import box
     >>> 1 <= len(sample_corner_step(np.random.default_rng(0), flat_state(box(0, 0, 360, 360)))) <= 4
@@ -139,14 +147,19 @@ def sample_corner_step(
     outline = state.silhouette
     minx, miny, maxx, maxy = outline.bounds
     box_corners = ((minx, miny), (maxx, miny), (maxx, maxy), (minx, maxy))
-    count = int(rng.integers(1, 5))
-    corners = [int(c) for c in rng.choice(4, size=count, replace=False)]
-    if include and not set(corners) & set(include):
-        corners[0] = include[int(rng.integers(len(include)))]
+    if corners is not None:
+        wanted: int | None = len(corners)
+        chosen = list(corners)
+    else:
+        wanted = count
+        count = int(rng.integers(1, 5)) if wanted is None else wanted
+        chosen = [int(c) for c in rng.choice(4, size=count, replace=False)]
+        if include and not set(chosen) & set(include):
+            chosen[0] = include[int(rng.integers(len(include)))]
     accepted: list[Crease] = []
     flaps: list[BaseGeometry] = []
     landed: list[BaseGeometry] = []
-    for corner in sorted(corners):
+    for corner in sorted(chosen):
         on_paper = outline.distance(Point(box_corners[corner])) < 1.0
         low, high = (0.2, 0.45) if on_paper else (0.4, 0.65)
         for _ in range(tries):
@@ -166,6 +179,11 @@ def sample_corner_step(
             flaps.append(flap)
             landed.append(image)
             break
+        else:
+            if wanted is not None:
+                return None  # this corner does not fit: the step cannot have ``count`` corners
+    if wanted is not None and len(accepted) != wanted:
+        return None
     return tuple(accepted) if accepted else None
 
 

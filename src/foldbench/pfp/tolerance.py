@@ -20,6 +20,8 @@ __all__ = [
     "CUTOUT_CIRCLE_SIDES",
     "CUTOUT_GAP",
     "DISTINCT_AREA",
+    "MIN_FEATURE",
+    "MIN_FEATURE_PX",
     "MIN_FLAP_FRACTION",
     "MIN_HOLE_AREA",
     "MIN_PAPER_WIDTH",
@@ -58,6 +60,13 @@ MIN_PAPER_WIDTH = 3.0
 """The paper left after cutting must stay in one piece when eroded by half this width (no hairline bridges)."""
 MIN_FLAP_FRACTION = 0.06
 """A fold must move at least this fraction of the folded paper's area."""
+MIN_FEATURE = 10.5
+"""Legibility: every hole is at least this wide, every bridge of paper between two holes or between a hole and
+the edge at least this wide, and every notch opens at least this wide (sheet units). At the smallest size a
+pattern is drawn (a 128 px panel showing 432 units) this is :data:`MIN_FEATURE_PX` pixels; in a 168 px option
+picture it is 4 px."""
+MIN_FEATURE_PX = 3
+""":data:`MIN_FEATURE` in pixels of the smallest pattern picture."""
 CUTOUT_GAP = 4.0
 """Cutouts of one puzzle keep at least this distance from each other."""
 
@@ -101,4 +110,6 @@ def distinct_regions(first: BaseGeometry, second: BaseGeometry) -> bool:
     >>> distinct_regions(Polygon(), box(0, 0, 30, 30))
     True
     """
+    if abs(first.area - second.area) >= DISTINCT_AREA:
+        return True  # the symmetric difference is at least the difference of the areas
     return difference_area(first, second) >= DISTINCT_AREA

@@ -39,19 +39,25 @@ VARIANT_KINDS: tuple[VariantKind, ...] = get_args(VariantKind)
 
 
 def altered_sequence(
-    rng: np.random.Generator, sheet: str, steps: tuple[Step, ...], index: int
+    rng: np.random.Generator,
+    sheet: str,
+    steps: tuple[Step, ...],
+    index: int,
+    states: tuple[FoldState, ...] | None = None,
 ) -> tuple[tuple[Step, ...], tuple[FoldState, ...]] | None:
     """The fold sequence with step ``index`` replaced by another fold of its family; later symmetric steps keep
-    their codes (re-placed on the new paper). None when no such sequence is valid.
+    their codes (re-placed on the new paper). None when no such sequence is valid. ``states``, when given, are
+    the states of ``steps`` (the unchanged ones are reused instead of folded again).
 
     >>> steps, states = altered_sequence(np.random.default_rng(0), "square", (), 0)
     >>> steps, len(states)
     ((), 1)
     """
-    states = [flat_state(sheet_polygon(sheet))]
-    new_steps: list[Step] = []
-    for position, step in enumerate(steps):
-        state = states[-1]
+    known = min(index, len(steps)) if states is not None else 0
+    new_states = list(states[: known + 1]) if states is not None else [flat_state(sheet_polygon(sheet))]
+    new_steps: list[Step] = list(steps[:known])
+    for position, step in enumerate(steps[known:], start=known):
+        state = new_states[-1]
         if position < index:
             new_step: Step | None = step
         elif position == index:
@@ -69,8 +75,8 @@ def altered_sequence(
         if new_step is None:
             return None
         new_steps.append(new_step)
-        states.append(apply_step(state, new_step))
-    return tuple(new_steps), tuple(states)
+        new_states.append(apply_step(state, new_step))
+    return tuple(new_steps), tuple(new_states)
 
 
 def perturbed_corner_step(
@@ -150,7 +156,7 @@ def make_variant(
     True
     """
     if kind == "axis":
-        altered = altered_sequence(rng, puzzle.sheet, puzzle.steps, int(rng.integers(len(puzzle.steps))))
+        altered = altered_sequence(rng, puzzle.sheet, puzzle.steps, int(rng.integers(len(puzzle.steps))), states)
         if altered is None:
             return None
         return replace(puzzle, steps=altered[0]), altered[1]

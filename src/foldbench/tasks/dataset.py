@@ -138,6 +138,9 @@ def write_dataset(
             written += 1
             if on_item is not None:
                 on_item(item_json)
+    notes = task.spec.manifest_notes  # facts a task states about its whole dataset
+    if notes is not None:
+        manifest.update(notes(knobs or {}))
     manifest.update(
         complete=True,
         items_written=written,

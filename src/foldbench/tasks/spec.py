@@ -15,7 +15,7 @@ from foldbench.messages import Part
 if TYPE_CHECKING:
     from foldbench.tasks.base import Item
 
-__all__ = ["Feedback", "GalleryRenderer", "Metric", "MetricKind", "Plot", "TaskSpec"]
+__all__ = ["Feedback", "GalleryRenderer", "ManifestNotes", "Metric", "MetricKind", "Plot", "TaskSpec"]
 
 #: How a metric aggregates over items: ``proportion`` (the mean of per-item 0/1 values, Wilson interval),
 #: ``mean`` (the mean of per-item values in [0, 1], bootstrap interval) or ``pooled`` (Σ numerator counts /
@@ -24,6 +24,9 @@ MetricKind = Literal["proportion", "mean", "pooled"]
 
 #: Pictures of one scored item for a report's gallery: (item, stored answer or None) -> [(caption, PNG bytes)].
 GalleryRenderer = Callable[["Item", Mapping[str, Any] | None], list[tuple[str, bytes]]]
+
+#: Facts a task states about a whole dataset in its manifest (e.g. its split), from the dataset's knobs.
+ManifestNotes = Callable[[Mapping[str, Any]], dict[str, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +88,7 @@ class TaskSpec:
         breakdowns: item metadata keys to break results down by (a table each, when they take 2+ values).
         plots: line plots for reports.
         gallery: draws a failed item for the report (optional).
+        manifest_notes: facts about a whole dataset for its manifest, from its knobs (optional).
         max_turns: 1 for one-shot tasks; more for tasks that give feedback (``task.step``) after each reply.
     """
 
@@ -94,6 +98,7 @@ class TaskSpec:
     breakdowns: tuple[str, ...] = ()
     plots: tuple[Plot, ...] = ()
     gallery: GalleryRenderer | None = field(default=None, compare=False)
+    manifest_notes: ManifestNotes | None = field(default=None, compare=False)
     max_turns: int = 1
 
     def __post_init__(self) -> None:

@@ -1,13 +1,14 @@
 """What the five PFP tasks share: knobs, the item loop with bounded retries, splits, prompts, parse/score.
 
 Item ``i`` of a dataset seeded with ``s`` is drawn from ``(s, i)`` alone. Its subtask is the ``i``-th in turn of
-the requested subtasks, its answer letter is drawn first from its own generator (uniform over A-D), and its split
+the requested subtasks, its answer letter is balanced in blocks of four items (:func:`answer_slot`), and its split
 follows the published composition (141,000 train / 6,000 validation / 3,000 test of 150,000) by its seed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
@@ -32,11 +33,21 @@ from foldbench.tasks.pfp.answer import LETTERS, Choice, parse_choice, score_choi
 from foldbench.tasks.pfp.knobs import PfpKnobs
 from foldbench.tasks.prompts import load_prompt
 
-__all__ = ["MAX_TRIES", "SPLIT_SIZES", "PfpTaskBase", "item_rng", "load_template", "split_of"]
+__all__ = [
+    "MAX_TRIES",
+    "SPLIT_SIZES",
+    "PfpTaskBase",
+    "answer_slot",
+    "item_rng",
+    "load_template",
+    "seed_in_split",
+    "split_of",
+]
 
 MAX_TRIES = 200
 SPLIT_SIZES = {"train": 141_000, "validation": 6_000, "test": 3_000}
 _SPLIT_TOTAL = sum(SPLIT_SIZES.values())
+_SPLIT_OFFSETS = dict(zip(SPLIT_SIZES, accumulate(SPLIT_SIZES.values(), initial=0), strict=False))
 
 
 def item_rng(seed: int, index: int) -> tuple[int, np.random.Generator]:
@@ -47,6 +58,31 @@ def item_rng(seed: int, index: int) -> tuple[int, np.random.Generator]:
     """
     item_seed = int(np.random.SeedSequence([seed, index, 0x50F9]).generate_state(1, dtype=np.uint64)[0] >> 1)
     return item_seed, np.random.default_rng(item_seed)
+
+
+def answer_slot(seed: int, index: int) -> int:
+    """The answer's position (0-3) of item ``index``: every block of four items (0-3, 4-7, ...) uses each
+    position once, in an order drawn from ``(seed, block)``, so the letters of any dataset are balanced.
+
+    >>> sorted(answer_slot(5, i) for i in range(8, 12))
+    [0, 1, 2, 3]
+    """
+    order = np.random.default_rng(np.random.SeedSequence([seed, index // 4, 0xA4])).permutation(4)
+    return int(order[index % 4])
+
+
+def seed_in_split(item_seed: int, split: str) -> int:
+    """An item seed moved into ``split`` (keeping its randomness): ``split_of`` of the result is ``split``, so
+    datasets asked for different splits never share an item seed.
+
+    >>> split_of(seed_in_split(12345, "test"))
+    'test'
+    """
+    if split not in SPLIT_SIZES:
+        raise PfpKnobError(f"split must be one of {', '.join(SPLIT_SIZES)}, got {split!r}")
+    offset = _SPLIT_OFFSETS[split]
+    base = item_seed >> 1
+    return base - base % _SPLIT_TOTAL + offset + base % SPLIT_SIZES[split]
 
 
 def split_of(item_seed: int) -> str:
@@ -73,8 +109,9 @@ class PfpTaskBase:
     """The shared half of a PFP task; subclasses define ``_draw``, ``_pictures`` and ``consistent_options``.
 
     Knobs common to every PFP task: ``subtasks`` (a list, or a comma-separated string; default all, taken in
-    turn by item index) and ``panels`` (default true: also write each question and option picture on its own,
-    beside the composite).
+    turn by item index), ``panels`` (default true: also write each question and option picture on its own,
+    beside the composite) and ``split`` (``train``, ``validation`` or ``test``: every item of that split; default
+    none, the splits in the published proportions).
     """
 
     id = ""
@@ -93,6 +130,7 @@ class PfpTaskBase:
             headline="accuracy",
             breakdowns=("type", "subtask"),
             gallery=self.gallery,
+            manifest_notes=self.manifest_notes,
         )
 
     # ---- knobs -------------------------------------------------------------------------------------------
@@ -113,6 +151,16 @@ class PfpTaskBase:
         config["panels"] = config.get("panels", True)
         self._check_knobs(config)
         return config
+
+    def manifest_notes(self, knobs: Mapping[str, Any]) -> dict[str, Any]:
+        """What the manifest states about a dataset of this task: its split and the legibility rule."""
+        from foldbench.pfp.tolerance import MIN_FEATURE, MIN_FEATURE_PX
+
+        split = knobs.get("split")
+        return {
+            "split": split if split is not None else "mixed (141,000 : 6,000 : 3,000)",
+            "legibility": {"min_feature_units": MIN_FEATURE, "min_feature_px": MIN_FEATURE_PX},
+        }
 
     def _check_knobs(self, config: dict[str, Any]) -> None:
         """Task-specific knob checks (fill in defaults in ``config``)."""
@@ -138,8 +186,11 @@ class PfpTaskBase:
     def make_item(self, seed: int, index: int, config: Mapping[str, Any]) -> Item:
         """Item ``index`` of the dataset seeded with ``seed`` (a pure function of its arguments)."""
         item_seed, rng = item_rng(seed, index)
+        if config.get("split") is not None:
+            item_seed = seed_in_split(item_seed, config["split"])
+            rng = np.random.default_rng(item_seed)
         subtask = config["subtasks"][index % len(config["subtasks"])]
-        answer_index = int(rng.integers(4))
+        answer_index = answer_slot(seed, index)
         for _ in range(MAX_TRIES):
             try:
                 drawn = self._draw(rng, subtask, answer_index, config)

@@ -9,7 +9,10 @@ An option is consistent when some rotation of the folded cube — all 24 are tri
   different front faces.
 * **unfolding-2d**, easy: the four nets share one layout; hard: four different nets of the eleven.
 
-Distractors swap two faces' patterns, turn one pattern, or rearrange all six (one of the 29 other labellings).
+Wrong cubes swap two faces' patterns, turn one pattern, or rearrange all six (one of the 29 other labellings).
+In folding-3d the four options are four such changes of a hidden cube, and the net shown is the net of one of them
+(so the answer is not the centre of the options); every option is wrong for every other option's cube. In
+unfolding-2d the wrong nets are changes of the cube shown, drawn in other orientations (and, when hard, layouts).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from foldbench.pfp.cube import (
     Cube,
     Net,
     View,
+    all_views,
     fold_net,
     labellings,
     layout_variants,
@@ -92,7 +96,7 @@ def _place(answer: Any, others: list[Any], answer_index: int) -> list[Any]:
 class FoldingTask(PfpTaskBase):
     """Choose the cube a patterned net folds into."""
 
-    id = "pfp/folding-3d-v1"
+    id = "pfp/folding-3d-v2"
     name = "folding-3d"
     type_name = "folding-3d"
     subtasks = ("easy", "hard")
@@ -100,26 +104,32 @@ class FoldingTask(PfpTaskBase):
     def _draw(
         self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]
     ) -> Drawn | None:
-        net = _random_net(rng)
-        cube = fold_net(net, PATTERN_ORDERS)
+        centre_net = _random_net(rng)
+        centre = fold_net(centre_net, PATTERN_ORDERS)
         hard = subtask == "hard"
-        answer = view_of(rotate_cube(cube, _random_rotation(rng))) if hard else view_of(cube)
-        views: list[View] = [answer]
+        faces = NORMALS if hard else tuple(n for n in NORMALS if n != FRONT)
+        cubes: list[Cube] = []
+        views: list[View] = []
+        orbits: list[frozenset[View]] = []
         for _ in range(_TRIES):
-            faces = NORMALS if hard else tuple(n for n in NORMALS if n != FRONT)
-            wrong, _kind = _wrong_cube(rng, cube, faces)
-            view = view_of(rotate_cube(wrong, _random_rotation(rng))) if hard else view_of(wrong)
-            if view in views or view_consistent(cube, view):
-                continue
+            cube, _kind = _wrong_cube(rng, centre, faces)
+            view = view_of(rotate_cube(cube, _random_rotation(rng))) if hard else view_of(cube)
             if hard and any(view[0][0] == other[0][0] for other in views):
                 continue
+            if any(view in orbit for orbit in orbits):
+                continue  # each option must be wrong for every other option's cube ...
+            orbit = all_views(cube)
+            if any(other in orbit for other in views):
+                continue  # ... both ways
+            cubes.append(cube)
             views.append(view)
+            orbits.append(orbit)
             if len(views) == 4:
                 break
         else:
             return None
-        options = _place(answer, views[1:], answer_index)
-        inputs = {"net": net_to_dict(net), "options": [[list(face) for face in view] for view in options]}
+        net = unfold_cube(cubes[answer_index], centre_net.cells)
+        inputs = {"net": net_to_dict(net), "options": [[list(face) for face in view] for view in views]}
         metadata = {
             "net_layout": NET_LAYOUTS.index(_layout_name(net.cells)),
             "patterns": [PATTERN_NAMES[p] for p in net.patterns],
@@ -157,7 +167,7 @@ def _layout_name(cells: tuple[tuple[int, int], ...]) -> str:
 class UnfoldingTask(PfpTaskBase):
     """Choose the net a patterned cube unfolds into."""
 
-    id = "pfp/unfolding-2d-v1"
+    id = "pfp/unfolding-2d-v2"
     name = "unfolding-2d"
     type_name = "unfolding-2d"
     subtasks = ("easy", "hard")

@@ -17,6 +17,7 @@ from foldbench.errors import UnknownNameError
 from foldbench.pfp.cutouts import COUNT_PROBABILITIES, capacity, count_distribution, sample_cutouts
 from foldbench.pfp.errors import PfpKnobError
 from foldbench.pfp.folding import FoldState
+from foldbench.pfp.memo import FoldMemo
 from foldbench.pfp.puzzle import Puzzle, cutout_problem, holes_of, paper_problem, remember_states
 from foldbench.pfp.sequences import FoldFamily, sample_sequence
 from foldbench.pfp.shapes import SHEET_SHAPES, sheet_polygon
@@ -72,8 +73,11 @@ def check_fold_knobs(task_id: str, config: dict[str, Any]) -> None:
     config["cutouts"] = counts
 
 
-def sample_puzzle(rng: np.random.Generator, subtask: str, config: Mapping[str, Any]) -> Sampled | None:
-    """A random puzzle of ``subtask`` that passes the quality rules, its fold states and holes (None on a miss)."""
+def sample_puzzle(
+    rng: np.random.Generator, subtask: str, config: Mapping[str, Any], memo: FoldMemo | None = None
+) -> Sampled | None:
+    """A random puzzle of ``subtask`` that passes the quality rules, its fold states and holes (None on a miss);
+    its states are kept in ``memo`` when given."""
     num_folds, family = SUBTASK_FOLDS[subtask]
     shapes = config["shapes"]
     sheet = shapes[int(rng.integers(len(shapes)))]
@@ -92,6 +96,7 @@ def sample_puzzle(rng: np.random.Generator, subtask: str, config: Mapping[str, A
             continue
         holes = holes_of(puzzle, states[-1])
         if paper_problem(sheet, holes) is None:
-            remember_states(sheet, steps, states)
+            if memo is not None:
+                remember_states(memo, sheet, steps, states)
             return puzzle, states, holes
     return None

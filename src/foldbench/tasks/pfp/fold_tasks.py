@@ -1,14 +1,23 @@
 """The three fold-and-cut tasks: single-step, multi-step and inverse reasoning.
 
 * **single-step** (1-fold, 2-fold, 3-fold, others): the folds and the cut are shown; choose the unfolded sheet.
-  Distractors change a fold's axis, or the number, size, shape or position of the cutouts, or cut the layers
-  seen from the back differently; each is a clean sheet visibly different from the answer and the others.
-* **multi-step** (3-fold): the flat sheet, the cutouts and the unfolded sheet are shown; choose the folded state
-  that does not occur. The odd state comes from a sequence with one fold changed, which unfolds to a visibly
-  different result with the same cut.
-* **inverse** (1-fold, 2-fold, others): the unfolded sheet is shown; choose the fold sequence that makes it. A
-  sequence is consistent when some cut through it gives exactly the holes shown
-  (:func:`foldbench.pfp.puzzle.refold_mismatch`); every wrong option misses by at least ``DISTINCT_AREA``.
+  The four options are the results of four fold-and-cut processes, each a hidden puzzle with one mistake made
+  (another fold line or side, a cutout moved, resized, reshaped, added or forgotten); the question shows the
+  process of one of them. Each option is a clean sheet visibly different from the others.
+* **multi-step** (3-fold): the flat sheet, the cutouts and the unfolded sheet are shown; choose the paper as it
+  lies after the three folds. The four options share the first two folds and differ in the third (four of the
+  valid third folds, drawn at random, whose folded papers overlap); the cut is placed where all four lie, so it
+  goes through every option's paper; the question shows the result of one of them, and the others unfold to
+  visibly different results.
+* **inverse** (1-fold, 2-fold, others): the unfolded sheet is shown; choose the fold sequence that makes it. The
+  four options are drawn alike (fresh random sequences of the family, never edits of the answer; corner folds
+  all fold the same corners, each with its own creases); the cut is made through the one at the answer's letter
+  and kept only when no other option can make its holes. A sequence is consistent when some cut through it gives
+  exactly the holes shown (:func:`foldbench.pfp.puzzle.refold_mismatch`); every wrong option misses by at least
+  ``DISTINCT_AREA``.
+
+Options as a set: the four options of an item are drawn alike and the answer is one of them at random, so no rule
+that sees only the options can single the answer out (``foldbench audit`` checks this; see the README).
 """
 
 from __future__ import annotations
@@ -18,26 +27,29 @@ from typing import Any
 
 import numpy as np
 from shapely import affinity
-from shapely.geometry import box
 
-from foldbench.pfp.folding import Crease, FoldState, apply_step, half_plane, reflection
+from foldbench.pfp.cutouts import capacity, capacity_of, count_distribution, sample_cutouts
+from foldbench.pfp.folding import Crease, FoldState, apply_step, half_plane, reflection, step_problem
+from foldbench.pfp.memo import FoldMemo
 from foldbench.pfp.puzzle import (
     Puzzle,
+    cutout_problem,
     holes_of,
+    paper_left,
     paper_problem,
     puzzle_holes,
     refold_mismatch,
     remember_states,
     sheet_states,
 )
-from foldbench.pfp.sequences import Step, sample_corner_step, sample_sequence
+from foldbench.pfp.sequences import SYMMETRIC_CODES, Step, resolve_code, sample_corner_step, sample_sequence
 from foldbench.pfp.shapes import SheetShape, sheet_polygon
 from foldbench.pfp.tolerance import DISTINCT_AREA, SAME_AREA, distinct_regions, same_region
-from foldbench.pfp.variants import VARIANT_KINDS, altered_sequence, make_variant, perturbed_corner_step
+from foldbench.pfp.variants import make_variant
 from foldbench.tasks.base import Item
 from foldbench.tasks.knobs import Knobs
 from foldbench.tasks.pfp.common import PfpTaskBase
-from foldbench.tasks.pfp.fold_sampling import SUBTASK_FOLDS, check_fold_knobs, sample_puzzle
+from foldbench.tasks.pfp.fold_sampling import CUT_TRIES, SUBTASK_FOLDS, check_fold_knobs, sample_puzzle
 from foldbench.tasks.pfp.knobs import PfpFoldKnobs
 
 __all__ = ["OPTION_SIZE", "QUESTION_SIZE", "InverseTask", "MultiStepTask", "SingleStepTask"]
@@ -45,9 +57,13 @@ __all__ = ["OPTION_SIZE", "QUESTION_SIZE", "InverseTask", "MultiStepTask", "Sing
 QUESTION_SIZE = 128
 OPTION_SIZE = 168
 _STRIP_SIZE = 112
-_VARIANT_WEIGHTS = np.array([0.25, 0.25, 0.125, 0.125, 0.125, 0.125])
+_PROCESS_KINDS = ("axis", "count", "size", "shape", "position")
+_PROCESS_WEIGHTS = np.array([0.3, 0.175, 0.175, 0.175, 0.175])
 _DISTRACTOR_TRIES = 40
-_ALTERNATIVE_TRIES = 4
+_INVERSE_CUT_TRIES = 8
+"""Inverse: cuts tried through the answer's folds before all four sequences are drawn again."""
+_MIN_SHARED_FRACTION = 0.35
+"""Multi-step: the four folded papers must share at least this fraction of each one's outline (the cut lies there)."""
 Drawn = tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
 
 
@@ -57,10 +73,6 @@ def _steps_data(steps: tuple[Step, ...]) -> list[list[dict[str, Any]]]:
 
 def _steps_from(data: list[list[dict[str, Any]]]) -> tuple[Step, ...]:
     return tuple(tuple(Crease.from_dict(c) for c in step) for step in data)
-
-
-def _place(answer: Any, others: list[Any], answer_index: int) -> list[Any]:
-    return others[:answer_index] + [answer] + others[answer_index:]
 
 
 def _describe(puzzle: Puzzle) -> dict[str, Any]:
@@ -81,22 +93,29 @@ def _creases_touch(state: FoldState, step: Step, holes: Any) -> bool:
     return False
 
 
-def _corners_near(outline: Any, holes: Any) -> tuple[int, ...]:
-    """The corners of the outline's bounding box (0 lower left, counter-clockwise) with holes within 65 % of the
-    box's sides, where a corner fold can reach them."""
-    minx, miny, maxx, maxy = outline.bounds
-    reach_x, reach_y = 0.65 * (maxx - minx), 0.65 * (maxy - miny)
-    boxes = (
-        box(minx, miny, minx + reach_x, miny + reach_y),
-        box(maxx - reach_x, miny, maxx, miny + reach_y),
-        box(maxx - reach_x, maxy - reach_y, maxx, maxy),
-        box(minx, maxy - reach_y, minx + reach_x, maxy),
-    )
-    return tuple(k for k, corner_box in enumerate(boxes) if holes.intersects(corner_box))
+def _option_results(
+    sheet: SheetShape, sequences: list[tuple[Step, ...]], finals: list[FoldState], cutouts: tuple[Any, ...]
+) -> list[Any] | None:
+    """The holes the cut makes through each folded paper, or None when the cut misses one of them or two options
+    make the same holes (checked one option at a time, so a bad cut is dropped early)."""
+    puzzles = [Puzzle(sheet, steps, cutouts) for steps in sequences]
+    if any(cutout_problem(puzzle, final) is not None for puzzle, final in zip(puzzles, finals, strict=True)):
+        return None
+    results: list[Any] = []
+    for puzzle, final in zip(puzzles, finals, strict=True):
+        holes = holes_of(puzzle, final)
+        if any(not distinct_regions(holes, other) for other in results):
+            return None
+        results.append(holes)
+    return results
 
 
 class _FoldTaskBase(PfpTaskBase):
     knob_schema: type[Knobs] = PfpFoldKnobs
+
+    def __init__(self, memo: FoldMemo | None = None) -> None:
+        self.memo = memo if memo is not None else FoldMemo()
+        """The fold states and holes this task has computed recently (its own; pass one in to share it)."""
 
     def _check_knobs(self, config: dict[str, Any]) -> None:
         check_fold_knobs(self.id, config)
@@ -104,14 +123,14 @@ class _FoldTaskBase(PfpTaskBase):
     def _sequence_pictures(self, sheet: SheetShape, steps: tuple[Step, ...], size: int) -> list[Any]:
         from foldbench.pfp.render_folds import draw_state
 
-        states = sheet_states(sheet, steps)
+        states = sheet_states(sheet, steps, self.memo)
         return [draw_state(states[k + 1], size, previous=states[k], creases=steps[k]) for k in range(len(steps))]
 
 
 class SingleStepTask(_FoldTaskBase):
     """Choose the unfolded sheet after the shown folds and cut."""
 
-    id = "pfp/single-step-v1"
+    id = "pfp/single-step-v2"
     name = "single-step"
     type_name = "single-step"
     subtasks = ("1-fold", "2-fold", "3-fold", "others")
@@ -119,42 +138,48 @@ class SingleStepTask(_FoldTaskBase):
     def _draw(
         self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]
     ) -> Drawn | None:
-        sampled = sample_puzzle(rng, subtask, config)
+        sampled = sample_puzzle(rng, subtask, config, self.memo)
         if sampled is None:
             return None
-        puzzle, states, holes = sampled
+        centre, states, _ = sampled
         chosen: list[tuple[Puzzle, str]] = []
-        seen = [holes]
+        seen: list[Any] = []
         for _ in range(_DISTRACTOR_TRIES):
-            kind = VARIANT_KINDS[int(rng.choice(len(VARIANT_KINDS), p=_VARIANT_WEIGHTS))]
-            variant = make_variant(rng, puzzle, states, kind)
+            kind = _PROCESS_KINDS[int(rng.choice(len(_PROCESS_KINDS), p=_PROCESS_WEIGHTS))]
+            variant = make_variant(rng, centre, states, kind)
             if variant is None:
                 continue
-            remember_states(puzzle.sheet, variant[0].steps, variant[1])
-            variant_holes = puzzle_holes(variant[0])
-            if paper_problem(puzzle.sheet, variant_holes) is not None:
-                continue
+            puzzle, variant_states = variant
+            if cutout_problem(puzzle, variant_states[-1]) is not None:
+                continue  # every option is a real fold-and-cut: its cutouts lie on its own folded paper
+            variant_holes = holes_of(puzzle, variant_states[-1])
             if any(not distinct_regions(variant_holes, other) for other in seen):
                 continue
-            chosen.append((variant[0], kind))
+            pattern = paper_left(puzzle.sheet, variant_holes)
+            if paper_problem(puzzle.sheet, variant_holes, pattern) is not None:
+                continue
+            remember_states(self.memo, puzzle.sheet, puzzle.steps, variant_states)
+            self.memo.put("holes", puzzle, variant_holes)
+            self.memo.put("pattern", puzzle, pattern)
+            chosen.append((puzzle, kind))
             seen.append(variant_holes)
-            if len(chosen) == 3:
+            if len(chosen) == 4:
                 break
         else:
             return None
-        options = _place((puzzle, "answer"), chosen, answer_index)
-        inputs = {"puzzle": puzzle.to_dict(), "options": [p.to_dict() for p, _ in options]}
-        metadata = {**_describe(puzzle), "option_kinds": [k for _, k in options]}
+        truth = chosen[answer_index][0]
+        inputs = {"puzzle": truth.to_dict(), "options": [p.to_dict() for p, _ in chosen]}
+        metadata = {**_describe(truth), "option_kinds": [k for _, k in chosen]}
         return inputs, {}, metadata
 
     def consistent_options(self, item: Item) -> list[bool]:
         """An option is right when its holes are the puzzle's holes."""
-        truth = puzzle_holes(Puzzle.from_dict(item.inputs["puzzle"]))
-        return [same_region(puzzle_holes(Puzzle.from_dict(o)), truth) for o in item.inputs["options"]]
+        truth = puzzle_holes(Puzzle.from_dict(item.inputs["puzzle"]), self.memo)
+        return [same_region(puzzle_holes(Puzzle.from_dict(o), self.memo), truth) for o in item.inputs["options"]]
 
     def options_distinct(self, item: Item) -> bool:
         """Every two options' holes differ by at least ``DISTINCT_AREA``."""
-        holes = [puzzle_holes(Puzzle.from_dict(o)) for o in item.inputs["options"]]
+        holes = [puzzle_holes(Puzzle.from_dict(o), self.memo) for o in item.inputs["options"]]
         return all(distinct_regions(holes[i], holes[j]) for i in range(4) for j in range(i))
 
     def _question_panel_count(self, inputs: Mapping[str, Any]) -> int:
@@ -166,21 +191,23 @@ class SingleStepTask(_FoldTaskBase):
         from foldbench.pfp.render_folds import draw_cut_state, draw_pattern, draw_state
 
         puzzle = Puzzle.from_dict(item.inputs["puzzle"])
-        states = puzzle.states()
+        states = puzzle.states(self.memo)
         question = [draw_state(states[0], QUESTION_SIZE)]
         question += self._sequence_pictures(puzzle.sheet, puzzle.steps, QUESTION_SIZE)
         question += [
             draw_cut_state(states[-1], cut_region(puzzle.cutouts), QUESTION_SIZE),
             question_panel(QUESTION_SIZE),
         ]
-        options = [draw_pattern(pattern_of(Puzzle.from_dict(o)), OPTION_SIZE) for o in item.inputs["options"]]
+        options = [
+            draw_pattern(pattern_of(Puzzle.from_dict(o), memo=self.memo), OPTION_SIZE) for o in item.inputs["options"]
+        ]
         return question, options
 
 
 class MultiStepTask(_FoldTaskBase):
-    """Choose the folded state that does not occur on the way from the flat sheet to the unfolded result."""
+    """Choose the folded paper (after all three folds) that the shown cut turns into the shown result."""
 
-    id = "pfp/multi-step-v1"
+    id = "pfp/multi-step-v2"
     name = "multi-step"
     type_name = "multi-step"
     subtasks = ("3-fold",)
@@ -188,47 +215,82 @@ class MultiStepTask(_FoldTaskBase):
     def _draw(
         self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]
     ) -> Drawn | None:
-        sampled = sample_puzzle(rng, subtask, config)
-        if sampled is None:
+        shapes = config["shapes"]
+        sheet = shapes[int(rng.integers(len(shapes)))]
+        prefix = sample_sequence(rng, sheet_polygon(sheet), 2, "symmetric")
+        if prefix is None:
             return None
-        puzzle, states, holes = sampled
-        for _ in range(_ALTERNATIVE_TRIES):
-            changed = int(rng.integers(len(puzzle.steps)))
-            altered = altered_sequence(rng, puzzle.sheet, puzzle.steps, changed)
-            if altered is None:
+        first_steps, first_states = prefix
+        before = first_states[-1]
+        lasts: list[Step] = []
+        finals: list[FoldState] = []
+        common = before.silhouette
+        for code_index in rng.permutation(len(SYMMETRIC_CODES)):
+            last = (resolve_code(before.silhouette, SYMMETRIC_CODES[int(code_index)]),)
+            if step_problem(before, last) is not None:
                 continue
-            alt_steps, alt_states = altered
-            odd = alt_states[changed + 1]
-            if any(not distinct_regions(odd.silhouette, s.silhouette) for s in states[1:]):
+            final = apply_step(before, last)
+            if any(not distinct_regions(final.silhouette, other.silhouette) for other in finals):
                 continue
-            alt_holes = holes_of(Puzzle(puzzle.sheet, alt_steps, puzzle.cutouts), alt_states[-1])
-            if distinct_regions(alt_holes, holes):
-                remember_states(puzzle.sheet, alt_steps, alt_states)
+            shared = common.intersection(final.silhouette)
+            if shared.area < _MIN_SHARED_FRACTION * final.silhouette.area:
+                continue
+            lasts.append(last)
+            finals.append(final)
+            common = shared
+            if len(lasts) == 4:
                 break
         else:
             return None
-        true_options = [{"sequence": "true", "state": int(k) + 1} for k in rng.permutation(len(puzzle.steps))]
-        options = _place({"sequence": "alternative", "state": changed + 1}, true_options, answer_index)
-        inputs = {"puzzle": puzzle.to_dict(), "alternative_steps": _steps_data(alt_steps), "options": options}
-        metadata = {**_describe(puzzle), "changed_step": changed + 1}
-        return inputs, {}, metadata
-
-    def _option_states(self, item: Item) -> tuple[tuple[FoldState, ...], list[FoldState]]:
-        puzzle = Puzzle.from_dict(item.inputs["puzzle"])
-        true_states = puzzle.states()
-        alt_states = sheet_states(puzzle.sheet, _steps_from(item.inputs["alternative_steps"]))
-        chosen = [(true_states if o["sequence"] == "true" else alt_states)[o["state"]] for o in item.inputs["options"]]
-        return true_states, chosen
+        allowed, weights = count_distribution(config["cutouts"], capacity_of(common))
+        if not allowed:
+            return None
+        count = int(allowed[int(rng.choice(len(allowed), p=weights))])
+        for _ in range(CUT_TRIES):
+            cutouts = sample_cutouts(rng, common, count)
+            if cutouts is None:
+                continue
+            sequences = [first_steps + (last,) for last in lasts]
+            results = _option_results(sheet, sequences, finals, cutouts)
+            if results is None:
+                continue
+            # Only the answer's result is drawn (in the question): it alone must pass the quality rules. Small
+            # folded papers pass more often, so the answer is the option nearest to a size rank drawn at random
+            # (ties broken at random) among those that pass; otherwise "the smallest paper" would beat chance.
+            size_rank = np.argsort(np.argsort([final.silhouette.area for final in finals]))
+            target, tie_break = int(rng.integers(4)), rng.random(4)
+            by_nearness = sorted(range(4), key=lambda k: (abs(int(size_rank[k]) - target), tie_break[k]))
+            chosen = next((k for k in by_nearness if paper_problem(sheet, results[k]) is None), None)
+            if chosen is not None:
+                break
+        else:
+            return None
+        order = [k for k in rng.permutation(4).tolist() if k != chosen]
+        order.insert(answer_index, chosen)
+        sequences = [sequences[k] for k in order]
+        finals = [finals[k] for k in order]
+        for steps, final in zip(sequences, finals, strict=True):
+            remember_states(self.memo, sheet, steps, (*first_states, final))
+        centre = Puzzle(sheet, first_steps, cutouts)
+        truth = Puzzle(centre.sheet, sequences[answer_index], centre.cutouts)
+        self.memo.put("holes", truth, results[chosen])
+        inputs = {"puzzle": truth.to_dict(), "options": [_steps_data(steps) for steps in sequences]}
+        return inputs, {}, _describe(truth)
 
     def consistent_options(self, item: Item) -> list[bool]:
-        """An option is right when its outline matches none of the puzzle's folded states."""
-        true_states, chosen = self._option_states(item)
-        return [all(not same_region(c.silhouette, s.silhouette) for s in true_states[1:]) for c in chosen]
+        """An option is right when the shown cut through its folded paper unfolds to the shown result."""
+        puzzle = Puzzle.from_dict(item.inputs["puzzle"])
+        truth = puzzle_holes(puzzle, self.memo)
+        return [
+            same_region(puzzle_holes(Puzzle(puzzle.sheet, _steps_from(o), puzzle.cutouts), self.memo), truth)
+            for o in item.inputs["options"]
+        ]
 
     def options_distinct(self, item: Item) -> bool:
         """Every two options' outlines differ by at least ``DISTINCT_AREA``."""
-        _, chosen = self._option_states(item)
-        return all(distinct_regions(chosen[i].silhouette, chosen[j].silhouette) for i in range(4) for j in range(i))
+        sheet = item.inputs["puzzle"]["sheet"]
+        outlines = [sheet_states(sheet, _steps_from(o), self.memo)[-1].silhouette for o in item.inputs["options"]]
+        return all(distinct_regions(outlines[i], outlines[j]) for i in range(4) for j in range(i))
 
     def _question_panel_count(self, inputs: Mapping[str, Any]) -> int:
         return 4
@@ -239,20 +301,23 @@ class MultiStepTask(_FoldTaskBase):
         from foldbench.pfp.render_folds import draw_cutouts_alone, draw_pattern, draw_state
 
         puzzle = Puzzle.from_dict(item.inputs["puzzle"])
-        true_states, chosen = self._option_states(item)
         question = [
-            draw_state(true_states[0], QUESTION_SIZE),
+            draw_state(puzzle.states(self.memo)[0], QUESTION_SIZE),
             question_panel(QUESTION_SIZE),
             draw_cutouts_alone(puzzle.cutouts, QUESTION_SIZE),
-            draw_pattern(pattern_of(puzzle), QUESTION_SIZE),
+            draw_pattern(pattern_of(puzzle, memo=self.memo), QUESTION_SIZE),
         ]
-        return question, [draw_state(state, OPTION_SIZE) for state in chosen]
+        sheet = puzzle.sheet
+        options = [
+            draw_state(sheet_states(sheet, _steps_from(o), self.memo)[-1], OPTION_SIZE) for o in item.inputs["options"]
+        ]
+        return question, options
 
 
 class InverseTask(_FoldTaskBase):
     """Choose the fold sequence that produces the shown unfolded sheet."""
 
-    id = "pfp/inverse-v1"
+    id = "pfp/inverse-v2"
     name = "inverse"
     type_name = "inverse"
     subtasks = ("1-fold", "2-fold", "others")
@@ -260,69 +325,77 @@ class InverseTask(_FoldTaskBase):
     def _draw(
         self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]
     ) -> Drawn | None:
-        sampled = sample_puzzle(rng, subtask, config)
-        if sampled is None:
-            return None
-        puzzle, states, holes = sampled
         num_folds, family = SUBTASK_FOLDS[subtask]
-        sheet = sheet_polygon(puzzle.sheet)
-        chosen: list[tuple[Step, ...]] = []
-        outlines = [[s.silhouette for s in states[1:]]]
-        hole_corners = _corners_near(states[0].silhouette, holes) if family == "corner" else ()
-        touching = (
-            ()
-            if family != "corner"
-            else tuple(i for i, c in enumerate(puzzle.steps[0]) if _creases_touch(states[0], (c,), holes))
-        )
+        shapes = config["shapes"]
+        sheet = shapes[int(rng.integers(len(shapes)))]
+        flat = sheet_states(sheet, (), self.memo)[0]
+        sequences: list[tuple[tuple[Step, ...], tuple[FoldState, ...]]] = []
+        corners: tuple[int, ...] | None = None  # corner folds: every option folds the corners the first one folds
         for _ in range(_DISTRACTOR_TRIES):
             candidate: tuple[tuple[Step, ...], tuple[FoldState, ...]] | None
-            draw = rng.random()
             if family == "corner":
-                if touching and draw < 0.25:
-                    step = perturbed_corner_step(rng, states[0], puzzle.steps[0], among=touching)
-                else:
-                    step = sample_corner_step(rng, states[0], include=hole_corners)
-                if step is None or not _creases_touch(states[0], step, holes):
-                    continue  # no fold here, or the holes lie away from every flap: these folds make them too
-                candidate = ((step,), (states[0], apply_step(states[0], step)))
-            elif draw < 0.5:
-                candidate = sample_sequence(rng, sheet, num_folds, family)
+                step = sample_corner_step(rng, flat, corners=corners)
+                candidate = None if step is None else ((step,), (flat, apply_step(flat, step)))
             else:
-                candidate = altered_sequence(rng, puzzle.sheet, puzzle.steps, int(rng.integers(num_folds)))
+                candidate = sample_sequence(rng, flat.silhouette, num_folds, family)
             if candidate is None:
                 continue
-            steps, candidate_states = candidate
-            if steps == puzzle.steps or steps in chosen:
-                continue
-            candidate_outlines = [s.silhouette for s in candidate_states[1:]]
+            if family == "corner":
+                corners = tuple(int(crease.code[1:]) for crease in candidate[0][0])
+            outlines = [s.silhouette for s in candidate[1][1:]]
             if any(
-                all(not distinct_regions(a, b) for a, b in zip(candidate_outlines, other, strict=True))
-                for other in outlines
+                all(not distinct_regions(a, b.silhouette) for a, b in zip(outlines, other[1][1:], strict=True))
+                for other in sequences
             ):
                 continue
-            if refold_mismatch(puzzle.sheet, steps, holes, candidate_states[-1]) < DISTINCT_AREA:
-                continue
-            chosen.append(steps)
-            outlines.append(candidate_outlines)
-            remember_states(puzzle.sheet, steps, candidate_states)
-            if len(chosen) == 3:
+            sequences.append(candidate)
+            if len(sequences) == 4:
                 break
         else:
             return None
-        options = _place(puzzle.steps, chosen, answer_index)
-        inputs = {"puzzle": puzzle.to_dict(), "options": [_steps_data(steps) for steps in options]}
+        # The four sequences are drawn alike; the answer is the one at the answer's letter, and the cut is made
+        # through it. A cut is kept only when every other sequence fails to make its holes.
+        steps, states = sequences[answer_index]
+        allowed, weights = count_distribution(config["cutouts"], capacity(sheet, num_folds))
+        count = int(allowed[int(rng.choice(len(allowed), p=weights))])
+        for _ in range(_INVERSE_CUT_TRIES):
+            cutouts = sample_cutouts(rng, states[-1].silhouette, count)
+            if cutouts is None:
+                continue
+            puzzle = Puzzle(sheet, steps, cutouts)
+            if cutout_problem(puzzle, states[-1]) is not None:
+                continue
+            holes = holes_of(puzzle, states[-1])
+            others = [other for k, other in enumerate(sequences) if k != answer_index]
+            if family == "corner" and not all(_creases_touch(flat, other[0][0], holes) for other in others):
+                continue  # the holes lie away from some option's flaps: that option makes them too
+            if paper_problem(sheet, holes) is not None:
+                continue
+            if all(refold_mismatch(sheet, other[0], holes, other[1][-1]) >= DISTINCT_AREA for other in others):
+                break
+        else:
+            return None
+        for other_steps, other_states in sequences:
+            remember_states(self.memo, sheet, other_steps, other_states)
+        self.memo.put("holes", puzzle, holes)
+        inputs = {"puzzle": puzzle.to_dict(), "options": [_steps_data(s) for s, _ in sequences]}
         return inputs, {}, _describe(puzzle)
 
     def consistent_options(self, item: Item) -> list[bool]:
         """An option is right when some cut through its folds makes exactly the holes shown."""
         puzzle = Puzzle.from_dict(item.inputs["puzzle"])
         holes = holes_of(puzzle)
-        return [refold_mismatch(puzzle.sheet, _steps_from(o), holes) < SAME_AREA for o in item.inputs["options"]]
+        return [
+            refold_mismatch(puzzle.sheet, _steps_from(o), holes, memo=self.memo) < SAME_AREA
+            for o in item.inputs["options"]
+        ]
 
     def options_distinct(self, item: Item) -> bool:
         """Every two options differ visibly in the outline of at least one folded state."""
         sheet = item.inputs["puzzle"]["sheet"]
-        outlines = [[s.silhouette for s in sheet_states(sheet, _steps_from(o))[1:]] for o in item.inputs["options"]]
+        outlines = [
+            [s.silhouette for s in sheet_states(sheet, _steps_from(o), self.memo)[1:]] for o in item.inputs["options"]
+        ]
         return all(
             any(distinct_regions(a, b) for a, b in zip(outlines[i], outlines[j], strict=True))
             for i in range(4)
@@ -338,7 +411,7 @@ class InverseTask(_FoldTaskBase):
         from foldbench.pfp.render_folds import draw_pattern
 
         puzzle = Puzzle.from_dict(item.inputs["puzzle"])
-        question = [draw_pattern(pattern_of(puzzle), 2 * QUESTION_SIZE), question_panel(QUESTION_SIZE)]
+        question = [draw_pattern(pattern_of(puzzle, memo=self.memo), 2 * QUESTION_SIZE), question_panel(QUESTION_SIZE)]
         size = OPTION_SIZE if len(puzzle.steps) == 1 else _STRIP_SIZE
         options = [hstack(self._sequence_pictures(puzzle.sheet, _steps_from(o), size)) for o in item.inputs["options"]]
         return question, options

@@ -6,6 +6,8 @@ a count fits on a shape) is checked by the task itself, which knows them.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import StrictBool
 
 from foldbench.tasks.knobs import CommaList, Knobs, Whole
@@ -21,6 +23,8 @@ class PfpKnobs(Knobs):
     default: all of the task's."""
     panels: StrictBool = True
     """Also write each question and option picture on its own, beside the composite."""
+    split: Literal["train", "validation", "test"] | None = None
+    """Generate only this split (exactly n items of it); default: the splits in the published proportions."""
 
 
 class PfpFoldKnobs(PfpKnobs):

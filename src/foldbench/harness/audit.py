@@ -1,0 +1,390 @@
+"""Blind baselines for multiple-choice datasets: can the answer be found without reading the question?
+
+A choice dataset is only worth running if no rule that looks at the options alone (or at the item records without
+the question) beats chance. :func:`audit_dataset` reads a dataset directory, turns each item into a
+:class:`ChoiceItem` (its answer index, its option pictures, and its option records when it has them), and scores a
+battery of such rules:
+
+* **pixel medoid / outlier** under several distances: L1 on grey pixels (48 px and 12 px squares), the Jaccard
+  distance of ink masks (anything not white) and of dark-ink masks, and the L1 distance of colour histograms;
+  the medoid is the option with the smallest summed distance to the others, the outlier the largest;
+* **extremes**: the option with the most / least ink (pixels not white) and the most / least dark ink;
+* **record medoid / outlier**: the same on the option records, with the number of differing JSON leaves as the
+  distance, and the records with the most / least leaves;
+* **letter**: always answering the most frequent answer letter of the dataset.
+
+Ties are split: a rule that picks k options, one of them right, scores 1/k for the item, so a rule that cannot
+tell options apart scores exactly chance. Each accuracy comes with a Wilson 95 % interval; a baseline is
+*flagged* when its accuracy lies outside the band ``chance ± margin`` (15-35 % for four options with the default
+margin of 0.10).
+
+**Plugging in a family.** :func:`read_choice_items` asks each reader of :data:`CHOICE_READERS` in turn; a reader
+takes the parsed ``items.jsonl`` lines and the dataset directory and returns the items as :class:`ChoiceItem`, or
+None when the dataset is not of its kind. The default reader understands the common layout: ``target["answer"]``
+a letter, ``inputs["images"]["options"]`` one picture per option, and optionally ``inputs["options"]`` one
+record per option. A family with another layout adds its reader with :func:`register_choice_reader`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from foldbench.errors import FoldbenchError
+
+__all__ = [
+    "CHOICE_READERS",
+    "DEFAULT_MARGIN",
+    "AuditError",
+    "AuditReport",
+    "BaselineResult",
+    "ChoiceItem",
+    "ChoiceReader",
+    "audit_choice_items",
+    "audit_dataset",
+    "read_choice_items",
+    "register_choice_reader",
+    "wilson_interval",
+]
+
+DEFAULT_MARGIN = 0.10
+"""A baseline is flagged when its accuracy leaves ``chance ± DEFAULT_MARGIN``."""
+GREY_SIZE = 48
+COARSE_SIZE = 12
+MASK_SIZE = 64
+WHITE_LEVEL = 245
+"""Grey levels at or above this count as background (white); below, as ink."""
+DARK_LEVEL = 100
+"""Grey levels below this count as dark ink (outlines, strokes)."""
+HISTOGRAM_LEVELS = 4
+"""Colour histograms quantise each RGB channel to this many levels."""
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+class AuditError(FoldbenchError, ValueError):
+    """A dataset the audit cannot read as a multiple-choice dataset."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceItem:
+    """One multiple-choice question as the audit sees it: never the question itself."""
+
+    id: str
+    """The item id."""
+    answer: int
+    """The index of the right option."""
+    option_images: tuple[Path, ...]
+    """One picture per option (may be empty when the family has none)."""
+    option_records: tuple[Any, ...] = ()
+    """One JSON-like record per option (may be empty)."""
+
+
+ChoiceReader = Callable[[Sequence[Mapping[str, Any]], Path], list[ChoiceItem] | None]
+
+
+def _standard_reader(records: Sequence[Mapping[str, Any]], root: Path) -> list[ChoiceItem] | None:
+    """Items with a letter answer in ``target`` and option pictures in ``inputs["images"]["options"]``."""
+    items: list[ChoiceItem] = []
+    for record in records:
+        target = record.get("target") or {}
+        inputs = record.get("inputs") or {}
+        answer = target.get("answer")
+        images = (inputs.get("images") or {}).get("options") if isinstance(inputs.get("images"), dict) else None
+        if not isinstance(answer, str) or len(answer) != 1 or answer not in LETTERS or not images:
+            return None
+        options = inputs.get("options")
+        option_records = tuple(options) if isinstance(options, list) and len(options) == len(images) else ()
+        index = LETTERS.index(answer)
+        if index >= len(images):
+            raise AuditError(f"item {record.get('id')}: answer {answer} but only {len(images)} options")
+        items.append(ChoiceItem(str(record.get("id")), index, tuple(root / p for p in images), option_records))
+    return items
+
+
+CHOICE_READERS: list[ChoiceReader] = [_standard_reader]
+"""The readers :func:`read_choice_items` tries, in order."""
+
+
+def register_choice_reader(reader: ChoiceReader) -> None:
+    """Add a reader for another dataset layout (tried before the default one)."""
+    CHOICE_READERS.insert(0, reader)
+
+
+def read_choice_items(directory: Path) -> list[ChoiceItem]:
+    """The items of a dataset directory as choice items; :class:`AuditError` when no reader understands them."""
+    path = Path(directory) / "items.jsonl"
+    if not path.exists():
+        raise AuditError(f"{directory} has no items.jsonl; is it a foldbench dataset?")
+    try:
+        records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except json.JSONDecodeError as error:
+        raise AuditError(f"{path}: not JSON lines: {error}") from None
+    if not records:
+        raise AuditError(f"{path} holds no items")
+    for reader in CHOICE_READERS:
+        items = reader(records, Path(directory))
+        if items is not None:
+            return items
+    raise AuditError(
+        f"{directory} is not a multiple-choice dataset the audit can read (it needs a letter answer and one "
+        "picture per option; generate PFP datasets with panels on)"
+    )
+
+
+# ---- statistics -----------------------------------------------------------------------------------------------
+
+
+def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a binomial proportion (95 % by default).
+
+    >>> wilson_interval(0, 0)
+    (0.0, 1.0)
+    >>> low, high = wilson_interval(25, 100); round(low, 3), round(high, 3)
+    (0.175, 0.343)
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    # at p = 0 or 1 the interval ends exactly at p (rounding would put it a hair inside)
+    return min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half))
+
+
+@dataclass(frozen=True, slots=True)
+class BaselineResult:
+    """One blind rule's score on a dataset."""
+
+    name: str
+    description: str
+    accuracy: float
+    low: float
+    high: float
+    items: int
+    flagged: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AuditReport:
+    """Every baseline's result, the band they were held to, and the answer-letter counts."""
+
+    items: int
+    options: int
+    chance: float
+    band: tuple[float, float]
+    baselines: tuple[BaselineResult, ...]
+    letters: dict[str, int]
+
+    @property
+    def flagged(self) -> list[BaselineResult]:
+        """The baselines outside the band."""
+        return [b for b in self.baselines if b.flagged]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as JSON-ready data."""
+        return {
+            "items": self.items,
+            "options": self.options,
+            "chance": self.chance,
+            "band": list(self.band),
+            "letters": self.letters,
+            "flagged": [b.name for b in self.flagged],
+            "baselines": [
+                {
+                    "name": b.name,
+                    "description": b.description,
+                    "accuracy": b.accuracy,
+                    "interval": [b.low, b.high],
+                    "items": b.items,
+                    "flagged": b.flagged,
+                }
+                for b in self.baselines
+            ],
+        }
+
+    def to_markdown(self, title: str = "audit") -> str:
+        """The report as a Markdown table."""
+        low, high = self.band
+        lines = [
+            f"# {title}",
+            "",
+            f"{self.items} items, {self.options} options, chance {self.chance:.1%}, band {low:.0%}-{high:.0%}; "
+            f"answer letters {', '.join(f'{k} {v}' for k, v in sorted(self.letters.items()))}.",
+            "",
+            "| baseline | accuracy | 95 % interval | flag |",
+            "|---|---|---|---|",
+        ]
+        for b in self.baselines:
+            flag = "**outside band**" if b.flagged else ""
+            lines.append(f"| {b.name} | {b.accuracy:.1%} | {b.low:.1%}-{b.high:.1%} | {flag} |")
+        lines += ["", f"{len(self.flagged)} of {len(self.baselines)} baselines outside the band."]
+        return "\n".join(lines) + "\n"
+
+
+# ---- features -------------------------------------------------------------------------------------------------
+
+
+def _load(paths: Sequence[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Grey squares (fine and coarse), ink and dark-ink masks, and colour histograms of option pictures."""
+    greys, coarse, inks, darks, histograms = [], [], [], [], []
+    bins = HISTOGRAM_LEVELS**3
+    for path in paths:
+        try:
+            with Image.open(path) as opened:
+                rgb = opened.convert("RGB")
+        except (OSError, ValueError) as error:
+            raise AuditError(f"cannot read option picture {path}: {error}") from None
+        grey = rgb.convert("L")
+        greys.append(np.asarray(grey.resize((GREY_SIZE, GREY_SIZE), Image.Resampling.BOX), dtype=np.float32))
+        coarse.append(np.asarray(grey.resize((COARSE_SIZE, COARSE_SIZE), Image.Resampling.BOX), dtype=np.float32))
+        square = np.asarray(grey.resize((MASK_SIZE, MASK_SIZE), Image.Resampling.NEAREST))
+        inks.append(square < WHITE_LEVEL)
+        darks.append(square < DARK_LEVEL)
+        pixels = np.asarray(rgb, dtype=np.int32).reshape(-1, 3) * HISTOGRAM_LEVELS // 256
+        codes = (pixels[:, 0] * HISTOGRAM_LEVELS + pixels[:, 1]) * HISTOGRAM_LEVELS + pixels[:, 2]
+        histogram = np.bincount(codes, minlength=bins).astype(np.float32)
+        histograms.append(histogram / max(1.0, float(histogram.sum())))
+    return (
+        np.stack([g.ravel() for g in greys]),
+        np.stack([c.ravel() for c in coarse]),
+        np.stack([np.stack([i.ravel() for i in inks]), np.stack([d.ravel() for d in darks])]),
+        np.stack(histograms),
+    )
+
+
+def _l1(features: np.ndarray) -> np.ndarray:
+    """Pairwise L1 distances within each item: (items, options, d) -> (items, options, options)."""
+    return np.abs(features[:, :, None, :] - features[:, None, :, :]).sum(axis=-1)
+
+
+def _jaccard(masks: np.ndarray) -> np.ndarray:
+    """Pairwise Jaccard distances of boolean masks within each item."""
+    a = masks[:, :, None, :]
+    b = masks[:, None, :, :]
+    inter = (a & b).sum(axis=-1)
+    union = (a | b).sum(axis=-1)
+    return 1.0 - np.where(union > 0, inter / np.maximum(union, 1), 1.0)
+
+
+def _leaves(record: Any, prefix: str = "") -> dict[str, Any]:
+    """A JSON-like record flattened to ``{path: leaf}`` (floats rounded to 3 decimals)."""
+    if isinstance(record, Mapping):
+        out: dict[str, Any] = {}
+        for key, value in record.items():
+            out.update(_leaves(value, f"{prefix}/{key}"))
+        return out
+    if isinstance(record, list | tuple):
+        out = {}
+        for index, value in enumerate(record):
+            out.update(_leaves(value, f"{prefix}/{index}"))
+        return out
+    return {prefix: round(record, 3) if isinstance(record, float) else record}
+
+
+def _record_distances(records: Sequence[Sequence[Any]]) -> tuple[np.ndarray, np.ndarray]:
+    """Pairwise leaf-difference counts of option records, and each record's leaf count."""
+    distances = np.zeros((len(records), len(records[0]), len(records[0])), dtype=np.float32)
+    sizes = np.zeros((len(records), len(records[0])), dtype=np.float32)
+    for n, options in enumerate(records):
+        flat = [_leaves(o) for o in options]
+        for i, a in enumerate(flat):
+            sizes[n, i] = len(a)
+            for j in range(i):
+                b = flat[j]
+                differing = sum(1 for key in a.keys() | b.keys() if a.get(key) != b.get(key))
+                distances[n, i, j] = distances[n, j, i] = differing
+    return distances, sizes
+
+
+def _credit(scores: np.ndarray, answers: np.ndarray, *, largest: bool) -> np.ndarray:
+    """Per item, the credit of picking the option(s) with the largest (or smallest) score: 1/k when the answer
+    is among k tied picks, else 0."""
+    best = scores.max(axis=1, keepdims=True) if largest else scores.min(axis=1, keepdims=True)
+    picked = np.isclose(scores, best, rtol=1e-6, atol=1e-6)
+    hit = picked[np.arange(len(answers)), answers]
+    return np.where(hit, 1.0 / picked.sum(axis=1), 0.0)
+
+
+def _medoid_outlier(distances: np.ndarray, answers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    total = distances.sum(axis=2)
+    return _credit(total, answers, largest=False), _credit(total, answers, largest=True)
+
+
+# ---- the audit ------------------------------------------------------------------------------------------------
+
+
+def audit_choice_items(items: Sequence[ChoiceItem], *, margin: float = DEFAULT_MARGIN) -> AuditReport:
+    """Score every blind baseline on ``items`` (all with the same number of options)."""
+    if not items:
+        raise AuditError("no items to audit")
+    counts = {len(item.option_images) or len(item.option_records) for item in items}
+    if len(counts) != 1 or min(counts) < 2:
+        raise AuditError(f"the audit needs the same number (at least 2) of options in every item, got {counts}")
+    options = counts.pop()
+    answers = np.array([item.answer for item in items])
+    credits: list[tuple[str, str, np.ndarray]] = []
+    if all(len(item.option_images) == options for item in items):
+        paths = [p for item in items for p in item.option_images]
+        grey, coarse, masks, histograms = _load(paths)
+        shape = (len(items), options)
+        grey, coarse = grey.reshape(*shape, -1), coarse.reshape(*shape, -1)
+        ink, dark = masks[0].reshape(*shape, -1), masks[1].reshape(*shape, -1)
+        histograms = histograms.reshape(*shape, -1)
+        for name, description, distances in (
+            ("grey L1", "L1 distance of 48 px grey pictures", _l1(grey)),
+            ("coarse grey L1", "L1 distance of 12 px grey pictures", _l1(coarse)),
+            ("ink IoU", "Jaccard distance of ink masks (not white)", _jaccard(ink)),
+            ("dark IoU", "Jaccard distance of dark-ink masks", _jaccard(dark)),
+            ("colour histogram", "L1 distance of colour histograms", _l1(histograms)),
+        ):
+            medoid, outlier = _medoid_outlier(distances, answers)
+            credits.append((f"{name} medoid", f"least summed {description}", medoid))
+            credits.append((f"{name} outlier", f"most summed {description}", outlier))
+        for name, mask in (("ink", ink), ("dark ink", dark)):
+            amount = mask.sum(axis=-1).astype(np.float32)
+            credits.append((f"most {name}", f"the option with the most {name}", _credit(amount, answers, largest=True)))
+            credits.append(
+                (f"least {name}", f"the option with the least {name}", _credit(amount, answers, largest=False))
+            )
+    if all(len(item.option_records) == options for item in items):
+        distances, sizes = _record_distances([item.option_records for item in items])
+        medoid, outlier = _medoid_outlier(distances, answers)
+        credits.append(("record medoid", "least summed count of differing record fields", medoid))
+        credits.append(("record outlier", "most summed count of differing record fields", outlier))
+        credits.append(("largest record", "the record with the most fields", _credit(sizes, answers, largest=True)))
+        credits.append(("smallest record", "the record with the fewest fields", _credit(sizes, answers, largest=False)))
+    letters = Counter(LETTERS[a] for a in answers)
+    for letter in LETTERS[:options]:
+        letters.setdefault(letter, 0)
+    letter_counts = np.array([letters[letter] for letter in LETTERS[:options]], dtype=np.float32)
+    credits.append(
+        (
+            "most frequent letter",
+            "always the dataset's most frequent answer letter",
+            _credit(np.broadcast_to(letter_counts, (len(items), options)), answers, largest=True),
+        )
+    )
+    chance = 1.0 / options
+    band = (max(0.0, chance - margin), min(1.0, chance + margin))
+    results = []
+    for name, description, credit in credits:
+        accuracy = float(credit.mean())
+        low, high = wilson_interval(float(credit.sum()), len(items))
+        results.append(
+            BaselineResult(name, description, accuracy, low, high, len(items), not band[0] <= accuracy <= band[1])
+        )
+    return AuditReport(len(items), options, chance, band, tuple(results), dict(sorted(letters.items())))
+
+
+def audit_dataset(directory: Path, *, margin: float = DEFAULT_MARGIN) -> AuditReport:
+    """Read a dataset directory and audit it (see the module docstring)."""
+    return audit_choice_items(read_choice_items(Path(directory)), margin=margin)
