@@ -10,7 +10,8 @@ a rabbit ear, a pleat, a twist).
 Families (see :func:`builtin_sequences`):
 
 * ``simple``: valley and mountain folds of all layers, and valley folds of the top flap only, along lines on a
-  grid of 1/8 of the side at multiples of 22.5° (``simple-grid-*``) or at free angles (``simple-free-*``);
+  grid of 1/8 of the side at multiples of 22.5° (``simple-grid-*``) or at free angles (``simple-free-*``), and
+  longer sequences of 8 or 9 folds of both kinds (``simple-long-*``);
 * ``base``: the traditional kite, fish, waterbomb and preliminary bases (the bird and frog bases are not built
   yet: their crease patterns need the petal folds as steps that fold flat on their own);
 * ``pleat`` and ``twist``: pleats of parallel creases and a square twist.
@@ -473,6 +474,10 @@ def builtin_sequences() -> tuple[FoldSequence, ...]:
     for index in range(8):
         rng = np.random.default_rng([0xF8EE, index])
         sequences.append(random_simple_sequence(rng, 4 + index % 2, grid=False, name=f"simple-free-{index:02d}"))
+    for index in range(8):
+        rng = np.random.default_rng([0x10A6, index])
+        sequences.append(random_simple_sequence(rng, 8 + index % 2, grid=index % 2 == 0,
+                                                name=f"simple-long-{index:02d}"))
     sequences += _bases() + _pleats_and_twists()
     return tuple(sequences)
 

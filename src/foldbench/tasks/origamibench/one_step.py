@@ -1,14 +1,17 @@
 """OrigamiBench's one-step multiple choice: given a folded reference state (front and back), choose the state
 exactly one fold later.
 
-Items are drawn from the built-in fold sequences (:mod:`foldbench.crease.sequences`): a sequence uniformly, then
-one of its states ``k >= 1`` as the reference; the answer is its state ``k + 1``. Two variants:
+Items are drawn from the built-in fold sequences (:mod:`foldbench.crease.sequences`), a sequence uniformly first.
+The answer is the state after the reference. Two variants:
 
-* **associative**: the three distractors are states of *other* sequences, at the answer's depth (number of folds)
-  where there are enough, so that the answer and the distractors are drawn alike;
-* **causal**: the three distractors are states of the *same* sequence, earlier than the reference or two or more
-  folds after it. How many distractors are earlier (0-3) is balanced in blocks of four items, so that the answer
-  is the least folded, the most folded or a middle option equally often.
+* **associative**: the reference is a state ``k >= 1`` and the three distractors are states of *other*
+  sequences, at the answer's depth (number of folds) where there are enough, so that the answer and the
+  distractors are drawn alike;
+* **causal**: the four options are states of the *same* sequence, no two of them consecutive, drawn uniformly;
+  one of them (by its place in time, balanced in blocks of four items) is the answer and the state before it
+  the reference, so the distractors are earlier than the reference or two or more folds after it, and the
+  option set says nothing about which option is the answer: the answer is the least folded, the most folded
+  or a middle option equally often, and no option has its own predecessor among the options.
 
 Every item is checked by the compiler: every option folds flat, exactly one option holds all the reference's
 creases and is one step of its own sequence beyond a state with exactly the reference's creases, and no two of
@@ -60,6 +63,8 @@ __all__ = [
 ENGINE_VERSION = "origamibench-sequences-1"
 """The version of the fold sequences and of the checks the items are built with."""
 MAX_TRIES = 200
+CAUSAL_MIN_FOLDS = 7
+"""A causal item takes four states of one sequence, no two consecutive, so its sequence has at least 7 folds."""
 _COVER = 1e-6
 
 
@@ -215,9 +220,9 @@ class OneStepTask:
         """Item ``index`` of the dataset seeded with ``seed`` (a pure function of its arguments)."""
         item_seed, rng = _item_rng(seed, index, self._salt)
         answer_index = _block_slot(seed, index, self._salt + 1)
-        earlier = _block_slot(seed, index, self._salt + 2)
+        slot = _block_slot(seed, index, self._salt + 2)
         for _ in range(MAX_TRIES):
-            drawn = self._draw(rng, config["selected"], earlier)
+            drawn = self._draw(rng, config["selected"], slot, config["size"])
             if drawn is not None:
                 break
         else:
@@ -256,8 +261,10 @@ class OneStepTask:
             },
         )
 
-    def _draw(self, rng: np.random.Generator, sequences: Sequence[FoldSequence], earlier: int
+    def _draw(self, rng: np.random.Generator, sequences: Sequence[FoldSequence], slot: int, size: int
               ) -> tuple[tuple[FoldSequence, int], list[tuple[FoldSequence, int]]] | None:
+        """The reference and three distractors, or None to draw again; ``slot`` (0-3, balanced in blocks of
+        four items) is the variant's balancing target."""
         raise NotImplementedError
 
     @staticmethod
@@ -365,7 +372,7 @@ class AssociativeTask(OneStepTask):
             return []
         return [(s, k) for s in sequences for k in range(1, len(s))]
 
-    def _draw(self, rng: np.random.Generator, sequences: Sequence[FoldSequence], earlier: int
+    def _draw(self, rng: np.random.Generator, sequences: Sequence[FoldSequence], slot: int, size: int
               ) -> tuple[tuple[FoldSequence, int], list[tuple[FoldSequence, int]]] | None:
         sequence, state = _pick(rng, self._references(sequences))
         depth = state + 1
@@ -392,25 +399,17 @@ class CausalTask(OneStepTask):
     _salt = 0xCA05
 
     def _references(self, sequences: Sequence[FoldSequence]) -> list[tuple[FoldSequence, int]]:
-        # earlier states 0..k-1 and later states k+2..n: at least three in all
-        return [(s, k) for s in sequences for k in range(1, len(s)) if k + (len(s) - k - 1) >= 3]
+        # four states of 1..n, no two consecutive, need n >= 7
+        return [(s, k) for s in sequences if len(s) >= CAUSAL_MIN_FOLDS for k in range(0, len(s))]
 
-    def _draw(self, rng: np.random.Generator, sequences: Sequence[FoldSequence], earlier: int
+    def _draw(self, rng: np.random.Generator, sequences: Sequence[FoldSequence], slot: int, size: int
               ) -> tuple[tuple[FoldSequence, int], list[tuple[FoldSequence, int]]] | None:
-        references = self._references(sequences)
-        feasible = [(s, k) for s, k in references if earlier <= k and 3 - earlier <= len(s) - k - 1]
-        if not feasible:  # the selection cannot balance this slot: take any split it allows
-            feasible = references
-        sequence, state = _pick(rng, feasible)
-        before = list(range(0, state))
-        after = list(range(state + 2, len(sequence) + 1))
-        count_before = min(max(earlier, 3 - len(after)), len(before))
-        if count_before + len(after) < 3:
+        names = sorted({s.name for s, _ in self._references(sequences)})
+        sequence = _sequences_by_name()[names[int(rng.integers(len(names)))]]
+        spread = sorted(int(b) for b in rng.choice(np.arange(1, len(sequence) - 2), size=4, replace=False))
+        states = [b + offset for offset, b in enumerate(spread)]  # pairwise at least two folds apart
+        answer = states[slot]
+        distractors = [(sequence, k) for k in states if k != answer]
+        if not self._valid((sequence, answer - 1), [(sequence, answer), *distractors]):
             return None
-        picks = sorted(int(k) for k in rng.choice(before, size=count_before, replace=False)) if count_before else []
-        if count_before < 3:
-            picks += sorted(int(k) for k in rng.choice(after, size=3 - count_before, replace=False))
-        distractors = [(sequence, int(k)) for k in picks]
-        if not self._valid((sequence, state), [(sequence, state + 1), *distractors]):
-            return None
-        return (sequence, state), distractors
+        return (sequence, answer - 1), distractors

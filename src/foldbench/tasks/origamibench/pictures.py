@@ -22,7 +22,7 @@ from shapely.geometry import Point, Polygon
 from foldbench.crease.render import BACK_COLOUR, FRONT_COLOUR
 from foldbench.crease.sequences import FoldSequence
 
-__all__ = ["composite", "png_bytes", "state_picture", "state_signature", "pictures_look_alike"]
+__all__ = ["composite", "pictures_look_alike", "png_bytes", "state_picture", "state_signature"]
 
 _GAP = 6
 _SIGNATURE_SIZE = 40
