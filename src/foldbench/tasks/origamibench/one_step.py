@@ -27,8 +27,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 from pydantic import BaseModel, field_validator
-from shapely import MultiLineString
-from shapely.geometry.base import BaseGeometry
 
 from foldbench.crease.pattern import CreasePattern
 from foldbench.crease.sequences import CATEGORIES, FoldSequence, builtin_sequences
@@ -66,6 +64,7 @@ MAX_TRIES = 200
 CAUSAL_MIN_FOLDS = 7
 """A causal item takes four states of one sequence, no two consecutive, so its sequence has at least 7 folds."""
 _COVER = 1e-6
+"""Distance (paper frame, side 10) within which a crease lies on another."""
 
 
 class OneStepKnobError(InvalidKnobError):
@@ -97,26 +96,46 @@ class OneStepKnobs(Knobs):
 # ---- crease containment, checked on the compiled crease patterns ---------------------------------------------
 
 
-def _crease_lines(pattern: CreasePattern) -> dict[str, BaseGeometry]:
+def _crease_segments(pattern: CreasePattern) -> dict[str, np.ndarray]:
+    """The mountain and valley edges of a pattern as ``(k, 2, 2)`` segments in the paper frame."""
     coords = pattern.vertices_coords * pattern.scale + np.array(pattern.offset)
-    lines: dict[str, list] = {"M": [], "V": []}
-    for (a, b), letter in zip(pattern.edges_vertices.tolist(), pattern.edges_assignment, strict=True):
-        if letter in lines:
-            lines[letter].append([tuple(coords[a]), tuple(coords[b])])
-    return {letter: MultiLineString(segments) for letter, segments in lines.items()}
+    letters = np.array(pattern.edges_assignment)
+    return {letter: coords[pattern.edges_vertices[letters == letter]].reshape(-1, 2, 2) for letter in ("M", "V")}
+
+
+def _covered(segments: np.ndarray, cover: np.ndarray) -> bool:
+    """Whether every segment is covered by the union of the collinear ``cover`` segments (which do not overlap
+    each other, as the edges of one planar graph)."""
+    if len(segments) == 0:
+        return True
+    if len(cover) == 0:
+        return False
+    for start, end in segments:
+        along = end - start
+        length = float(np.hypot(*along))
+        unit = along / length
+        normal = np.array([-unit[1], unit[0]])
+        offsets = (cover - start) @ normal
+        collinear = (np.abs(offsets) < _COVER).all(axis=1)
+        if not collinear.any():
+            return False
+        positions = np.sort((cover[collinear] - start) @ unit, axis=1)
+        overlap = np.clip(positions[:, 1], 0, length) - np.clip(positions[:, 0], 0, length)
+        if float(np.clip(overlap, 0, None).sum()) < length - _COVER:
+            return False
+    return True
 
 
 def contains_creases(inner: CreasePattern, outer: CreasePattern) -> bool:
-    """Whether every mountain and valley crease of ``inner`` lies on a crease of ``outer`` with the same letter.
+    """Whether every mountain and valley crease of ``inner`` lies on creases of ``outer`` with the same letter.
 
     >>> from foldbench.crease.sequences import sequence_by_name
     >>> blintz = sequence_by_name("blintz")
     >>> contains_creases(blintz.pattern(1), blintz.pattern(2)), contains_creases(blintz.pattern(2), blintz.pattern(1))
     (True, False)
     """
-    inner_lines, outer_lines = _crease_lines(inner), _crease_lines(outer)
-    return all(inner_lines[letter].is_empty or outer_lines[letter].buffer(_COVER).covers(inner_lines[letter])
-               for letter in ("M", "V"))
+    inner_segments, outer_segments = _crease_segments(inner), _crease_segments(outer)
+    return all(_covered(inner_segments[letter], outer_segments[letter]) for letter in ("M", "V"))
 
 
 def one_fold_after(reference: CreasePattern, sequence: FoldSequence, state: int) -> bool:
