@@ -11,7 +11,8 @@ The answer is the state after the reference. Two variants:
   one of them (by its place in time, balanced in blocks of four items) is the answer and the state before it
   the reference, so the distractors are earlier than the reference or two or more folds after it, and the
   option set says nothing about which option is the answer: the answer is the least folded, the most folded
-  or a middle option equally often, and no option has its own predecessor among the options.
+  or a middle option equally often, no option has its own predecessor among the options, and no two of the
+  options and their predecessors look alike (as the answer and the reference must not).
 
 Every item is checked by the compiler: every option folds flat, exactly one option holds all the reference's
 creases and is one step of its own sequence beyond a state with exactly the reference's creases, and no two of
@@ -427,6 +428,14 @@ class CausalTask(OneStepTask):
         sequence = _sequences_by_name()[names[int(rng.integers(len(names)))]]
         spread = sorted(int(b) for b in rng.choice(np.arange(1, len(sequence) - 2), size=4, replace=False))
         states = [b + offset for offset, b in enumerate(spread)]  # pairwise at least two folds apart
+        # every option's own last fold changes its picture, as the answer's must, and no option's predecessor
+        # looks like another option, as the reference must not: otherwise the answer would stand apart
+        from foldbench.tasks.origamibench.pictures import pictures_look_alike, state_signature
+
+        # (the same for every option: no two of the options and their predecessors look alike)
+        pictures = [state_signature(sequence, k) for k in sorted({*states, *(k - 1 for k in states)})]
+        if any(pictures_look_alike(a, b) for i, a in enumerate(pictures) for b in pictures[i + 1:]):
+            return None
         answer = states[slot]
         distractors = [(sequence, k) for k in states if k != answer]
         if not self._valid((sequence, answer - 1), [(sequence, answer), *distractors]):
