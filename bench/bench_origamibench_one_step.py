@@ -32,8 +32,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=1000, help="items per run")
     parser.add_argument("--repeats", type=int, default=3, help="runs per task (different seeds)")
+    parser.add_argument("--tasks", default="", help="comma-separated task ids (default: both)")
     args = parser.parse_args()
-    for task in TASKS:
+    for task in [t for t in TASKS if not args.tasks or t in args.tasks.split(",")]:
         walls, cpus = [], []
         for repeat in range(args.repeats):
             output = subprocess.run([sys.executable, "-c", _RUN.format(task=task, n=args.n, seed=100 + repeat)],

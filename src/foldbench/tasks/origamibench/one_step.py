@@ -6,7 +6,7 @@ The answer is the state after the reference. Two variants:
 
 * **associative**: the reference is a state ``k >= 1`` and the three distractors are states of *other*
   sequences, at the answer's depth (number of folds) where there are enough, so that the answer and the
-  distractors are drawn alike;
+  distractors are drawn alike (each option's predecessor, as the reference, looks like no option);
 * **causal**: the four options are states of the *same* sequence, no two of them consecutive, drawn uniformly;
   one of them (by its place in time, balanced in blocks of four items) is the answer and the state before it
   the reference, so the distractors are earlier than the reference or two or more folds after it, and the
@@ -404,6 +404,14 @@ class AssociativeTask(OneStepTask):
             return None
         picks = [pool[i] for i in rng.choice(len(pool), size=3, replace=False)]
         if len({id(s) for s, _ in picks}) < 3:
+            return None
+        # like the answer, every distractor's own last fold shows, and its predecessor looks like no option
+        from foldbench.tasks.origamibench.pictures import pictures_look_alike, state_signature
+
+        options = [(sequence, depth), *picks]
+        before = [state_signature(s, k - 1) for s, k in options]
+        shown = [state_signature(s, k) for s, k in options]
+        if any(pictures_look_alike(b, o) for b in before for o in shown):
             return None
         if not self._valid((sequence, state), [(sequence, depth), *picks]):
             return None
