@@ -1,0 +1,490 @@
+"""Built-in fold sequences of a square, made by the project (no external data).
+
+A :class:`FoldSequence` starts from a blank square in the paper frame of the origami environment ((0, 0) bottom
+left, (10, 10) top right) and adds creases one fold step at a time. The *state* after a step is the crease
+pattern of every crease added so far, folded by the compiler (:func:`foldbench.crease.compile_crease_pattern`);
+every state of every built-in sequence folds flat (the tests check it). A step is one fold in the origami sense:
+a simple fold of all layers, a fold of the top flap only, or a move that needs several creases at once (a squash,
+a rabbit ear, a pleat, a twist).
+
+Families (see :func:`builtin_sequences`):
+
+* ``simple``: valley and mountain folds of all layers, and valley folds of the top flap only, along lines on a
+  grid of 1/8 of the side at multiples of 22.5° (``simple-grid-*``) or at free angles (``simple-free-*``), and
+  longer sequences of 8 or 9 folds of both kinds (``simple-long-*``);
+* ``base``: the traditional kite, fish, waterbomb and preliminary bases (the bird and frog bases are not built
+  yet: their crease patterns need the petal folds as steps that fold flat on their own);
+* ``pleat`` and ``twist``: pleats of parallel creases and a square twist.
+
+A sequence also exposes the environment's actions (:meth:`FoldSequence.actions`): one ``add_creases`` action per
+step, with every crease segment the step adds, which replays the sequence in the environment.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, cached_property
+from typing import Any, Literal
+
+import numpy as np
+
+from foldbench.crease.compiler import CompiledFold, compile_crease_pattern
+from foldbench.crease.errors import CreasePatternError
+from foldbench.crease.pattern import CreasePattern, build_crease_pattern
+
+__all__ = [
+    "CATEGORIES",
+    "PAPER_SIZE",
+    "Crease",
+    "FoldSequence",
+    "FoldStep",
+    "builtin_sequences",
+    "pattern_from_creases",
+    "random_simple_sequence",
+    "sequence_by_name",
+    "simple_fold_sequence",
+    "square_border",
+]
+
+PAPER_SIZE: float = 10.0
+"""Side of the square in the paper frame."""
+CATEGORIES: tuple[str, ...] = ("simple", "base", "pleat", "twist")
+"""The categories of the built-in sequences."""
+_EPS = 1e-7
+Assignment = Literal["M", "V"]
+
+
+@dataclass(frozen=True)
+class Crease:
+    """One crease segment in the paper frame, mountain or valley."""
+
+    p1: tuple[float, float]
+    p2: tuple[float, float]
+    assignment: Assignment
+
+    def to_action(self) -> dict[str, Any]:
+        """The crease as the environment's crease record ``{"p1", "p2", "assignment"}``."""
+        return {"p1": [self.p1[0], self.p1[1]], "p2": [self.p2[0], self.p2[1]], "assignment": self.assignment}
+
+    @classmethod
+    def from_action(cls, record: dict[str, Any]) -> Crease:
+        """The crease of an environment crease record (the inverse of :meth:`to_action`)."""
+        p1, p2 = record["p1"], record["p2"]
+        return cls((float(p1[0]), float(p1[1])), (float(p2[0]), float(p2[1])), record["assignment"])
+
+
+@dataclass(frozen=True)
+class FoldStep:
+    """One fold: what it does, in words, and the crease segments it adds."""
+
+    description: str
+    creases: tuple[Crease, ...]
+
+
+def square_border(size: float = PAPER_SIZE) -> np.ndarray:
+    """The four boundary segments of the square ``[0, size]²``, shape ``(4, 2, 2)``."""
+    corners = np.array([[0.0, 0.0], [size, 0.0], [size, size], [0.0, size]])
+    return np.array([[corners[i], corners[(i + 1) % 4]] for i in range(4)])
+
+
+def pattern_from_creases(creases: Sequence[Crease], size: float = PAPER_SIZE) -> CreasePattern:
+    """The crease pattern of the square with ``creases`` (planarised by :func:`build_crease_pattern`).
+
+    >>> pattern_from_creases([Crease((0.0, 0.0), (10.0, 10.0), "V")]).edge_count
+    5
+    """
+    segments = [square_border(size)] + [np.array([[c.p1, c.p2]], float) for c in creases]
+    assignments = "BBBB" + "".join(c.assignment for c in creases)
+    return build_crease_pattern(np.concatenate(segments), assignments, source="fold sequence")
+
+
+@dataclass(frozen=True, eq=False)
+class FoldSequence:
+    """A named, categorised sequence of fold steps from the blank square.
+
+    State ``k`` (0 = blank square, ``len(steps)`` = final) is the crease pattern of the creases of steps
+    ``1..k``; :meth:`compiled` folds it.
+    """
+
+    name: str
+    category: str
+    steps: tuple[FoldStep, ...]
+    description: str = ""
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    @property
+    def state_count(self) -> int:
+        """Number of states, the blank square included."""
+        return len(self.steps) + 1
+
+    def creases_until(self, state: int) -> tuple[Crease, ...]:
+        """Every crease added by steps ``1..state``."""
+        if not 0 <= state <= len(self.steps):
+            raise IndexError(f"{self.name} has states 0..{len(self.steps)}, not {state}")
+        return tuple(c for step in self.steps[:state] for c in step.creases)
+
+    def pattern(self, state: int) -> CreasePattern:
+        """The crease pattern of state ``state``."""
+        return _pattern_cached(self.creases_until(state))
+
+    def compiled(self, state: int, limit: int = 8) -> CompiledFold:
+        """State ``state`` folded by the compiler (at most ``limit`` layer orders searched per component)."""
+        return _compiled_cached(self.creases_until(state), limit)
+
+    @cached_property
+    def final_pattern(self) -> CreasePattern:
+        """The crease pattern after the last step."""
+        return self.pattern(len(self.steps))
+
+    def actions(self) -> list[dict[str, Any]]:
+        """The environment actions that replay the sequence: one ``add_creases`` action per step."""
+        return [{"action": "add_creases", "creases": [c.to_action() for c in step.creases]} for step in self.steps]
+
+
+@cache
+def _pattern_cached(creases: tuple[Crease, ...]) -> CreasePattern:
+    return pattern_from_creases(creases)
+
+
+@cache
+def _compiled_cached(creases: tuple[Crease, ...], limit: int) -> CompiledFold:
+    return compile_crease_pattern(_pattern_cached(creases), limit=limit)
+
+
+# ---- a small folding simulator for simple folds ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Face:
+    """A face of the folded square: its polygon on the paper, the map to its folded place, its layer."""
+
+    polygon: np.ndarray
+    matrix: np.ndarray
+    shift: np.ndarray
+    layer: int
+
+    @property
+    def folded(self) -> np.ndarray:
+        return self.polygon @ self.matrix.T + self.shift
+
+    @property
+    def flipped(self) -> bool:
+        return bool(np.linalg.det(self.matrix) < 0)
+
+
+FoldKind = Literal["valley", "mountain", "flap"]
+"""``valley``/``mountain``: fold every layer on the left of the line toward or away from the viewer; ``flap``:
+fold only the top flap on the left of the line toward the viewer (valley)."""
+
+
+def _signed(points: np.ndarray, point: np.ndarray, direction: np.ndarray) -> np.ndarray:
+    offset = points - point
+    values = direction[0] * offset[:, 1] - direction[1] * offset[:, 0]
+    values[np.abs(values) < _EPS] = 0.0
+    return values
+
+
+def _clip(polygon: np.ndarray, values: np.ndarray, positive: bool) -> np.ndarray:
+    sign = 1.0 if positive else -1.0
+    kept = []
+    for i in range(len(polygon)):
+        a, b = polygon[i], polygon[(i + 1) % len(polygon)]
+        va, vb = sign * values[i], sign * values[(i + 1) % len(polygon)]
+        if va >= 0:
+            kept.append(a)
+        if (va > 0 > vb) or (va < 0 < vb):
+            kept.append(a + (b - a) * (va / (va - vb)))
+    return np.array(kept).reshape(-1, 2)
+
+
+def _area(polygon: np.ndarray) -> float:
+    x, y = polygon[:, 0], polygon[:, 1]
+    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+
+
+def _shared_edge(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two paper polygons share a piece of edge of positive length."""
+    for i in range(len(a)):
+        p, q = a[i], a[(i + 1) % len(a)]
+        d = q - p
+        length = float(np.hypot(*d))
+        if length < _EPS:
+            continue
+        u = d / length
+        for j in range(len(b)):
+            r, s = b[j], b[(j + 1) % len(b)]
+            if abs(u[0] * (r - p)[1] - u[1] * (r - p)[0]) > 1e-6 or abs(u[0] * (s - p)[1] - u[1] * (s - p)[0]) > 1e-6:
+                continue
+            lo = max(0.0, min(np.dot(r - p, u), np.dot(s - p, u)))
+            hi = min(length, max(np.dot(r - p, u), np.dot(s - p, u)))
+            if hi - lo > 1e-6:
+                return True
+    return False
+
+
+class _Sheet:
+    """The square folded by simple folds, face by face (a witness of flat-foldability for its creases)."""
+
+    def __init__(self, size: float = PAPER_SIZE) -> None:
+        square = np.array([[0.0, 0.0], [size, 0.0], [size, size], [0.0, size]])
+        self.faces: list[_Face] = [_Face(square, np.eye(2), np.zeros(2), 0)]
+
+    def fold(self, point: Sequence[float], direction: Sequence[float], kind: FoldKind) -> _FoldResult | None:
+        """The faces and creases after folding the left side of the line, or None when the fold is not a
+        simple fold here (it moves nothing, runs along an earlier crease, or would tear the paper)."""
+        p = np.asarray(point, float)
+        d = np.asarray(direction, float)
+        d = d / np.hypot(*d)
+        reflect = 2 * np.outer(d, d) - np.eye(2)
+        reflect_shift = p - reflect @ p
+        positive = [f for f in self.faces if (_signed(f.folded, p, d) > 0).any()]
+        if not positive:
+            return None
+        if kind == "flap":  # the top flap first, then thicker ones; never every layer
+            thresholds = [layer - 0.5 for layer in sorted({f.layer for f in positive}, reverse=True)[:-1]]
+        else:
+            thresholds = [-math.inf]
+        for threshold in thresholds:
+            result = self._try(p, d, reflect, reflect_shift, kind, threshold)
+            if result is not None:
+                return result
+        return None
+
+    def _try(self, p: np.ndarray, d: np.ndarray, reflect: np.ndarray, reflect_shift: np.ndarray, kind: FoldKind,
+             threshold: float) -> _FoldResult | None:
+        moving: list[tuple[int, _Face]] = []
+        staying: list[tuple[int, _Face]] = []
+        creases: list[Crease] = []
+        for index, face in enumerate(self.faces):
+            values = _signed(face.folded, p, d)
+            if face.layer < threshold or (values <= 0).all():
+                staying.append((index, face))
+                continue
+            if (values >= 0).all():
+                moving.append((index, face))
+                continue
+            stay_part, move_part = _clip(face.polygon, values, False), _clip(face.polygon, values, True)
+            if abs(_area(stay_part)) < 1e-9 or abs(_area(move_part)) < 1e-9:
+                return None
+            staying.append((index, _Face(stay_part, face.matrix, face.shift, face.layer)))
+            moving.append((index, _Face(move_part, face.matrix, face.shift, face.layer)))
+            folded_part = move_part @ face.matrix.T + face.shift
+            on_line = [q for q, v in zip(move_part, _signed(folded_part, p, d), strict=True) if v == 0.0]
+            if len(on_line) < 2:
+                return None
+            ends = np.array(on_line)
+            along = (ends @ face.matrix.T) @ d
+            a, b = ends[int(np.argmin(along))], ends[int(np.argmax(along))]
+            up = kind in ("valley", "flap")
+            letter: Assignment = ("M" if face.flipped else "V") if up else ("V" if face.flipped else "M")
+            creases.append(Crease(_rounded(a), _rounded(b), letter))
+        if not creases or not moving:
+            return None
+        # Pieces of different faces are joined by earlier creases: one that moves and one that stays would
+        # fold along an earlier crease or tear the paper.
+        for i, mover in moving:
+            for j, stayer in staying:
+                if i != j and _shared_edge(mover.polygon, stayer.polygon):
+                    return None
+        top = max(f.layer for f in self.faces)
+        bottom = min(f.layer for f in self.faces)
+        high = max(f.layer for _, f in moving)
+        low = min(f.layer for _, f in moving)
+        folded_faces = []
+        for _, face in moving:
+            layer = top + 1 + (high - face.layer) if kind != "mountain" else bottom - 1 - (face.layer - low)
+            folded_faces.append(_Face(face.polygon, reflect @ face.matrix, reflect @ face.shift + reflect_shift,
+                                      layer))
+        return _FoldResult([f for _, f in staying] + folded_faces, tuple(creases))
+
+
+@dataclass(frozen=True)
+class _FoldResult:
+    faces: list[_Face]
+    creases: tuple[Crease, ...]
+
+
+def _rounded(point: np.ndarray) -> tuple[float, float]:
+    return (round(float(point[0]), 9) + 0.0, round(float(point[1]), 9) + 0.0)
+
+
+FoldLine = tuple[tuple[float, float], tuple[float, float], FoldKind]
+"""A fold: a point of the line, its direction (the left side moves), and the kind of fold."""
+
+
+def _describe(kind: FoldKind, point: Sequence[float], direction: Sequence[float]) -> str:
+    what = {"valley": "valley fold of all layers", "mountain": "mountain fold of all layers",
+            "flap": "valley fold of the top flap"}[kind]
+    angle = math.degrees(math.atan2(direction[1], direction[0])) % 180
+    return f"{what} along the line through ({point[0]:g}, {point[1]:g}) at {angle:g}°"
+
+
+def simple_fold_sequence(name: str, folds: Sequence[FoldLine], category: str = "simple",
+                         description: str = "") -> FoldSequence:
+    """The sequence of the given simple folds of the square (each must be a simple fold where it is made).
+
+    >>> sequence = simple_fold_sequence("half", [((5.0, 0.0), (0.0, 1.0), "valley")])
+    >>> [c.assignment for c in sequence.steps[0].creases]
+    ['V']
+    """
+    sheet = _Sheet()
+    steps = []
+    for point, direction, kind in folds:
+        result = sheet.fold(point, direction, kind)
+        if result is None:
+            raise ValueError(f"{name}: {_describe(kind, point, direction)} is not a simple fold of the current state")
+        sheet.faces = result.faces
+        steps.append(FoldStep(_describe(kind, point, direction), result.creases))
+    return FoldSequence(name, category, tuple(steps), description)
+
+
+_GRID_DIRECTIONS = tuple((math.cos(math.radians(22.5 * k)), math.sin(math.radians(22.5 * k))) for k in range(16))
+
+
+def _folds_cleanly(creases: tuple[Crease, ...]) -> bool:
+    try:
+        return _compiled_cached(creases, 2).state_count > 0
+    except CreasePatternError:
+        return False
+
+
+def random_simple_sequence(rng: np.random.Generator, folds: int, *, grid: bool = True, name: str = "random",
+                           flaps: bool = True, max_tries: int = 300) -> FoldSequence:
+    """A sequence of ``folds`` random simple folds, each checked by the compiler.
+
+    Grid folds run through points of the 1/8 grid at multiples of 22.5°; free folds through any point of the
+    middle of the square at any angle. About one fold in four folds the top flap only (when ``flaps``).
+    """
+    sheet = _Sheet()
+    steps: list[FoldStep] = []
+    creases: tuple[Crease, ...] = ()
+    for _ in range(folds):
+        for _attempt in range(max_tries):
+            if grid:
+                point = (float(rng.integers(1, 8)) * PAPER_SIZE / 8, float(rng.integers(1, 8)) * PAPER_SIZE / 8)
+                direction = _GRID_DIRECTIONS[int(rng.integers(16))]
+            else:
+                point = tuple(float(v) for v in np.round(rng.uniform(2.0, 8.0, 2), 3))
+                angle = float(rng.uniform(0, 2 * math.pi))
+                direction = (math.cos(angle), math.sin(angle))
+            kind: FoldKind = "flap" if flaps and rng.random() < 0.25 else ("valley" if rng.random() < 0.7
+                                                                            else "mountain")
+            result = sheet.fold(point, direction, kind)
+            if result is None or not _folds_cleanly(creases + result.creases):
+                continue
+            sheet.faces = result.faces
+            creases = creases + result.creases
+            steps.append(FoldStep(_describe(kind, point, direction), result.creases))
+            break
+        else:
+            break
+    return FoldSequence(name, "simple", tuple(steps), "random simple folds")
+
+
+# ---- traditional bases, pleats and twists -------------------------------------------------------------------
+
+_T = PAPER_SIZE * math.tan(math.radians(22.5))
+"""Where a crease from a corner bisecting its angle meets the far side (10 tan 22.5°)."""
+_R = PAPER_SIZE * (1 - math.sqrt(0.5))
+"""Inradius of the half square cut along a diagonal: its incentres are ``(10 - r, r)`` and ``(r, 10 - r)``."""
+
+
+def _c(x1: float, y1: float, x2: float, y2: float, letter: Assignment) -> Crease:
+    return Crease((x1, y1), (x2, y2), letter)
+
+
+def _steps(*steps: tuple[str, Sequence[Crease]]) -> tuple[FoldStep, ...]:
+    return tuple(FoldStep(text, tuple(creases)) for text, creases in steps)
+
+
+def _bases() -> list[FoldSequence]:
+    c, t, r = (5.0, 5.0), _T, _R
+    p1, p2 = (PAPER_SIZE - r, r), (r, PAPER_SIZE - r)
+    kite = FoldSequence("kite-base", "base", _steps(
+        ("fold the bottom edge onto the diagonal", [_c(0, 0, 10, t, "V")]),
+        ("fold the left edge onto the diagonal", [_c(0, 0, t, 10, "V")]),
+    ), "kite base: two edges folded onto a diagonal")
+    fish = FoldSequence("fish-base", "base", _steps(
+        ("collapse two rabbit ears from the kite folds at both ends of a diagonal",
+         [_c(0, 0, *p1, "M"), _c(10, 10, *p1, "V"), _c(10, 0, *p1, "M"), _c(*p1, *c, "M"),
+          _c(0, 0, *p2, "M"), _c(10, 10, *p2, "V"), _c(0, 10, *p2, "M"), _c(*p2, *c, "M")]),
+    ), "fish base: kite folds from two opposite corners, the side corners folded as rabbit ears")
+    waterbomb = FoldSequence("waterbomb-base", "base", _steps(
+        ("mountain fold in half along the horizontal middle line", [_c(0, 5, 10, 5, "M")]),
+        ("collapse along the diagonals into a triangle",
+         [_c(*c, 0, 0, "V"), _c(*c, 10, 0, "V"), _c(*c, 0, 10, "V"), _c(*c, 10, 10, "V")]),
+    ), "waterbomb base: diagonals and one middle line collapsed into a triangle")
+    preliminary = FoldSequence("preliminary-base", "base", _steps(
+        ("fold in half along the vertical middle line", [_c(5, 0, 5, 10, "V")]),
+        ("fold in half again along the horizontal middle line", [_c(*c, 0, 5, "V"), _c(*c, 10, 5, "M")]),
+        ("squash the flaps along a diagonal into a square", [_c(*c, 0, 10, "M"), _c(*c, 10, 0, "V")]),
+    ), "preliminary (square) base: both middle lines and one diagonal collapsed into a square")
+    return [kite, fish, waterbomb, preliminary]
+
+
+def _pleats_and_twists() -> list[FoldSequence]:
+    def pleat(y_valley: float, y_mountain: float) -> tuple[str, list[Crease]]:
+        return (f"pleat between y = {y_mountain:g} and y = {y_valley:g}",
+                [_c(0, y_valley, 10, y_valley, "V"), _c(0, y_mountain, 10, y_mountain, "M")])
+
+    horizontal = FoldSequence("pleat-horizontal", "pleat", _steps(pleat(7.5, 6.25), pleat(5, 3.75), pleat(2.5, 1.25)),
+                              "three horizontal pleats, one after the other")
+    diagonal = FoldSequence("pleat-diagonal", "pleat", _steps(
+        ("pleat along two lines at 45°", [_c(0, 5, 5, 10, "V"), _c(0, 2.5, 7.5, 10, "M")]),
+        ("pleat along two more lines at 45°", [_c(2.5, 0, 10, 7.5, "V"), _c(5, 0, 10, 5, "M")]),
+    ), "two pleats at 45°")
+    q = 2.5
+    twist = FoldSequence("square-twist", "twist", _steps(
+        ("twist a central square, its four pleats folding at once",
+         [_c(5, 5 - q, 5 + q, 5, "V"), _c(5 + q, 5, 5, 5 + q, "V"), _c(5, 5 + q, 5 - q, 5, "V"),
+          _c(5 - q, 5, 5, 5 - q, "V"),
+          _c(5, 5 - q, 5, 0, "V"), _c(5, 5 - q, 10, 5 - q, "M"), _c(5 + q, 5, 10, 5, "V"), _c(5 + q, 5, 5 + q, 10, "M"),
+          _c(5, 5 + q, 5, 10, "V"), _c(5, 5 + q, 0, 5 + q, "M"), _c(5 - q, 5, 0, 5, "V"), _c(5 - q, 5, 5 - q, 0, "M")]),
+    ), "square twist: a square turned a quarter turn by four pleats")
+    return [horizontal, diagonal, twist]
+
+
+_NAMED_SIMPLE: tuple[tuple[str, str, tuple[FoldLine, ...]], ...] = (
+    ("book-quarter-corner", "book fold, fold in half again, fold the top corner down", (
+        ((5, 0), (0, 1), "valley"), ((0, 5), (1, 0), "valley"), ((10, 2.5), (-1, -1), "flap"))),
+    ("diagonal-flap-behind", "fold along a diagonal, fold the top corner down, fold the tip behind", (
+        ((0, 0), (-1, -1), "valley"), ((0, 5), (1, 1), "flap"), ((5, 5), (1, -1), "mountain"))),
+    ("cupboard", "fold two opposite edges to the middle line, then fold in half behind", (
+        ((2.5, 0), (0, 1), "valley"), ((7.5, 0), (0, -1), "valley"), ((0, 5), (1, 0), "mountain"))),
+    ("blintz", "fold the four corners to the centre", (
+        ((5, 0), (-1, 1), "valley"), ((10, 5), (-1, -1), "valley"), ((5, 10), (1, -1), "valley"),
+        ((0, 5), (1, 1), "valley"))),
+    ("half-corner-behind", "fold in half, fold a corner of the top layer, fold a strip behind", (
+        ((0, 5), (-1, 0), "valley"), ((0, 7.5), (1, 1), "flap"), ((6.25, 0), (0, 1), "mountain"))),
+)
+
+
+@cache
+def builtin_sequences() -> tuple[FoldSequence, ...]:
+    """Every built-in sequence: named simple folds, seeded random simple folds (on the grid and free), the
+    traditional bases, pleats and twists. Built once per process (the random ones are checked by the compiler)."""
+    sequences = [simple_fold_sequence(name, folds, description=text) for name, text, folds in _NAMED_SIMPLE]
+    for index in range(12):
+        rng = np.random.default_rng([0x5EC, index])
+        sequences.append(random_simple_sequence(rng, 4 + index % 3, grid=True, name=f"simple-grid-{index:02d}"))
+    for index in range(8):
+        rng = np.random.default_rng([0xF8EE, index])
+        sequences.append(random_simple_sequence(rng, 4 + index % 2, grid=False, name=f"simple-free-{index:02d}"))
+    for index in range(8):
+        rng = np.random.default_rng([0x10A6, index])
+        sequences.append(random_simple_sequence(rng, 8 + index % 2, grid=index % 2 == 0,
+                                                name=f"simple-long-{index:02d}"))
+    sequences += _bases() + _pleats_and_twists()
+    return tuple(sequences)
+
+
+def sequence_by_name(name: str) -> FoldSequence:
+    """The built-in sequence called ``name``."""
+    for sequence in builtin_sequences():
+        if sequence.name == name:
+            return sequence
+    raise KeyError(f"no built-in fold sequence {name!r}")

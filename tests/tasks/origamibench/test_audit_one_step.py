@@ -1,0 +1,23 @@
+"""Both one-step tasks pass ``foldbench audit``: no blind baseline leaves the 15-35 % band on a few hundred
+items."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from foldbench.harness.audit import audit_dataset
+from foldbench.tasks.dataset import write_dataset
+
+ITEMS = 240
+
+
+@pytest.mark.parametrize("task_id", ["origamibench/one-step-associative-v1", "origamibench/one-step-causal-v1"])
+def test_no_blind_baseline_beats_or_misses_chance(task_id: str, tmp_path: Path) -> None:
+    write_dataset(task_id, tmp_path, n=ITEMS, seed=4242, modalities=("image",), knobs={"size": 128})
+    report = audit_dataset(tmp_path)
+    assert report.items == ITEMS and report.band == pytest.approx((0.15, 0.35))
+    assert len(report.baselines) >= 15  # the option pictures were read
+    assert not report.flagged, [(b.name, round(b.accuracy, 3)) for b in report.flagged]
+    assert set(report.letters.values()) == {ITEMS // 4}
