@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import foldbench.tasks.origamibench._synthesis_registration  # noqa: F401  (registers the task)
+import foldbench.tasks  # noqa: F401  (registers the tasks, the synthesis task among them)
 from foldbench.errors import InvalidKnobError
 from foldbench.harness import Store, aggregate, evaluate
 from foldbench.models import OracleModel, RandomModel
