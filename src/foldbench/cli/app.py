@@ -22,6 +22,7 @@ except ImportError:  # pragma: no cover - older typer runs on click itself
 from foldbench import __version__
 from foldbench.cli._common import err_console
 from foldbench.cli.evaluate import compare_command, eval_command, report_command, suite_command
+from foldbench.cli.export import export_command, export_runs_command
 from foldbench.cli.fold import fold
 from foldbench.cli.generate import generate
 from foldbench.cli.pft import pft_app
@@ -41,6 +42,8 @@ app.command("generate")(generate)
 app.command("eval")(eval_command)
 app.command("report")(report_command)
 app.command("compare")(compare_command)
+app.command("export")(export_command)
+app.command("export-runs")(export_runs_command)
 app.command("fold")(fold)
 app.add_typer(pft_app, name="pft")
 

@@ -52,10 +52,12 @@ class Source:
         if seen != self.count:
             raise ExportError(f"{path} holds {seen} items but the manifest says {self.count}; generate it again")
 
-    def files(self, item: Item) -> list[str]:
-        """The dataset files an item's inputs refer to (relative paths, in order of first mention)."""
+    def files(self, item: Item, *sections: str) -> list[str]:
+        """The dataset files the given sections of an item (``"inputs"``, ``"target"``, ``"metadata"``) refer to,
+        as relative paths in order of first mention."""
         found: list[str] = []
-        self._collect(item.inputs, found)
+        for section in sections or ("inputs",):
+            self._collect(getattr(item, section), found)
         return list(dict.fromkeys(found))
 
     def _collect(self, value: Any, found: list[str]) -> None:

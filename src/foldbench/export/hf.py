@@ -9,8 +9,9 @@ Layout of the output directory (one *config* per dataset, named after its task):
 
 Each row holds the item's id, task, split, seed and engine version; its inputs, target and metadata as JSON text
 and, where a value is a flat scalar, as typed columns (``input_*``, ``target_*``, ``meta_*``); the prompt text per
-modality (``prompt_<modality>``, pictures shown as ``<image path>``); the images as the ``datasets`` Image feature
-(a struct of bytes and path, in order of mention); and the paths of videos and other files. Rows are written in
+modality (``prompt_<modality>``, pictures shown as ``<image path>``); the images the inputs show (``images``) and
+those the ground truth refers to (``target_images``) as the ``datasets`` Image feature (a struct of bytes and path,
+in order of mention); and the paths of videos and other files (``videos``). Rows are written in
 small batches and shards are closed at a size limit, so memory stays constant however large the dataset.
 """
 
@@ -106,6 +107,7 @@ class _Layout:
             ("engine_version", pa.string()),
             *[(f"prompt_{m}", pa.string()) for m in self.modalities],
             ("images", pa.list_(_IMAGE)),
+            ("target_images", pa.list_(_IMAGE)),
             ("videos", pa.list_(pa.string())),
             ("inputs", pa.string()),
             ("target", pa.string()),
@@ -114,7 +116,7 @@ class _Layout:
         ]
         features: dict[str, Any] = {}
         for name, kind in fields:
-            if name == "images":
+            if name in ("images", "target_images"):
                 features[name] = [{"_type": "Image"}]
             elif name == "videos":
                 features[name] = [{"dtype": "string", "_type": "Value"}]
@@ -125,10 +127,14 @@ class _Layout:
 
 
 def _row(source: Source, item: Item, layout: _Layout, split: str, media: Callable[[str], None]) -> dict[str, Any]:
-    images, videos = [], []
-    for relative in source.files(item):
+    images: list[dict[str, Any]] = []
+    target_images: list[dict[str, Any]] = []
+    videos: list[str] = []
+    shown = source.files(item, "inputs")
+    for relative in source.files(item, "inputs", "target", "metadata"):
         if posixpath.splitext(relative)[1].lower() in IMAGE_SUFFIXES:
-            images.append({"bytes": (source.directory / relative).read_bytes(), "path": relative})
+            image = {"bytes": (source.directory / relative).read_bytes(), "path": relative}
+            (images if relative in shown else target_images).append(image)
         else:
             media(relative)
             videos.append(relative)
@@ -139,6 +145,7 @@ def _row(source: Source, item: Item, layout: _Layout, split: str, media: Callabl
         "seed": item.seed,
         "engine_version": item.engine_version,
         "images": images,
+        "target_images": target_images,
         "videos": videos,
         "inputs": json_text(item.inputs),
         "target": json_text(item.target),

@@ -61,8 +61,11 @@ def run_dataset(
 
     ``on_start(run name, item count)`` may return a function called after each item (a progress bar).
     """
+    from foldbench.export.hf_read import dataset_directory
     from foldbench.models.registry import make_model
+    from foldbench.tasks import resolve
 
+    data = dataset_directory(data, resolve(task_name))  # an '--format hf' export reads as the dataset it came from
     task, items, manifest = load_dataset(task_name, data)
     modality = modality or manifest["modalities"][0]
     if modality not in manifest["modalities"]:
