@@ -19,7 +19,7 @@ def choice_field(task: Task, item: Item) -> tuple[str, tuple[str, ...]] | None:
     fields = type(answer).model_fields
     if len(fields) != 1:
         return None
-    (name, info), = fields.items()
+    ((name, info),) = fields.items()
     annotation: Any = info.annotation
     if typing.get_origin(annotation) is not typing.Literal:
         return None

@@ -45,9 +45,13 @@ def _record(config_dir: Path) -> dict[str, Any]:
 def export_configs(directory: Path) -> dict[str, Path]:
     """The configs of an export directory (or of one config folder): task id -> config folder."""
     directory = Path(directory)
-    folders = [directory] if (directory / EXPORT_FILE).is_file() else sorted(
-        p for p in directory.iterdir() if (p / EXPORT_FILE).is_file()
-    ) if directory.is_dir() else []
+    folders = (
+        [directory]
+        if (directory / EXPORT_FILE).is_file()
+        else sorted(p for p in directory.iterdir() if (p / EXPORT_FILE).is_file())
+        if directory.is_dir()
+        else []
+    )
     return {_record(folder)["manifest"]["task"]: folder for folder in folders}
 
 
