@@ -104,24 +104,38 @@ def report_command(
     run: Annotated[str, typer.Argument(help="The run name.")],
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Directory for report.md / report.html.")] = None,
     db: DbOption = DEFAULT_DB,
+    from_table: Annotated[
+        str | None,
+        typer.Option("--from", help="Read the run from a table written by 'foldbench export-runs' instead of --db."),
+    ] = None,
 ) -> None:
     """Write a run's report (Markdown and a self-contained HTML page)."""
+    import tempfile
+
     from foldbench.harness import Store
     from foldbench.harness.report import write_report
     from foldbench.tasks import make
     from foldbench.tasks.dataset import read_items
 
-    if not db.exists():
-        raise FoldbenchError(f"no run store at {db}; run 'foldbench eval' first or pass --db")
-    with Store(db) as store:
-        info = store.run(run)
-        if info is None:
-            known = ", ".join(r.name for r in store.runs()) or "none"
-            raise FoldbenchError(f"no run named '{run}' in {db} (runs: {known})")
-        task = make(info.task)
-        dataset = Path(info.dataset)
-        items = read_items(dataset) if (dataset / "manifest.json").exists() else []
-        markdown, html = write_report(store, run, out or db.parent / "reports" / run, task=task, items=items)
+    with tempfile.TemporaryDirectory(prefix="foldbench-table-") as scratch:
+        if from_table is not None:
+            from foldbench.export.runs import read_run_table, store_from_table
+
+            db, default_out = Path(scratch) / "table.db", Path("reports") / run
+            store_from_table(read_run_table(from_table), db)
+        else:
+            default_out = db.parent / "reports" / run
+        if not db.exists():
+            raise FoldbenchError(f"no run store at {db}; run 'foldbench eval' first or pass --db")
+        with Store(db) as store:
+            info = store.run(run)
+            if info is None:
+                known = ", ".join(r.name for r in store.runs()) or "none"
+                raise FoldbenchError(f"no run named '{run}' in {from_table or db} (runs: {known})")
+            task = make(info.task)
+            dataset = Path(info.dataset)
+            items = read_items(dataset) if (dataset / "manifest.json").exists() else []
+            markdown, html = write_report(store, run, out or default_out, task=task, items=items)
     console.print(f"wrote {markdown} and {html}")
 
 
