@@ -9,7 +9,8 @@ Layout of the output directory (one *config* per dataset, named after its task):
 
 Each row holds the item's id, task, split, seed and engine version; its inputs, target and metadata as JSON text
 and, where a value is a flat scalar, as typed columns (``input_*``, ``target_*``, ``meta_*``); the prompt text per
-modality (``prompt_<modality>``, pictures shown as ``<image path>``); the images the inputs show (``images``) and
+modality (``prompt_<modality>``, pictures shown as ``<image path>``, and ``prompt_<modality>_images``, the indexes in
+``images`` of the pictures that prompt shows, in order); the images the inputs show (``images``) and
 those the ground truth refers to (``target_images``) as the ``datasets`` Image feature (a struct of bytes and path,
 in order of mention); and the paths of videos and other files (``videos``). Rows are written in
 small batches and shards are closed at a size limit, so memory stays constant however large the dataset.
@@ -30,6 +31,7 @@ import pyarrow.parquet as pq
 from foldbench import __version__
 from foldbench.export._output import Destination, ExportError, destination, staged
 from foldbench.export._source import IMAGE_SUFFIXES, Source, json_text, open_source
+from foldbench.messages import ImagePart
 from foldbench.tasks.base import Item
 
 __all__ = ["EXPORT_FORMAT", "EXPORT_FILE", "config_name", "export_hf", "write_shards"]
@@ -106,6 +108,7 @@ class _Layout:
             ("seed", pa.int64()),
             ("engine_version", pa.string()),
             *[(f"prompt_{m}", pa.string()) for m in self.modalities],
+            *[(f"prompt_{m}_images", pa.list_(pa.int32())) for m in self.modalities],
             ("images", pa.list_(_IMAGE)),
             ("target_images", pa.list_(_IMAGE)),
             ("videos", pa.list_(pa.string())),
@@ -120,6 +123,8 @@ class _Layout:
                 features[name] = [{"_type": "Image"}]
             elif name == "videos":
                 features[name] = [{"dtype": "string", "_type": "Value"}]
+            elif name.endswith("_images"):
+                features[name] = [{"dtype": "int32", "_type": "Value"}]
             else:
                 features[name] = {"dtype": _DTYPES[kind], "_type": "Value"}
         metadata = {"huggingface": json.dumps({"info": {"features": features}})}
@@ -127,11 +132,14 @@ class _Layout:
 
 
 def _row(source: Source, item: Item, layout: _Layout, split: str, media: Callable[[str], None]) -> dict[str, Any]:
+    prompts = {m: source.task.render(item, m) for m in layout.modalities}
+    pictures = {m: [p.path for p in prompts[m].parts if isinstance(p, ImagePart) and p.path] for m in prompts}
+    shown = source.files(item, "inputs")
+    shown += [path for paths in pictures.values() for path in paths if path not in shown]
     images: list[dict[str, Any]] = []
     target_images: list[dict[str, Any]] = []
     videos: list[str] = []
-    shown = source.files(item, "inputs")
-    for relative in source.files(item, "inputs", "target", "metadata"):
+    for relative in dict.fromkeys(shown + source.files(item, "inputs", "target", "metadata")):
         if posixpath.splitext(relative)[1].lower() in IMAGE_SUFFIXES:
             image = {"bytes": (source.directory / relative).read_bytes(), "path": relative}
             (images if relative in shown else target_images).append(image)
@@ -151,8 +159,10 @@ def _row(source: Source, item: Item, layout: _Layout, split: str, media: Callabl
         "target": json_text(item.target),
         "metadata": json_text(item.metadata),
     }
-    for modality in layout.modalities:
-        row[f"prompt_{modality}"] = source.task.render(item, modality).text
+    order = [image["path"] for image in images]
+    for modality, prompt in prompts.items():
+        row[f"prompt_{modality}"] = prompt.text
+        row[f"prompt_{modality}_images"] = [order.index(path) for path in pictures[modality]]
     for name, (section, key, _kind_name) in layout.flat.items():
         value = getattr(item, section).get(key)
         row[name] = float(value) if _kind_name == "float64" and value is not None else value
