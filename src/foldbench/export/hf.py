@@ -247,6 +247,12 @@ def write_shards(
     return record
 
 
+def check_split(split: str) -> None:
+    """Raise :class:`ExportError` unless ``split`` is a word (it names files and configs)."""
+    if not split or not split.replace("_", "").isalnum():
+        raise ExportError(f"--split must be a word of letters, digits and '_', got {split!r}")
+
+
 def export_hf(
     datasets: Sequence[Path],
     out: str | Path,
@@ -262,8 +268,7 @@ def export_hf(
     """
     from foldbench.export.card import dataset_card
 
-    if not split or not split.replace("_", "").isalnum():
-        raise ExportError(f"--split must be a word of letters, digits and '_', got {split!r}")
+    check_split(split)
     sources = [open_source(Path(d)) for d in datasets]
     names = [config_name(s.manifest["task"]) for s in sources]
     repeated = sorted({n for n in names if names.count(n) > 1})
