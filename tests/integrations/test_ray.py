@@ -1,0 +1,62 @@
+"""Scale-out on a local Ray instance: the same dataset bytes as local generation; bad addresses and a missing
+extra fail before anything is written."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from foldbench.errors import MissingDependencyError
+from foldbench.integrations.ray import RayUnavailableError
+from foldbench.tasks.dataset import write_dataset
+from tests.export.conftest import run_cli
+
+
+def _tree(directory: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(directory)): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    ray = pytest.importorskip("ray", reason="the 'ray' extra is not installed")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+@pytest.mark.parametrize(
+    ("task_id", "modalities", "n"),
+    [("mentalblackboard/prediction-v1", ("text", "image"), 9), ("pfp/single-step-v1", ("image",), 13)],
+)
+def test_ray_generation_gives_the_same_bytes(
+    local_ray: None, tmp_path: Path, task_id: str, modalities: tuple[str, ...], n: int
+) -> None:
+    write_dataset(task_id, tmp_path / "local", n=n, seed=3, modalities=modalities, workers=2)
+    write_dataset(task_id, tmp_path / "ray", n=n, seed=3, modalities=modalities, workers=2, executor="ray")
+    assert _tree(tmp_path / "ray") == _tree(tmp_path / "local")
+
+
+def test_an_unreachable_cluster_is_one_line_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("ray", reason="the 'ray' extra is not installed")
+    out = tmp_path / "data"
+    with pytest.raises(RayUnavailableError, match="cannot reach"):
+        write_dataset("pfp/single-step-v1", out, n=2, seed=0, modalities=("image",), executor="ray",
+                      ray_address="127.0.0.1:1")  # fmt: skip
+    args = ["generate", "pfp", "-t", "single-step", "-n", "2", "-o", str(out), "--executor", "ray"]
+    assert run_cli(*args, "--ray-address", "127.0.0.1:1") == 2
+    assert run_cli(*args, "--ray-address", "nonsense") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and "cannot reach the Ray cluster at 127.0.0.1:1" in err[0] and "HOST:PORT" in err[1]
+    assert not out.exists()
+
+
+def test_a_missing_extra_names_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray now raises ImportError
+    with pytest.raises(MissingDependencyError, match=r"pip install 'foldbench\[ray\]'"):
+        write_dataset("pfp/single-step-v1", tmp_path / "d", n=2, seed=0, modalities=("image",), executor="ray")
+    assert not (tmp_path / "d").exists()
