@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -60,3 +61,33 @@ def test_a_missing_extra_names_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     with pytest.raises(MissingDependencyError, match=r"pip install 'foldbench\[ray\]'"):
         write_dataset("pfp/single-step-v1", tmp_path / "d", n=2, seed=0, modalities=("image",), executor="ray")
     assert not (tmp_path / "d").exists()
+
+
+def test_ray_eval_scores_like_local_and_resumes(local_ray: None, tmp_path: Path, fake_openai_server: Any) -> None:
+    from foldbench.harness import Store
+    from foldbench.harness.evaluation import run_dataset
+    from foldbench.tasks import make
+    from foldbench.tasks.dataset import read_items
+    from tests.support.fake_openai import answering
+
+    task = make("mentalblackboard/prediction-v1")
+    data = tmp_path / "data"
+    write_dataset(task.id, data, n=8, seed=1, modalities=("text",))
+    items = read_items(data)
+    oracle = {}
+    for index, item in enumerate(items):  # every other item answered right, the rest garbled
+        text = "\n".join(p.text for p in task.render(item, "text").parts if hasattr(p, "text"))
+        oracle[text] = task.oracle(item).model_dump_json() if index % 2 == 0 else "no idea"
+    server = fake_openai_server(answering(lambda prompt: oracle[prompt]))
+    common = {"task_name": task.id, "data": data, "model_spec": "openai:fake", "base_url": server.base_url,
+              "concurrency": 2}  # fmt: skip
+    run_dataset(run_name="local", db=tmp_path / "local.db", **common)
+    _, first = run_dataset(run_name="ray", db=tmp_path / "ray.db", executor="ray", workers=2, limit=3, **common)
+    _, rest = run_dataset(run_name="ray", db=tmp_path / "ray.db", executor="ray", workers=2, **common)
+    # the second invocation resumes: the 3 scored items are skipped, only the other 5 are sent, none twice
+    assert (first.requested, rest.already_scored, rest.requested, rest.from_store) == (3, 3, 5, 0)
+    assert len(server.requests) == 8 + 8
+    with Store(tmp_path / "local.db") as local, Store(tmp_path / "ray.db") as remote:
+        assert {r.item_id: r.values for r in remote.scores("ray")} == {
+            r.item_id: r.values for r in local.scores("local")
+        }

@@ -79,6 +79,13 @@ def eval_command(
     timeout: Annotated[float | None, typer.Option(help="Seconds per request attempt.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the random baseline.")] = 0,
     db: DbOption = DEFAULT_DB,
+    executor: Annotated[
+        str, typer.Option(help="local, or ray (requests sent by Ray workers; needs foldbench[ray]).")
+    ] = "local",
+    workers: Annotated[int, typer.Option(min=1, help="With --executor ray: Ray workers sending requests.")] = 2,
+    ray_address: Annotated[
+        str | None, typer.Option(help="With --executor ray: a running cluster's HOST:PORT or 'auto' (default: local).")
+    ] = None,
 ) -> None:
     """Evaluate a model on a dataset; every reply is stored, so re-running the command resumes the run."""
     from foldbench.harness import summary_line
@@ -96,6 +103,9 @@ def eval_command(
         limit=limit,
         seed=seed,
         params=_model_params(temperature, max_tokens, timeout),
+        executor=executor,
+        workers=workers,
+        ray_address=ray_address,
     )
     console.print(summary_line(summary))
 
