@@ -117,16 +117,18 @@ def run_table(store: Store, runs: Sequence[str]) -> pa.Table:
             }
             counts += [k for k in score.counts if k not in counts]
             rows.append(row)
-        for item_id, kind, error in store.failures(run):
-            rows.append({**base, "item_id": item_id, "status": "request_failed", "error_kind": kind, "error": error})
+        for item_id, error_kind, error in store.failures(run):
+            rows.append(
+                {**base, "item_id": item_id, "status": "request_failed", "error_kind": error_kind, "error": error}
+            )
     fields = list(_FIXED)
     fields += [(f"metric_{m}", pa.float64()) for m in metrics]
     fields += [(f"count_{c}", pa.int64()) for c in counts]
     meta_keys = list(dict.fromkeys(k[5:] for row in rows for k in row if k.startswith("meta_")))
     for key in meta_keys:
-        kind = column_kind(row.get(f"meta_{key}") for row in rows)
-        if kind is not None:
-            fields.append((f"meta_{key}", ARROW_TYPES[kind]))
+        column = column_kind(row.get(f"meta_{key}") for row in rows)
+        if column is not None:
+            fields.append((f"meta_{key}", ARROW_TYPES[column]))
     schema = pa.schema(fields)
     names = set(schema.names)
     cleaned = [{k: v for k, v in row.items() if k in names} for row in rows]

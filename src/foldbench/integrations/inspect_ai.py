@@ -25,7 +25,7 @@ import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from foldbench.errors import FoldbenchError, MissingDependencyError
 
@@ -73,12 +73,10 @@ def _content(part: Part, dataset_dir: Path) -> Content:
     if isinstance(part, ImagePart):
         if part.data is not None:
             return ContentImage(image="data:image/png;base64," + base64.b64encode(part.data).decode("ascii"))
-        return ContentImage(image=str((dataset_dir / part.path).resolve()))
+        return ContentImage(image=str((dataset_dir / str(part.path)).resolve()))
     assert isinstance(part, VideoPart)
-    suffix = Path(part.path).suffix.lstrip(".").lower()
-    return ContentVideo(
-        video=str((dataset_dir / part.path).resolve()), format=suffix if suffix in ("mp4", "mov") else "mp4"
-    )
+    video_format: Literal["mp4", "mov"] = "mov" if part.path.lower().endswith(".mov") else "mp4"
+    return ContentVideo(video=str((dataset_dir / part.path).resolve()), format=video_format)
 
 
 def _sample(task: FoldbenchTask, item: Item, dataset_dir: Path, modality: str) -> Sample:
@@ -177,15 +175,16 @@ def foldbench_scorer(task: FoldbenchTask) -> Scorer:
             values: dict[str, float] = {
                 name: math.nan if value is None else float(value) for name, value in scores.values.items()
             }
-            failed = isinstance(answer, ParseFailure)
-            values.setdefault(PARSE_FAILED, float(failed))
+            failure = answer if isinstance(answer, ParseFailure) else None
+            values.setdefault(PARSE_FAILED, float(failure is not None))
+            explanation = f"{failure.kind}: {failure.message}" if failure else answer.model_dump_json()  # type: ignore[union-attr]
             return Score(
                 value=values,
                 answer=reply[-2000:],
-                explanation=f"{answer.kind}: {answer.message}" if failed else answer.model_dump_json(),
+                explanation=explanation,
                 metadata={
                     "counts": dict(scores.counts),
-                    "parse_failure": answer.kind if failed else None,
+                    "parse_failure": failure.kind if failure else None,
                     "notes": list(scores.notes),
                 },
             )
