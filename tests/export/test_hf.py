@@ -153,3 +153,16 @@ def test_png_bytes_are_kept_exactly(every_task_dataset: dict[str, Path], exporte
         for picture in pictures:
             assert picture["bytes"] == (directory / picture["path"]).read_bytes()
             assert Image.open(io.BytesIO(picture["bytes"])).format == "PNG"
+
+
+def test_videos_are_copied_beside_the_shards(tmp_path: Path) -> None:
+    pytest.importorskip("imageio_ffmpeg", reason="video needs the 'video' extra (imageio-ffmpeg)")
+    from foldbench.tasks.dataset import write_dataset
+
+    source = tmp_path / "video"
+    write_dataset("mentalblackboard/prediction-v1", source, n=1, seed=2, modalities=("video",), knobs={"size": 128})
+    export_hf([source], tmp_path / "hf")
+    folder = tmp_path / "hf" / "mentalblackboard_prediction-v1"
+    row = datasets.load_dataset("parquet", data_dir=str(folder))["test"][0]
+    assert row["videos"] and all((folder / v).read_bytes() == (source / v).read_bytes() for v in row["videos"])
+    assert _tree(dataset_directory(tmp_path / "hf", "mentalblackboard/prediction-v1")) == _tree(source)

@@ -155,3 +155,14 @@ def test_inspect_finds_every_task_through_the_entry_point(every_task_dataset: di
     )
     found = subprocess.run([sys.executable, "-c", script, *names], capture_output=True, text=True, timeout=120)
     assert json.loads(found.stdout.strip().splitlines()[-1]) == [True] * len(names), found.stderr
+
+
+def test_a_missing_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    from foldbench.errors import MissingDependencyError
+
+    monkeypatch.setitem(sys.modules, "inspect_ai", None)
+    monkeypatch.delitem(sys.modules, "foldbench.integrations.inspect_ai")
+    with pytest.raises(MissingDependencyError, match=r"pip install 'foldbench\[inspect\]'"):
+        importlib.import_module("foldbench.integrations.inspect_ai")
