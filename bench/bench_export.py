@@ -8,6 +8,7 @@
    started beforehand (its start-up time is printed separately). Medians of ``--repeats`` runs and their ratio.
 
 Usage: python bench/bench_export.py [--items 10000] [--base 100] [--gen-items 300] [--workers 2] [--repeats 3]
+       [--skip-export]
 """
 
 from __future__ import annotations
@@ -62,14 +63,16 @@ def main() -> None:
     parser.add_argument("--gen-items", type=int, default=300)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--skip-export", action="store_true", help="Only compare Ray and local generation.")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
-        large = _large_dataset(root, args.items, args.base)
-        export = _median_seconds(lambda i: export_hf([large], root / f"export-{i}"), args.repeats)
-        size = sum(p.stat().st_size for p in (root / "export-0").rglob("*.parquet")) / 1e6
-        print(f"export --format hf of {args.items} image items: {export:.1f} s median ({args.items / export:.0f} "
-              f"items/s; {size:.0f} MB of Parquet)")  # fmt: skip
+        if not args.skip_export:
+            large = _large_dataset(root, args.items, args.base)
+            export = _median_seconds(lambda i: export_hf([large], root / f"export-{i}"), args.repeats)
+            size = sum(p.stat().st_size for p in (root / "export-0").rglob("*.parquet")) / 1e6
+            print(f"export --format hf of {args.items} image items: {export:.1f} s median ({args.items / export:.0f} "
+                  f"items/s; {size:.0f} MB of Parquet)")  # fmt: skip
         local = _median_seconds(
             lambda i: write_dataset(TASK, root / f"local-{i}", n=args.gen_items, seed=4, modalities=("image",),
                                     workers=args.workers),

@@ -21,7 +21,7 @@ from foldbench.errors import FoldbenchError, MissingDependencyError
 __all__ = ["RayUnavailableError", "connect", "ray_map_ordered"]
 
 _CONNECT_TIMEOUT_S = 5.0
-_IN_FLIGHT_PER_WORKER = 2
+_IN_FLIGHT_PER_WORKER = 4
 
 
 class RayUnavailableError(FoldbenchError):
@@ -66,7 +66,7 @@ def connect(workers: int, address: str | None = None) -> Callable[[], None]:
 
 def ray_map_ordered(function: Callable[[Any], Any], arguments: list[Any], *, workers: int) -> Iterator[Any]:
     """``function`` applied to each argument as Ray tasks, results yielded in the arguments' order, with at most
-    ``2 × workers`` tasks in flight (Ray must be connected)."""
+    ``4 × workers`` tasks in flight (Ray must be connected)."""
     ray = _ray()
     remote = ray.remote(function)
     pending: deque[Any] = deque()
