@@ -24,6 +24,7 @@ from foldbench.cli._common import err_console
 from foldbench.cli.audit import audit
 from foldbench.cli.env import env_app
 from foldbench.cli.evaluate import compare_command, eval_command, report_command, suite_command
+from foldbench.cli.export import export_command, export_runs_command
 from foldbench.cli.fold import fold
 from foldbench.cli.generate import generate
 from foldbench.cli.pft import pft_app
@@ -43,6 +44,8 @@ app.command("generate")(generate)
 app.command("eval")(eval_command)
 app.command("report")(report_command)
 app.command("compare")(compare_command)
+app.command("export")(export_command)
+app.command("export-runs")(export_runs_command)
 app.command("fold")(fold)
 app.command("audit")(audit)
 app.add_typer(pft_app, name="pft")

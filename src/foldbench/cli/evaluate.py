@@ -79,6 +79,13 @@ def eval_command(
     timeout: Annotated[float | None, typer.Option(help="Seconds per request attempt.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the random baseline.")] = 0,
     db: DbOption = DEFAULT_DB,
+    executor: Annotated[
+        str, typer.Option(help="local, or ray (requests sent by Ray workers; needs foldbench[ray]).")
+    ] = "local",
+    workers: Annotated[int, typer.Option(min=1, help="With --executor ray: Ray workers sending requests.")] = 2,
+    ray_address: Annotated[
+        str | None, typer.Option(help="With --executor ray: a running cluster's HOST:PORT or 'auto' (default: local).")
+    ] = None,
 ) -> None:
     """Evaluate a model on a dataset; every reply is stored, so re-running the command resumes the run."""
     from foldbench.harness import summary_line
@@ -96,6 +103,9 @@ def eval_command(
         limit=limit,
         seed=seed,
         params=_model_params(temperature, max_tokens, timeout),
+        executor=executor,
+        workers=workers,
+        ray_address=ray_address,
     )
     console.print(summary_line(summary))
 
@@ -104,24 +114,38 @@ def report_command(
     run: Annotated[str, typer.Argument(help="The run name.")],
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Directory for report.md / report.html.")] = None,
     db: DbOption = DEFAULT_DB,
+    from_table: Annotated[
+        str | None,
+        typer.Option("--from", help="Read the run from a table written by 'foldbench export-runs' instead of --db."),
+    ] = None,
 ) -> None:
     """Write a run's report (Markdown and a self-contained HTML page)."""
+    import tempfile
+
     from foldbench.harness import Store
     from foldbench.harness.report import write_report
     from foldbench.tasks import make
     from foldbench.tasks.dataset import read_items
 
-    if not db.exists():
-        raise FoldbenchError(f"no run store at {db}; run 'foldbench eval' first or pass --db")
-    with Store(db) as store:
-        info = store.run(run)
-        if info is None:
-            known = ", ".join(r.name for r in store.runs()) or "none"
-            raise FoldbenchError(f"no run named '{run}' in {db} (runs: {known})")
-        task = make(info.task)
-        dataset = Path(info.dataset)
-        items = read_items(dataset) if (dataset / "manifest.json").exists() else []
-        markdown, html = write_report(store, run, out or db.parent / "reports" / run, task=task, items=items)
+    with tempfile.TemporaryDirectory(prefix="foldbench-table-") as scratch:
+        if from_table is not None:
+            from foldbench.export.runs import read_run_table, store_from_table
+
+            db, default_out = Path(scratch) / "table.db", Path("reports") / run
+            store_from_table(read_run_table(from_table), db)
+        else:
+            default_out = db.parent / "reports" / run
+        if not db.exists():
+            raise FoldbenchError(f"no run store at {db}; run 'foldbench eval' first or pass --db")
+        with Store(db) as store:
+            info = store.run(run)
+            if info is None:
+                known = ", ".join(r.name for r in store.runs()) or "none"
+                raise FoldbenchError(f"no run named '{run}' in {from_table or db} (runs: {known})")
+            task = make(info.task)
+            dataset = Path(info.dataset)
+            items = read_items(dataset) if (dataset / "manifest.json").exists() else []
+            markdown, html = write_report(store, run, out or default_out, task=task, items=items)
     console.print(f"wrote {markdown} and {html}")
 
 

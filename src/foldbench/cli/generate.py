@@ -64,6 +64,12 @@ def generate(
     ] = None,
     overwrite: Annotated[bool, typer.Option(help="Replace an existing dataset in --out.")] = False,
     workers: Annotated[int, typer.Option(min=1, help="Worker processes (same bytes as with one).")] = 1,
+    executor: Annotated[
+        str, typer.Option(help="local (processes on this machine) or ray (Ray tasks; needs foldbench[ray]).")
+    ] = "local",
+    ray_address: Annotated[
+        str | None, typer.Option(help="With --executor ray: a running cluster's HOST:PORT or 'auto' (default: local).")
+    ] = None,
 ) -> None:
     """Generate a dataset: items.jsonl, images and a manifest, deterministic from --seed. Knobs are checked
     against the task's schema before anything is written."""
@@ -103,6 +109,8 @@ def generate(
             overwrite=overwrite,
             on_item=lambda _item: progress.advance(progress.task_ids[0]),
             workers=workers,
+            executor=executor,
+            ray_address=ray_address,
         )
     console.print(
         f"wrote {manifest['items_written']} items of {manifest['task']} "

@@ -56,13 +56,21 @@ def run_dataset(
     seed: int = 0,
     params: Mapping[str, Any] | None = None,
     on_start: Callable[[str, int], Callable[[], None] | None] | None = None,
+    executor: str = "local",
+    workers: int = 2,
+    ray_address: str | None = None,
 ) -> tuple[str, RunSummary]:
     """Evaluate one model on one dataset into the store ``db``; returns the run name and what was done.
 
     ``on_start(run name, item count)`` may return a function called after each item (a progress bar).
+    ``executor="ray"`` sends the requests through ``workers`` Ray actors with one limit of ``concurrency``
+    requests in flight per endpoint (see :mod:`foldbench.integrations.ray_eval`).
     """
+    from foldbench.export.hf_read import dataset_directory
     from foldbench.models.registry import make_model
+    from foldbench.tasks import resolve
 
+    data = dataset_directory(data, resolve(task_name))  # an '--format hf' export reads as the dataset it came from
     task, items, manifest = load_dataset(task_name, data)
     modality = modality or manifest["modalities"][0]
     if modality not in manifest["modalities"]:
@@ -71,7 +79,24 @@ def run_dataset(
         )
     if limit is not None:
         items = items[:limit]
-    model = make_model(model_spec, base_url=base_url, api_key_env=api_key_env, seed=seed, **dict(params or {}))
+    if executor not in ("local", "ray"):
+        raise FoldbenchError(f"--executor must be local or ray, got {executor!r}")
+    leave: Callable[[], None] = lambda: None  # noqa: E731
+    if executor == "ray":
+        from foldbench.integrations.ray import connect
+        from foldbench.integrations.ray_eval import RayModel
+
+        leave = connect(workers, ray_address)
+        try:
+            model: Any = RayModel(
+                model_spec, workers=workers, concurrency=concurrency, base_url=base_url, api_key_env=api_key_env,
+                seed=seed, params=params,
+            )  # fmt: skip
+        except BaseException:
+            leave()
+            raise
+    else:
+        model = make_model(model_spec, base_url=base_url, api_key_env=api_key_env, seed=seed, **dict(params or {}))
     run_name = run_name or default_run_name(task, modality, model_spec)
     on_item = on_start(run_name, len(items)) if on_start is not None else None
 
@@ -91,6 +116,9 @@ def run_dataset(
         finally:
             await model.aclose()
 
-    with Store(db) as store:
-        summary = asyncio.run(go())
+    try:
+        with Store(db) as store:
+            summary = asyncio.run(go())
+    finally:
+        leave()
     return run_name, summary

@@ -1,0 +1,70 @@
+"""``foldbench export`` (datasets for other tools) and ``foldbench export-runs`` (results as a table)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from foldbench.cli._common import console
+from foldbench.cli.evaluate import DEFAULT_DB, DbOption, _Bars
+
+__all__ = ["ExportFormat", "export_command", "export_runs_command"]
+
+
+class ExportFormat(StrEnum):
+    """What ``foldbench export`` writes."""
+
+    hf = "hf"
+    lmms_eval = "lmms-eval"
+    vlmevalkit = "vlmevalkit"
+
+
+def export_command(
+    datasets: Annotated[list[Path], typer.Argument(help="Dataset directories ('foldbench generate').")],
+    out: Annotated[
+        str, typer.Option("--out", "-o", help="New directory to write (a path, or a URI such as s3://bucket/x).")
+    ],
+    format: Annotated[
+        ExportFormat, typer.Option("--format", "-f", help="hf (Parquet + dataset card), lmms-eval or vlmevalkit.")
+    ] = ExportFormat.hf,
+    split: Annotated[str, typer.Option(help="The split the items form.")] = "test",
+    license: Annotated[str, typer.Option(help="License named in the dataset card.")] = "mit",
+) -> None:
+    """Export datasets for other tools: Parquet shards with a Hugging Face dataset card, an lmms-eval task
+    folder, or VLMEvalKit TSV files. The output directory must not exist; it appears only when complete."""
+    bars = _Bars()
+    try:
+        if format is ExportFormat.hf:
+            from foldbench.export.hf import export_hf
+
+            records = export_hf(datasets, out, split=split, license=license, on_start=bars.start)
+            summary = ", ".join(f"{r['config']} ({r['rows']} rows)" for r in records)
+        elif format is ExportFormat.lmms_eval:
+            from foldbench.export.lmms_eval import export_lmms_eval
+
+            records = export_lmms_eval(datasets, out, split=split, license=license, on_start=bars.start)
+            summary = ", ".join(f"{r['config']} ({r['rows']} rows)" for r in records)
+        else:
+            from foldbench.export.vlmevalkit import export_vlmevalkit
+
+            written = export_vlmevalkit(datasets, out, on_start=bars.start)
+            summary = ", ".join(f"{name} ({rows} rows)" for name, rows in written)
+    finally:
+        bars.close()
+    console.print(f"wrote {summary} to {out}")
+
+
+def export_runs_command(
+    runs: Annotated[list[str], typer.Argument(help="Run names.")],
+    out: Annotated[str, typer.Option("--out", "-o", help="The table to write: a .parquet or .csv file (or URI).")],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Write runs as one table, one row per item and run: task, model, modality, item metadata, every
+    per-item metric, parse status, latency and tokens."""
+    from foldbench.export.runs import export_runs
+
+    rows = export_runs(db, runs, out)
+    console.print(f"wrote {rows} rows of {len(runs)} run(s) to {out}")

@@ -1,0 +1,117 @@
+"""``eval --executor ray``: a model's requests fanned out over Ray workers, with one shared limit per endpoint.
+
+:class:`RayModel` is a model adapter like any other, so the runner is unchanged: it renders, keys, stores and
+scores in the driver, committing each reply to the run store as it arrives, and a killed run resumes exactly as
+a local one. Each request goes to one of ``workers`` Ray actors that hold the real adapter (built from the same
+spec and settings); before sending it, the actor takes a slot from the endpoint's limiter, a named Ray actor
+shared by every process evaluating against that endpoint, so no more than ``concurrency`` requests are in flight
+there however many drivers and workers there are. The API key variable is passed to the workers' environment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import itertools
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from foldbench.errors import FoldbenchError
+from foldbench.integrations.ray import _ray
+from foldbench.models.base import ModelReply, ModelRequest
+
+__all__ = ["RayModel", "limiter_name"]
+
+_NAMESPACE = "foldbench"
+
+
+class _EndpointLimit:
+    """A semaphore shared through Ray: ``acquire`` waits for one of ``slots`` slots, ``release`` frees it."""
+
+    def __init__(self, slots: int) -> None:
+        self._slots = asyncio.Semaphore(slots)
+
+    async def acquire(self) -> None:
+        await self._slots.acquire()
+
+    async def release(self) -> None:
+        self._slots.release()
+
+
+class _ModelWorker:
+    """One Ray actor holding a model adapter; serves many requests at once."""
+
+    def __init__(self, spec: str, settings: dict[str, Any], limiter: Any) -> None:
+        from foldbench.models.registry import make_model
+
+        self._model = make_model(spec, **settings)
+        self._limiter = limiter
+
+    async def complete(self, request: ModelRequest) -> ModelReply:
+        await self._limiter.acquire.remote()
+        try:
+            return await self._model.complete(request)
+        finally:
+            await self._limiter.release.remote()
+
+    async def aclose(self) -> None:
+        await self._model.aclose()
+
+
+def limiter_name(spec: str, base_url: str | None) -> str:
+    """The name of the limiter shared by every run against an endpoint (its URL, or the model spec without one).
+
+    >>> limiter_name("openai:m", "http://h:1/v1") == limiter_name("openai:other", "http://h:1/v1")
+    True
+    """
+    endpoint = base_url or spec
+    return "foldbench-limit-" + hashlib.sha256(endpoint.encode()).hexdigest()[:16]
+
+
+class RayModel:
+    """The model ``spec`` served by ``workers`` Ray actors (Ray must be connected; see the module docstring)."""
+
+    def __init__(
+        self,
+        spec: str,
+        *,
+        workers: int,
+        concurrency: int,
+        base_url: str | None = None,
+        api_key_env: str = "OPENAI_API_KEY",
+        seed: int = 0,
+        params: Mapping[str, Any] | None = None,
+    ) -> None:
+        from foldbench.models.baselines import BaselineModel
+        from foldbench.models.registry import make_model
+
+        ray = _ray()
+        probe = make_model(spec, base_url=base_url, api_key_env=api_key_env, seed=seed, **dict(params or {}))
+        if isinstance(probe, BaselineModel):
+            raise FoldbenchError(f"--executor ray sends requests to a model; the baseline {spec!r} runs locally")
+        self.name = probe.name
+        self.params = dict(probe.params)
+        self._probe = probe
+        settings = {"base_url": base_url, "api_key_env": api_key_env, "seed": seed, **dict(params or {})}
+        environment = {api_key_env: os.environ[api_key_env]} if api_key_env in os.environ else {}
+        self._limiter = (
+            ray.remote(_EndpointLimit)
+            .options(name=limiter_name(spec, base_url), namespace=_NAMESPACE, get_if_exists=True, lifetime="detached")
+            .remote(concurrency)
+        )
+        worker = ray.remote(_ModelWorker).options(runtime_env={"env_vars": environment}, max_concurrency=1000)
+        self._workers = [worker.remote(spec, settings, self._limiter) for _ in range(max(1, workers))]
+        self._next = itertools.cycle(self._workers)
+
+    async def complete(self, request: ModelRequest) -> ModelReply:
+        """Send the request through the next worker (round robin)."""
+        return await next(self._next).complete.remote(request)
+
+    async def aclose(self) -> None:
+        """Close the workers' adapters and end the workers."""
+        ray = _ray()
+        await self._probe.aclose()
+        await asyncio.gather(*(w.aclose.remote() for w in self._workers))
+        for worker in self._workers:
+            ray.kill(worker)

@@ -1,0 +1,93 @@
+"""Scale-out on a local Ray instance: the same dataset bytes as local generation; bad addresses and a missing
+extra fail before anything is written."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from foldbench.errors import MissingDependencyError
+from foldbench.integrations.ray import RayUnavailableError
+from foldbench.tasks.dataset import write_dataset
+from tests.export.conftest import run_cli
+
+
+def _tree(directory: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(directory)): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    ray = pytest.importorskip("ray", reason="the 'ray' extra is not installed")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+@pytest.mark.parametrize(
+    ("task_id", "modalities", "n"),
+    [("mentalblackboard/prediction-v1", ("text", "image"), 9), ("pfp/single-step-v2", ("image",), 13)],
+)
+def test_ray_generation_gives_the_same_bytes(
+    local_ray: None, tmp_path: Path, task_id: str, modalities: tuple[str, ...], n: int
+) -> None:
+    write_dataset(task_id, tmp_path / "local", n=n, seed=3, modalities=modalities, workers=2)
+    write_dataset(task_id, tmp_path / "ray", n=n, seed=3, modalities=modalities, workers=2, executor="ray")
+    assert _tree(tmp_path / "ray") == _tree(tmp_path / "local")
+
+
+def test_an_unreachable_cluster_is_one_line_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("ray", reason="the 'ray' extra is not installed")
+    out = tmp_path / "data"
+    with pytest.raises(RayUnavailableError, match="cannot reach"):
+        write_dataset("pfp/single-step-v2", out, n=2, seed=0, modalities=("image",), executor="ray",
+                      ray_address="127.0.0.1:1")  # fmt: skip
+    args = ["generate", "pfp", "-t", "single-step", "-n", "2", "-o", str(out), "--executor", "ray"]
+    assert run_cli(*args, "--ray-address", "127.0.0.1:1") == 2
+    assert run_cli(*args, "--ray-address", "nonsense") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and "cannot reach the Ray cluster at 127.0.0.1:1" in err[0] and "HOST:PORT" in err[1]
+    assert not out.exists()
+
+
+def test_a_missing_extra_names_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray now raises ImportError
+    with pytest.raises(MissingDependencyError, match=r"pip install 'foldbench\[ray\]'"):
+        write_dataset("pfp/single-step-v2", tmp_path / "d", n=2, seed=0, modalities=("image",), executor="ray")
+    assert not (tmp_path / "d").exists()
+
+
+def test_ray_eval_scores_like_local_and_resumes(local_ray: None, tmp_path: Path, fake_openai_server: Any) -> None:
+    from foldbench.harness import Store
+    from foldbench.harness.evaluation import run_dataset
+    from foldbench.tasks import make
+    from foldbench.tasks.dataset import read_items
+    from tests.support.fake_openai import answering
+
+    task = make("mentalblackboard/prediction-v1")
+    data = tmp_path / "data"
+    write_dataset(task.id, data, n=8, seed=1, modalities=("text",))
+    items = read_items(data)
+    oracle = {}
+    for index, item in enumerate(items):  # every other item answered right, the rest garbled
+        text = "\n".join(p.text for p in task.render(item, "text").parts if hasattr(p, "text"))
+        oracle[text] = task.oracle(item).model_dump_json() if index % 2 == 0 else "no idea"
+    server = fake_openai_server(answering(lambda prompt: oracle[prompt]))
+    common = {"task_name": task.id, "data": data, "model_spec": "openai:fake", "base_url": server.base_url,
+              "concurrency": 2}  # fmt: skip
+    run_dataset(run_name="local", db=tmp_path / "local.db", **common)
+    _, first = run_dataset(run_name="ray", db=tmp_path / "ray.db", executor="ray", workers=2, limit=3, **common)
+    _, rest = run_dataset(run_name="ray", db=tmp_path / "ray.db", executor="ray", workers=2, **common)
+    # the second invocation resumes: the 3 scored items are skipped, only the other 5 are sent, none twice
+    assert (first.requested, rest.already_scored, rest.requested, rest.from_store) == (3, 3, 5, 0)
+    assert len(server.requests) == 8 + 8
+    with Store(tmp_path / "local.db") as local, Store(tmp_path / "ray.db") as remote:
+        assert {r.item_id: r.values for r in remote.scores("ray")} == {
+            r.item_id: r.values for r in local.scores("local")
+        }
