@@ -29,7 +29,7 @@ class PatternFeatures:
     Attributes:
         vertex_count / edge_count / face_count: sizes of the planarised pattern.
         degrees: the degree of every vertex (all edges, boundary included).
-        components: connected components of the edge graph.
+        components: connected components of the creases (boundary edges left out).
         face_sizes: the number of vertices of every face.
         assignment_counts: number of edges per FOLD letter.
         face_centroids / face_areas: each face on the paper (coordinates normalised to longest side 1).
@@ -134,7 +134,11 @@ def pattern_features(pattern: CreasePattern) -> PatternFeatures:
     """The features of a crease pattern (no compilation needed)."""
     edges = pattern.edges_vertices
     degrees = np.bincount(edges.ravel(), minlength=pattern.vertex_count)
-    components = _component_count(pattern.vertex_count, edges)
+    creases = edges[[letter != "B" for letter in pattern.edges_assignment]] if pattern.edge_count else edges
+    crease_vertices = np.unique(creases)
+    renumber = np.full(pattern.vertex_count, -1)
+    renumber[crease_vertices] = np.arange(len(crease_vertices))
+    components = _component_count(len(crease_vertices), renumber[creases])
     counts = {letter: pattern.edges_assignment.count(letter) for letter in "BMVFU"}
     centroids, areas = _face_geometry(pattern)
     interior, maekawa, kawasaki = _local_conditions(pattern)

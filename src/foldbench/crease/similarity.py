@@ -7,7 +7,8 @@ compiles is compared with the reference in four dimensions, each in [0, 1], tota
 
 * **topology** = 0.2 vertex count + 0.3 edges + 0.3 faces + 0.2 crease types, where vertex count is
   ``exp(-0.5 |Vg - Vr| / min)``, edges = 0.7 (1 - normalised Wasserstein distance of the degree distributions)
-  + 0.3 ``exp(-|Cg - Cr|)`` over connected components, faces = 0.3 count + 0.3 mean size + 0.4 size
+  + 0.3 ``exp(-|Cg - Cr|)`` over the connected components of the creases (the boundary left out: with it,
+  every pattern the compiler reads is connected), faces = 0.3 count + 0.3 mean size + 0.4 size
   distribution, crease types = (0.4 mountain + 0.4 valley + 0.2 boundary proportion agreement) × the ratio of
   edge counts (0.2 when either pattern has no assignment at all);
 * **geometry** = 0.4 point positions + 0.3 fold angles + 0.3 proportions: ``exp(-5 d_H)`` for the Hausdorff
@@ -224,7 +225,7 @@ def _shape_distance(gen: shapely.Geometry, ref: shapely.Geometry, turns: list[np
 
 
 def _histogram_cosine(a: np.ndarray, b: np.ndarray) -> float:
-    bins = np.linspace(-180.0, 180.0, 38) - 5.0
+    bins = np.arange(-185.0, 186.0, 10.0)  # 37 bins of 10 degrees centred on -180, -170, ..., 180
     ha = np.histogram(a, bins)[0].astype(float)
     hb = np.histogram(b, bins)[0].astype(float)
     if not ha.any() or not hb.any():
