@@ -15,7 +15,7 @@ compiles is compared with the reference in four dimensions, each in [0, 1], tota
   distance of the folded vertices (each set centred and scaled into the unit disc, then turned and possibly
   turned over to fit best: a flat model lying the other way up is the same model), the cosine similarity of the
   10-degree histograms of the signed fold angles read from the folded state, and of the sorted, normalised sides
-  of the folded shape's smallest enclosing rectangle;
+  of the folded shape's bounding box (the generated shape turned as for the point positions);
 * **constraints** = 0.3 taco-taco + 0.3 taco-tortilla + 0.2 transitivity + 0.2 local flat-foldability: each
   constraint set (faces identified by where they lie on the paper) scores 0.7 Jaccard + 0.3 count similarity
   (1 when both are empty, 0.3 when only one is); local flat-foldability is half Maekawa, half Kawasaki, each
@@ -66,6 +66,8 @@ SUBSCORE_NAMES: tuple[str, ...] = (
     "transitivity", "maekawa", "kawasaki", "shape", "layer_order",
 )
 """Every sub-score a :class:`SimilarityScore` carries (0 where its dimension is blocked)."""
+ROUNDING_SNAP: float = 1e-9
+"""Sub-scores within this of 0 or 1 are floating-point noise of an exact match and are snapped to it."""
 
 
 @dataclass(frozen=True)
@@ -200,9 +202,13 @@ def _candidate_turns(gen: FoldedFeatures, ref: FoldedFeatures, face_map: np.ndar
     return turns
 
 
-def _aligned_distance(gen_points: np.ndarray, ref_points: np.ndarray, turns: list[np.ndarray]) -> float:
+def _aligned_distance(gen_points: np.ndarray, ref_points: np.ndarray,
+                      turns: list[np.ndarray]) -> tuple[float, np.ndarray]:
+    """The smallest Hausdorff distance of the normalised point sets over ``turns``, and the turn giving it."""
     gen_n, ref_n = _normalised(gen_points), _normalised(ref_points)
-    return min(_hausdorff(gen_n @ turn.T, ref_n) for turn in turns)
+    distances = [_hausdorff(gen_n @ turn.T, ref_n) for turn in turns]
+    best = int(np.argmin(distances))
+    return distances[best], turns[best]
 
 
 SHAPE_DENSIFY: float = 0.02
@@ -234,21 +240,16 @@ def _histogram_cosine(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def _proportions(points: np.ndarray) -> np.ndarray:
-    rectangle = shapely.minimum_rotated_rectangle(shapely.multipoints(points))
-    corners = shapely.get_coordinates(rectangle)
-    if len(corners) < 4:
-        sides = sorted([float(np.ptp(points[:, 0])), float(np.ptp(points[:, 1]))], reverse=True)
-    else:
-        sides = sorted([float(np.hypot(*(corners[1] - corners[0]))), float(np.hypot(*(corners[2] - corners[1])))],
-                       reverse=True)
+    """The sides of the axis-aligned bounding box, sorted, divided by the longest, padded with the flat height."""
+    sides = sorted(np.ptp(points, axis=0).tolist(), reverse=True) if len(points) else [0.0, 0.0]
     if sides[0] <= 0:
         return np.array([1.0, 0.0, 0.0])
     return np.array([1.0, sides[1] / sides[0], 0.0])
 
 
 def _geometry(gen: FoldedFeatures, ref: FoldedFeatures, turns: list[np.ndarray]) -> dict[str, float]:
-    distance = _aligned_distance(gen.points, ref.points, turns)
-    a, b = _proportions(gen.points), _proportions(ref.points)
+    distance, turn = _aligned_distance(gen.points, ref.points, turns)
+    a, b = _proportions(gen.points @ turn.T), _proportions(ref.points)
     return {
         "point_positions": float(np.exp(-HAUSDORFF_SENSITIVITY * distance)),
         "fold_angles": _histogram_cosine(gen.fold_angles, ref.fold_angles),
@@ -347,8 +348,14 @@ def _layer_order(gen: FoldedFeatures, ref: FoldedFeatures, face_map: np.ndarray,
     return agree / union
 
 
+def _snapped(value: float) -> float:
+    value = min(1.0, max(0.0, float(value)))
+    return 1.0 if value > 1.0 - ROUNDING_SNAP else 0.0 if value < ROUNDING_SNAP else value
+
+
 def _dimensions(subscores: dict[str, float]) -> dict[str, float]:
-    s = subscores
+    s = {name: _snapped(value) for name, value in subscores.items()}
+    subscores.update(s)
     edges = 0.7 * s["degree_distribution"] + 0.3 * s["components"]
     faces = 0.3 * s["face_count"] + 0.3 * s["face_vertices"] + 0.4 * s["face_size_distribution"]
     return {

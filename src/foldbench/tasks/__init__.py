@@ -6,4 +6,5 @@ from foldbench.tasks.registry import make, register, resolve, task_ids
 __all__ = ["Item", "Task", "make", "register", "resolve", "task_ids"]
 
 from foldbench.tasks import mentalblackboard as _mentalblackboard  # noqa: F401  (registers its tasks)
+from foldbench.tasks import origamispace as _origamispace  # noqa: F401  (registers its tasks)
 from foldbench.tasks import pfp as _pfp  # noqa: F401  (registers its tasks)
