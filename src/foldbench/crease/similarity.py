@@ -40,7 +40,7 @@ import shapely
 
 from foldbench.crease._similarity_features import FoldedFeatures, PatternFeatures, folded_features, pattern_features
 from foldbench.crease.compiler import CompiledFold, compile_crease_pattern
-from foldbench.crease.generated import compile_generated
+from foldbench.crease.generated import MAX_GENERATED_EDGES, compile_generated
 from foldbench.crease.pattern import CreasePattern
 
 __all__ = [
@@ -78,6 +78,14 @@ class ReferenceFold:
     compiled: CompiledFold
     pattern_features: PatternFeatures
     folded_features: FoldedFeatures
+    _keys: dict[str, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
+
+    def constraint_keys(self, kind: str) -> np.ndarray:
+        """The reference's constraints of one type as sorted integer keys (computed once)."""
+        if kind not in self._keys:
+            self._keys[kind] = _encode(self.folded_features.constraints[kind],
+                                       _key_base(self.pattern_features.face_count))
+        return self._keys[kind]
 
 
 def prepare_reference(pattern: CreasePattern) -> ReferenceFold:
@@ -203,14 +211,17 @@ def _candidate_turns(gen: FoldedFeatures, ref: FoldedFeatures, face_map: np.ndar
 
 
 def _aligned_distance(gen_points: np.ndarray, ref_points: np.ndarray,
-                      turns: list[np.ndarray]) -> tuple[float, np.ndarray]:
-    """The smallest Hausdorff distance of the normalised point sets over ``turns``, and the turn giving it."""
+                      turns: list[np.ndarray]) -> tuple[float, list[np.ndarray]]:
+    """The smallest Hausdorff distance of the normalised point sets over ``turns``, and the turns that fit best
+    (best first)."""
     gen_n, ref_n = _normalised(gen_points), _normalised(ref_points)
     distances = [_hausdorff(gen_n @ turn.T, ref_n) for turn in turns]
-    best = int(np.argmin(distances))
-    return distances[best], turns[best]
+    order = np.argsort(distances, kind="stable")
+    return distances[int(order[0])], [turns[int(i)] for i in order[:SHAPE_TURNS]]
 
 
+SHAPE_TURNS: int = 2
+"""The outlines are compared under the turns that fit the folded vertices best, this many of them."""
 SHAPE_DENSIFY: float = 0.02
 """Outlines are densified to this fraction of their size before their Hausdorff distance is taken."""
 
@@ -247,14 +258,15 @@ def _proportions(points: np.ndarray) -> np.ndarray:
     return np.array([1.0, sides[1] / sides[0], 0.0])
 
 
-def _geometry(gen: FoldedFeatures, ref: FoldedFeatures, turns: list[np.ndarray]) -> dict[str, float]:
-    distance, turn = _aligned_distance(gen.points, ref.points, turns)
-    a, b = _proportions(gen.points @ turn.T), _proportions(ref.points)
+def _geometry(gen: FoldedFeatures, ref: FoldedFeatures,
+              turns: list[np.ndarray]) -> tuple[dict[str, float], list[np.ndarray]]:
+    distance, best = _aligned_distance(gen.points, ref.points, turns)
+    a, b = _proportions(gen.points @ best[0].T), _proportions(ref.points)
     return {
         "point_positions": float(np.exp(-HAUSDORFF_SENSITIVITY * distance)),
         "fold_angles": _histogram_cosine(gen.fold_angles, ref.fold_angles),
         "proportions": float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b))),
-    }
+    }, best
 
 
 def _match(gen_points: np.ndarray, ref_points: np.ndarray) -> np.ndarray:
@@ -273,11 +285,19 @@ def _face_map(gen: PatternFeatures, ref: PatternFeatures) -> np.ndarray:
     return mapping
 
 
+def _key_base(ref_face_count: int) -> int:
+    """Face numbers in keys run below this: the reference's faces, then any generated face (a generated pattern
+    has fewer faces than :data:`MAX_GENERATED_EDGES`)."""
+    return ref_face_count + MAX_GENERATED_EDGES + 1
+
+
 def _encode(rows: np.ndarray, base: int) -> np.ndarray:
+    """Each row of face numbers as one integer, sorted, without repeats."""
     keys = np.zeros(len(rows), dtype=np.int64)
     for column in range(rows.shape[1]):
         keys = keys * base + rows[:, column]
-    return np.unique(keys)
+    keys.sort()
+    return keys[np.concatenate([[True], keys[1:] != keys[:-1]])] if len(keys) else keys
 
 
 def _set_score(gen_keys: np.ndarray, ref_keys: np.ndarray) -> float:
@@ -285,7 +305,8 @@ def _set_score(gen_keys: np.ndarray, ref_keys: np.ndarray) -> float:
         return 1.0
     if len(gen_keys) == 0 or len(ref_keys) == 0:
         return 0.3
-    common = len(np.intersect1d(gen_keys, ref_keys, assume_unique=True))
+    positions = np.minimum(np.searchsorted(ref_keys, gen_keys), len(ref_keys) - 1)
+    common = int(np.count_nonzero(ref_keys[positions] == gen_keys))
     jaccard = common / (len(gen_keys) + len(ref_keys) - common)
     return 0.7 * jaccard + 0.3 * _ratio_score(len(gen_keys), len(ref_keys))
 
@@ -304,14 +325,15 @@ def _vertex_share(gen: PatternFeatures, ref: PatternFeatures, gen_ok: np.ndarray
     return float(credit / (total - matched.sum()))
 
 
-def _constraints(gen: tuple[PatternFeatures, FoldedFeatures], ref: tuple[PatternFeatures, FoldedFeatures],
+def _constraints(gen: tuple[PatternFeatures, FoldedFeatures], reference: ReferenceFold,
                  face_map: np.ndarray) -> dict[str, float]:
+    ref = (reference.pattern_features, reference.folded_features)
     numbers = _renumbered(face_map, ref[0].face_count)
-    base = ref[0].face_count + len(face_map) + 1
+    base = _key_base(ref[0].face_count)
     scores = {}
     for name, key in (("taco-taco", "taco_taco"), ("taco-tortilla", "taco_tortilla"),
                       ("transitivity", "transitivity")):
-        gen_rows, ref_rows = gen[1].constraints[name], ref[1].constraints[name]
+        gen_rows = gen[1].constraints[name]
         mapped = numbers[gen_rows] if len(gen_rows) else gen_rows
         if name == "taco-taco" and len(mapped):
             pairs = np.sort(mapped.reshape(-1, 2, 2), axis=2)
@@ -321,7 +343,7 @@ def _constraints(gen: tuple[PatternFeatures, FoldedFeatures], ref: tuple[Pattern
             mapped = np.column_stack([np.sort(mapped[:, :2], axis=1), mapped[:, 2]])
         elif len(mapped):
             mapped = np.sort(mapped, axis=1)
-        scores[key] = _set_score(_encode(mapped, base), _encode(ref_rows, base))
+        scores[key] = _set_score(_encode(mapped, base), reference.constraint_keys(name))
     scores["maekawa"] = _vertex_share(gen[0], ref[0], gen[0].maekawa_ok)
     scores["kawasaki"] = _vertex_share(gen[0], ref[0], gen[0].kawasaki_ok)
     return scores
@@ -385,10 +407,11 @@ def score_generated(document: Any, reference: ReferenceFold) -> SimilarityScore:
     ref_folded = reference.folded_features
     face_map = _face_map(gen_pattern, ref_pattern)
     turns = _candidate_turns(gen_folded, ref_folded, face_map)
-    subscores.update(_geometry(gen_folded, ref_folded, turns))
-    subscores.update(_constraints((gen_pattern, gen_folded), (ref_pattern, ref_folded), face_map))
+    geometry, best_turns = _geometry(gen_folded, ref_folded, turns)
+    subscores.update(geometry)
+    subscores.update(_constraints((gen_pattern, gen_folded), reference, face_map))
     subscores["shape"] = float(np.exp(-HAUSDORFF_SENSITIVITY * _shape_distance(gen_folded.outline,
-                                                                                ref_folded.outline, turns)))
+                                                                                ref_folded.outline, best_turns)))
     subscores["layer_order"] = _layer_order(gen_folded, ref_folded, face_map, ref_pattern.face_count)
     error = None
     if gen_folded.states > ref_folded.states:
