@@ -157,23 +157,23 @@ def _outline(compiled: CompiledFold) -> shapely.Geometry:
 
 def _fold_angles(compiled: CompiledFold, values: list[int]) -> np.ndarray:
     pattern, folded = compiled.pattern, compiled.folded
+    edges_faces = pattern.edges_faces.reshape(-1, 2)
+    inner = edges_faces[(edges_faces >= 0).all(axis=1)]
+    if len(inner) == 0:
+        return np.zeros(0)
+    flipped = folded.faces_flipped.astype(bool)
+    low, high = inner.min(axis=1), inner.max(axis=1)
     face_count = pattern.face_count
-    index_of = {f * face_count + g: i for i, (f, g) in enumerate(compiled.constraints.variables_faces.tolist())}
-    angles = []
-    for near, far in pattern.edges_faces.tolist():
-        if near < 0 or far < 0:
-            continue
-        if folded.faces_flipped[near] == folded.faces_flipped[far]:
-            angles.append(0.0)
-            continue
-        low, high = min(near, far), max(near, far)
-        variable = index_of.get(low * face_count + high)
-        if variable is None:
-            angles.append(180.0)
-            continue
-        low_on_front_of_high = (values[variable] == ABOVE) != bool(folded.faces_flipped[high])
-        angles.append(180.0 if low_on_front_of_high else -180.0)
-    return np.array(angles)
+    variables = compiled.constraints.variables_faces.astype(np.int64).reshape(-1, 2)
+    keys = variables[:, 0] * face_count + variables[:, 1]  # sorted: the variables are sorted pairs
+    wanted = low * face_count + high
+    position = np.minimum(np.searchsorted(keys, wanted), max(0, len(keys) - 1))
+    found = keys[position] == wanted if len(keys) else np.zeros(len(wanted), bool)
+    above = np.asarray(values, dtype=np.int64)[position] == ABOVE if len(keys) else found
+    low_on_front_of_high = above != flipped[high]
+    angles = np.where(low_on_front_of_high, 180.0, -180.0)
+    angles = np.where(found, angles, 180.0)
+    return np.where(flipped[low] == flipped[high], 0.0, angles)
 
 
 def _constraint_faces(compiled: CompiledFold) -> dict[str, np.ndarray]:

@@ -353,20 +353,22 @@ def _layer_order(gen: FoldedFeatures, ref: FoldedFeatures, face_map: np.ndarray,
     if len(gen.layer_pairs) == 0 and len(ref.layer_pairs) == 0:
         return 1.0
     numbers = _renumbered(face_map, ref_face_count)
-    base = ref_face_count + len(face_map) + 1
-    pairs = numbers[gen.layer_pairs] if len(gen.layer_pairs) else gen.layer_pairs
-    swapped = pairs[:, 0] > pairs[:, 1] if len(pairs) else np.zeros(0, bool)
+    base = _key_base(ref_face_count)
+    pairs = numbers[gen.layer_pairs] if len(gen.layer_pairs) else gen.layer_pairs.reshape(-1, 2)
+    swapped = pairs[:, 0] > pairs[:, 1]
     # "f lies on g's front side" read the other way round: for faces facing the same way, g then lies on f's
     # back side; for faces facing opposite ways, on f's front side.
     same_way = gen.faces_flipped[gen.layer_pairs[:, 0]] == gen.faces_flipped[gen.layer_pairs[:, 1]] \
         if len(pairs) else np.zeros(0, bool)
     relations = np.where(swapped & same_way, -gen.layer_relations, gen.layer_relations)
-    gen_keys = np.sort(pairs, axis=1) @ np.array([base, 1]) if len(pairs) else np.zeros(0, np.int64)
-    ref_keys = ref.layer_pairs @ np.array([base, 1]) if len(ref.layer_pairs) else np.zeros(0, np.int64)
-    ref_relation = dict(zip(ref_keys.tolist(), ref.layer_relations.tolist(), strict=True))
-    agree = sum(1 for key, value in zip(gen_keys.tolist(), relations.tolist(), strict=True)
-                if ref_relation.get(key) == value)
-    union = len(set(gen_keys.tolist()) | set(ref_keys.tolist()))
+    gen_keys = np.sort(pairs, axis=1) @ np.array([base, 1], dtype=np.int64)
+    ref_keys = ref.layer_pairs.reshape(-1, 2) @ np.array([base, 1], dtype=np.int64)  # sorted pairs, sorted
+    if len(ref_keys) == 0:
+        return 0.0
+    position = np.minimum(np.searchsorted(ref_keys, gen_keys), len(ref_keys) - 1)
+    shared = ref_keys[position] == gen_keys
+    agree = int(np.count_nonzero(shared & (ref.layer_relations[position] == relations)))
+    union = len(ref_keys) + len(gen_keys) - int(np.count_nonzero(shared))
     return agree / union
 
 
