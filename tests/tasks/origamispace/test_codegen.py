@@ -7,6 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from foldbench.errors import InvalidKnobError
 from foldbench.tasks import make
@@ -98,3 +100,14 @@ def test_items_from_a_folder_of_crease_patterns(task) -> None:
 def test_a_missing_folder_is_refused(task, tmp_path: Path) -> None:
     with pytest.raises(InvalidKnobError, match="folder"):
         next(iter(task.generate(1, 0, modalities=("image",), knobs={"folder": str(tmp_path / "nowhere")})))
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(max_size=300) | st.builds(lambda prose, body: prose + json.dumps(body), st.text(max_size=40),
+                                               st.dictionaries(st.sampled_from(["vertices_coords", "edges_vertices",
+                                                                                "x"]),
+                                                               st.integers() | st.text(max_size=3), max_size=3)))
+def test_any_reply_is_read_or_refused_without_raising(text: str) -> None:
+    answer = parse_fold_reply(text)
+    assert isinstance(answer, ParseFailure) or answer.document().keys() <= {
+        "vertices_coords", "edges_vertices", "edges_assignment", "faces_vertices", "edges_foldAngle"}

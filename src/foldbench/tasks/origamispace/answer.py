@@ -10,7 +10,7 @@ syntax verdict (CSE, naming field and index) is part of the score.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -87,7 +87,7 @@ def parse_fold_reply(text: str) -> FoldAnswer | ParseFailure:
             limited = scan.limit_failure(len(text))
             if limited is not None:
                 return ParseFailure(limited.kind, limited.message, excerpt(text))
-            kind = "invalid_json" if scan.broken or scan.objects else "no_json"
+            kind: Literal["invalid_json", "no_json"] = "invalid_json" if scan.broken or scan.objects else "no_json"
             return ParseFailure(kind, "no JSON object with FOLD fields (vertices_coords, edges_vertices) found",
                                 excerpt(text))
     return FoldAnswer.model_validate(document)

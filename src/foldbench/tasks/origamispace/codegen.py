@@ -42,7 +42,7 @@ from foldbench.tasks.base import (
     TextPart,
     check_modalities,
 )
-from foldbench.tasks.knobs import parse_knobs
+from foldbench.tasks.knobs import Knobs, parse_knobs
 from foldbench.tasks.origamispace.answer import FoldAnswer, parse_fold_reply
 from foldbench.tasks.origamispace.instances import (
     Instance,
@@ -105,7 +105,7 @@ class CodegenTask:
     name = "codegen"
     template = "codegen.txt"
     modalities: tuple[str, ...] = ("image",)
-    knob_schema = CodegenKnobs
+    knob_schema: type[Knobs] = CodegenKnobs
     max_turns = 1
 
     @property
@@ -128,7 +128,7 @@ class CodegenTask:
     ) -> Iterator[Item]:  # fmt: skip
         """Items ``start .. n-1``: item ``i`` depends only on ``(seed, i)``, the knobs (and the folder's files)."""
         check_modalities(self.id, modalities, self.modalities)
-        config = parse_knobs(self.knob_schema, self.id, knobs)
+        config = parse_knobs(CodegenKnobs, self.id, knobs)
         files: list[Path] = []
         if config.folder is not None:
             if not Path(config.folder).is_dir():

@@ -111,7 +111,7 @@ class FoldabilityTask:
     id = "origamispace/foldability-v1"
     name = "foldability"
     modalities: tuple[str, ...] = ("image",)
-    knob_schema = FoldabilityKnobs
+    knob_schema: type[Knobs] = FoldabilityKnobs
 
     @property
     def spec(self) -> TaskSpec:
@@ -125,7 +125,7 @@ class FoldabilityTask:
     ) -> Iterator[Item]:  # fmt: skip
         """Items ``start .. n-1``; item ``i`` depends only on ``(seed, i)`` and the knobs."""
         check_modalities(self.id, modalities, self.modalities)
-        config = parse_knobs(self.knob_schema, self.id, knobs)
+        config = parse_knobs(FoldabilityKnobs, self.id, knobs)
         variants = config.variants or VARIANTS
         folds = config.folds or (2, 3, 4)
         if any(count < 1 for count in folds):
