@@ -29,6 +29,7 @@ def test_exactly_one_option_is_odd_and_the_reason_is_the_compilers(task) -> None
         odd_foldable = item.metadata["variant"] == "one-foldable"
         assert foldable[answer] == odd_foldable
         assert foldable.count(odd_foldable) == 1
+        assert [verdict is None for verdict in item.target["verdicts"]] == foldable
         if not odd_foldable:
             verdict = compile_generated(item.inputs["options"][answer]).error
             assert verdict["class"] == item.target["reason"]["class"] and verdict["class"] in {"GIF", "PSI"}

@@ -138,7 +138,7 @@ class FoldabilityTask:
         fold_count = int(folds[int(rng.integers(len(folds)))])
         want_odd_foldable = variant == "one-foldable"
         odd: tuple[dict[str, Any], dict[str, Any] | None] | None = None
-        common: list[dict[str, Any]] = []
+        common: list[tuple[dict[str, Any], dict[str, Any] | None]] = []
         for _ in range(MAX_DRAWS):
             if odd is not None and len(common) == 3:
                 break
@@ -155,17 +155,18 @@ class FoldabilityTask:
                 if odd is None and rng.random() < 0.5:
                     odd = (foldable_one, None)
                 elif len(common) < 3:
-                    common.append(unfoldable_one[0])
+                    common.append(unfoldable_one)
             else:
                 if odd is None and rng.random() < 0.5:
                     odd = unfoldable_one
                 elif len(common) < 3:
-                    common.append(foldable_one)
+                    common.append((foldable_one, None))
         if odd is None or len(common) < 3:
             raise RuntimeError(f"{self.id}: no item for seed {seed}, index {index} in {MAX_DRAWS} draws")
         slot = _answer_slot(seed, index)
-        options = list(common)
-        options.insert(slot, odd[0])
+        chosen = list(common)
+        chosen.insert(slot, odd)
+        options = [document for document, _ in chosen]
         reason = odd[1] or {"class": None, "code": "FOLDS", "message": "the only pattern that folds flat",
                             "where": {}}
         item_id = f"{self.name}-{index:05d}"
@@ -174,7 +175,7 @@ class FoldabilityTask:
             inputs={"options": options,
                     "images": {"composite": f"images/{item_id}/composite.png",
                                "options": [f"images/{item_id}/option_{letter}.png" for letter in LETTERS]}},
-            target={"answer": LETTERS[slot], "reason": reason},
+            target={"answer": LETTERS[slot], "reason": reason, "verdicts": [verdict for _, verdict in chosen]},
             metadata={"variant": variant, "folds": fold_count,
                       "error_class": reason["class"] or "none"},
         )  # fmt: skip
