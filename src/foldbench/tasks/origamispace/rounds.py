@@ -11,15 +11,24 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Protocol
 
-from foldbench.harness.store import TurnRow
-
-__all__ = ["ROUND_PREFIX", "plot_round_scores", "round_scores"]
+__all__ = ["ROUND_PREFIX", "StoredTurn", "plot_round_scores", "round_scores"]
 
 ROUND_PREFIX = "round scores: "
 
 
-def _turn_score(turn: TurnRow) -> float:
+class StoredTurn(Protocol):
+    """What is read of a stored turn (the run store's turn rows have these fields)."""
+
+    @property
+    def turn(self) -> int: ...
+
+    @property
+    def feedback(self) -> str | None: ...
+
+
+def _turn_score(turn: StoredTurn) -> float:
     first = (turn.feedback or "").split("\n", 1)[0]
     if not first.startswith(ROUND_PREFIX):
         return 0.0  # a failed request: no answer this round
@@ -29,11 +38,12 @@ def _turn_score(turn: TurnRow) -> float:
         return 0.0
 
 
-def round_scores(turns: Mapping[str, Sequence[TurnRow]], rounds: int) -> list[float]:
+def round_scores(turns: Mapping[str, Sequence[StoredTurn]], rounds: int) -> list[float]:
     """The mean total score after each round, over the items of a run (an item that stopped early keeps its last
     score).
 
-    >>> row = TurnRow(0, "", None, 'round scores: {"round": 1, "total": 0.5}', False, False)
+    >>> from types import SimpleNamespace
+    >>> row = SimpleNamespace(turn=0, feedback='round scores: {"round": 1, "total": 0.5}')
     >>> round_scores({"a": [row]}, 2)
     [0.5, 0.5]
     >>> round_scores({}, 2)
