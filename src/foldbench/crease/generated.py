@@ -30,10 +30,10 @@ __all__ = [
     "parse_generated_text",
 ]
 
-MAX_GENERATED_VERTICES: int = 4000
-"""A generated pattern with more vertices is refused before it is built (the benchmark's patterns have a few
-hundred)."""
-MAX_GENERATED_EDGES: int = 8000
+MAX_GENERATED_VERTICES: int = 2000
+"""A generated pattern with more vertices is refused before it is built (the benchmark's references have at most
+1,000 faces, a few hundred by default), which keeps compiling an answer to seconds."""
+MAX_GENERATED_EDGES: int = 4000
 """A generated pattern with more edges (or faces) is refused before it is built."""
 MAX_COORDINATE: float = 1e6
 """Coordinates beyond this magnitude are refused: they carry no crease pattern a paper could hold and would

@@ -20,5 +20,5 @@ class CodegenKnobs(Knobs):
     """A folder of crease-pattern files (FOLD, ORIPA .cp/.opx, SVG) to use instead of simple folds, e.g.
     ``../shared/corpus/flat-folder/grids``; files that do not compile, or have more than ``max_faces`` faces,
     are skipped."""
-    max_faces: Whole = Field(200, ge=2, le=2000)
+    max_faces: Whole = Field(200, ge=2, le=1000)
     """The most faces a reference pattern may have."""
