@@ -7,4 +7,5 @@ __all__ = ["Item", "Task", "make", "register", "resolve", "task_ids"]
 
 from foldbench.tasks import mentalblackboard as _mentalblackboard  # noqa: F401  (registers its tasks)
 from foldbench.tasks import origamibench as _origamibench  # noqa: F401  (registers its tasks)
+from foldbench.tasks import origamispace as _origamispace  # noqa: F401  (registers its tasks)
 from foldbench.tasks import pfp as _pfp  # noqa: F401  (registers its tasks)

@@ -1,0 +1,243 @@
+"""OrigamiSpace's crease-pattern code generation: from a crease-pattern picture and a folded-shape picture, write
+the crease pattern as FOLD JSON; scored by compiling it and comparing it with the reference in four dimensions
+(:mod:`foldbench.crease.similarity`).
+
+Two tasks share this module: ``origamispace/codegen-v1`` (one answer, in context) and
+``origamispace/codegen-feedback-v1`` (environmental learning: up to ten answers, each followed by the compiler's
+error or the scores; the last answer is scored, and every round's scores are kept in the turn feedback).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel
+
+from foldbench.crease import build_crease_pattern, pattern_from_fold, random_simple_folds
+from foldbench.crease.render import crease_pattern_png, folded_state_png
+from foldbench.crease.similarity import (
+    DIMENSION_WEIGHTS,
+    SUBSCORE_NAMES,
+    ReferenceFold,
+    SimilarityScore,
+    prepare_reference,
+    score_generated,
+)
+from foldbench.errors import InvalidKnobError
+from foldbench.tasks.base import (
+    Feedback,
+    ImagePart,
+    Item,
+    Metric,
+    ParseFailure,
+    Plot,
+    Prompt,
+    Scores,
+    TaskSpec,
+    TextPart,
+    check_modalities,
+)
+from foldbench.tasks.knobs import Knobs, parse_knobs
+from foldbench.tasks.origamispace.answer import FoldAnswer, parse_fold_reply
+from foldbench.tasks.origamispace.instances import (
+    Instance,
+    difficulty_of,
+    folder_instance,
+    pattern_files,
+    png_bytes,
+    simple_fold_instance,
+)
+from foldbench.tasks.origamispace.knobs import CodegenKnobs
+from foldbench.tasks.prompts import load_prompt
+
+__all__ = ["ENGINE_VERSION", "ERROR_CLASSES", "CodegenFeedbackTask", "CodegenTask", "feedback_text"]
+
+ENGINE_VERSION = "origamispace-codegen-1"
+"""The version of the instance generator and the similarity scores."""
+DEFAULT_FOLDS: tuple[int, ...] = (3, 4, 5, 6)
+ERROR_CLASSES: tuple[str, ...] = ("CSE", "GIF", "PSI", "AFS", "PRECISION")
+IMAGE_SIZE = 512
+FEEDBACK_ROUNDS = 10
+SOLVED = 0.999
+"""A feedback conversation ends early once a compiling answer scores at least this much."""
+
+
+@lru_cache(maxsize=64)
+def _reference(fold_json: str) -> ReferenceFold:
+    return prepare_reference(pattern_from_fold(json.loads(fold_json), "reference"))
+
+
+def _reference_of(item: Item) -> ReferenceFold:
+    return _reference(json.dumps(item.target["fold"], sort_keys=True))
+
+
+def _metrics() -> tuple[Metric, ...]:
+    return (
+        Metric("total", "mean"),
+        *(Metric(name, "mean") for name in DIMENSION_WEIGHTS),
+        Metric("pass_rate"),
+        *(Metric(f"error_{name.lower()}", group="error class", label=name) for name in ERROR_CLASSES),
+        Metric("parse_failure"),
+        *(Metric(name, "mean", group="sub-score") for name in SUBSCORE_NAMES),
+    )
+
+
+def score_values(result: SimilarityScore, parse_failed: bool = False) -> Scores:
+    """The per-item scores of a similarity result."""
+    values: dict[str, float | None] = {"total": result.total, **result.dimensions, "pass_rate": float(result.passed)}
+    for name in ERROR_CLASSES:
+        values[f"error_{name.lower()}"] = float(result.error_class == name)
+    values["parse_failure"] = float(parse_failed)
+    values.update(result.subscores)
+    notes = () if result.error is None else (f"{result.error['class']} {result.error['code']}",)
+    return Scores(values, notes=notes)
+
+
+class CodegenTask:
+    """Write the crease pattern of a pictured model as FOLD JSON (one answer)."""
+
+    id = "origamispace/codegen-v1"
+    name = "codegen"
+    template = "codegen.txt"
+    modalities: tuple[str, ...] = ("image",)
+    knob_schema: type[Knobs] = CodegenKnobs
+    max_turns = 1
+
+    @property
+    def spec(self) -> TaskSpec:
+        """Headline: the total similarity; every dimension, the pass rate, error classes and sub-scores."""
+        return TaskSpec(
+            engine_version=ENGINE_VERSION,
+            metrics=_metrics(),
+            headline="total",
+            breakdowns=("difficulty", "fold_count"),
+            plots=(Plot("Code-generation score by folding steps", "fold_count",
+                        ("total", *DIMENSION_WEIGHTS, "pass_rate"), "folding steps", "codegen_by_steps.png"),),
+            max_turns=self.max_turns,
+        )
+
+    # ---- generation --------------------------------------------------------------------------------------
+    def generate(
+        self, n: int, seed: int, *, modalities: tuple[str, ...] = ("image",), knobs: Mapping[str, Any] | None = None,
+        start: int = 0,
+    ) -> Iterator[Item]:  # fmt: skip
+        """Items ``start .. n-1``: item ``i`` depends only on ``(seed, i)``, the knobs (and the folder's files)."""
+        check_modalities(self.id, modalities, self.modalities)
+        config = parse_knobs(CodegenKnobs, self.id, knobs)
+        files: list[Path] = []
+        if config.folder is not None:
+            if not Path(config.folder).is_dir():
+                raise InvalidKnobError(f"{self.id}: knob 'folder': {config.folder} is not a folder")
+            files = pattern_files(config.folder)
+            if not files:
+                raise InvalidKnobError(f"{self.id}: knob 'folder': no crease-pattern files in {config.folder}")
+        folds = config.folds or DEFAULT_FOLDS
+        return (self._item(seed, index, folds, files, config.max_faces) for index in range(start, n))
+
+    def _item(self, seed: int, index: int, folds: tuple[int, ...], files: list[Path], max_faces: int) -> Item:
+        item_seed = int(np.random.SeedSequence([seed, index, 0x0C0DE]).generate_state(1, dtype=np.uint64)[0] >> 1)
+        rng = np.random.default_rng(item_seed)
+        instance = self._folder_instance(rng, files, max_faces) if files else \
+            simple_fold_instance(rng, folds[index % len(folds)], max_faces)
+        item_id = f"{self.name}-{index:05d}"
+        return Item(
+            id=item_id, task=self.id, seed=item_seed, engine_version=ENGINE_VERSION,
+            inputs={"model_name": instance.name,
+                    "images": {"crease_pattern": f"images/{item_id}/crease_pattern.png",
+                               "folded": f"images/{item_id}/folded.png"}},
+            target={"fold": instance.fold_document(), "states": instance.compiled.state_count},
+            metadata={"fold_count": instance.fold_count, "difficulty": difficulty_of(instance.fold_count),
+                      "faces": instance.pattern.face_count, "source": instance.source},
+        )  # fmt: skip
+
+    def _folder_instance(self, rng: np.random.Generator, files: list[Path], max_faces: int) -> Instance:
+        for position in rng.permutation(len(files)):
+            instance = folder_instance(files[int(position)], max_faces)
+            if instance is not None:
+                return instance
+        raise InvalidKnobError(f"{self.id}: no file in the folder compiles with at most {max_faces} faces")
+
+    def assets(self, item: Item) -> Iterator[tuple[str, bytes]]:
+        """The crease-pattern picture and the folded-shape picture."""
+        reference = _reference_of(item)
+        images = item.inputs["images"]
+        yield images["crease_pattern"], png_bytes(crease_pattern_png(reference.pattern, IMAGE_SIZE))
+        yield images["folded"], png_bytes(folded_state_png(reference.compiled, 0, "front", IMAGE_SIZE))
+
+    # ---- prompts and answers -----------------------------------------------------------------------------
+    def render(self, item: Item, modality: str = "image") -> Prompt:
+        """Both pictures and the instructions."""
+        check_modalities(self.id, [modality], self.modalities)
+        prompt = load_prompt("foldbench.tasks.origamispace", self.template)
+        text = prompt.render(name=item.inputs["model_name"], rounds=FEEDBACK_ROUNDS).strip()
+        images = item.inputs["images"]
+        return Prompt((ImagePart(images["crease_pattern"]), ImagePart(images["folded"]), TextPart(text)),
+                      template_version=prompt.version or "")
+
+    def parse(self, item: Item, text: str) -> FoldAnswer | ParseFailure:
+        """The FOLD object of the reply (see :mod:`foldbench.tasks.origamispace.answer`)."""
+        return parse_fold_reply(text)
+
+    def evaluate(self, item: Item, answer: BaseModel | ParseFailure) -> SimilarityScore:
+        """The verdict and similarity of an answer (a parse failure is a syntax verdict, every score 0)."""
+        if isinstance(answer, ParseFailure):
+            return score_generated(None, _reference_of(item))
+        if not isinstance(answer, FoldAnswer):
+            raise TypeError(f"expected a FoldAnswer, got {type(answer).__name__}")
+        return score_generated(answer.document(), _reference_of(item))
+
+    def score(self, item: Item, answer: BaseModel | ParseFailure) -> Scores:
+        """Total similarity (headline), the dimensions, the verdict and every sub-score."""
+        return score_values(self.evaluate(item, answer), isinstance(answer, ParseFailure))
+
+    def oracle(self, item: Item) -> FoldAnswer:
+        """The reference pattern itself."""
+        return FoldAnswer.model_validate(item.target["fold"])
+
+    def random_answer(self, item: Item, rng: np.random.Generator) -> FoldAnswer:
+        """A random simple-fold pattern with as many steps as the item's (or 4)."""
+        steps = item.metadata.get("fold_count") or 4
+        simple = random_simple_folds(rng, int(steps))
+        fields = build_crease_pattern(simple.segments, "".join(simple.assignments)).to_fold_fields()
+        del fields["edges_foldAngle"]
+        return FoldAnswer.model_validate(fields)
+
+
+def feedback_text(result: SimilarityScore, turn: int) -> str:
+    """What the compiler says about one answer (the first line records the round's scores)."""
+    scores = {"round": turn + 1, "total": round(result.total, 4),
+              **{name: round(value, 4) for name, value in result.dimensions.items()},
+              "error": None if result.error is None else result.error["class"]}
+    lines = [f"round scores: {json.dumps(scores)}"]
+    if result.error is not None:
+        lines.append(f"Compiler: {result.error['class']} {result.error['code']}: {result.error['message']}")
+    if result.error is None or result.error["class"] == "AFS":
+        lines.append("Your pattern folds flat. Similarity to the original model: "
+                     + ", ".join(f"{name.replace('_', ' ')} {value:.3f}" for name, value in result.dimensions.items())
+                     + f"; total {result.total:.3f}.")
+    lines.append("Send an improved crease pattern as a FOLD JSON object.")
+    return "\n".join(lines)
+
+
+class CodegenFeedbackTask(CodegenTask):
+    """Environmental learning: up to ten answers, each followed by the compiler's verdict and the scores."""
+
+    id = "origamispace/codegen-feedback-v1"
+    name = "codegen-feedback"
+    template = "codegen-feedback.txt"
+    max_turns = FEEDBACK_ROUNDS
+
+    def step(self, item: Item, reply: str, turn: int) -> Feedback:
+        """The compiler's verdict and scores on answer ``turn``; done once an answer compiles and matches."""
+        answer = self.parse(item, reply)
+        if isinstance(answer, ParseFailure):
+            return Feedback((TextPart(f"round scores: {json.dumps({'round': turn + 1, 'total': 0.0, 'error': 'CSE'})}"
+                                      f"\nNo crease pattern found in your reply ({answer.message}). Reply with a FOLD "
+                                      "JSON object."),))
+        result = self.evaluate(item, answer)
+        return Feedback((TextPart(feedback_text(result, turn)),), done=result.passed and result.total >= SOLVED)

@@ -1,0 +1,224 @@
+"""Foldability questions (beyond OrigamiSpace): four crease patterns, exactly one of which cannot fold flat (or,
+in the second variant, exactly one of which can). The compiler decides every option and names the reason (error
+class and where); the patterns that fail are near-misses of patterns that fold (one crease's mountain/valley
+assignment flipped, or one crease vertex moved), so the answer cannot be read from the shape of the pattern.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any, Literal
+
+import numpy as np
+from PIL import Image, ImageDraw
+from pydantic import BaseModel
+
+from foldbench.crease import build_crease_pattern, pattern_from_fold, random_simple_folds
+from foldbench.crease.generated import compile_generated
+from foldbench.crease.local_checks import vertices_creases
+from foldbench.crease.render import crease_pattern_png
+from foldbench.errors import InvalidKnobError
+from foldbench.tasks.base import (
+    ImagePart,
+    Item,
+    Metric,
+    ParseFailure,
+    Prompt,
+    Scores,
+    TaskSpec,
+    TextPart,
+    check_modalities,
+)
+from foldbench.tasks.knobs import CommaList, Knobs, Whole, parse_knobs
+from foldbench.tasks.origamispace.instances import png_bytes
+from foldbench.tasks.pfp.answer import LETTERS, Choice, parse_choice, score_choice
+from foldbench.tasks.prompts import load_prompt
+
+__all__ = ["ENGINE_VERSION", "VARIANTS", "FoldabilityKnobs", "FoldabilityTask", "near_miss"]
+
+ENGINE_VERSION = "origamispace-foldability-1"
+VARIANTS: tuple[str, ...] = ("one-unfoldable", "one-foldable")
+OPTION_SIZE = 256
+MAX_DRAWS = 400
+MOVE_DISTANCE = (0.03, 0.08)
+"""How far (paper size 1) a moved crease vertex goes."""
+
+Variant = Literal["one-unfoldable", "one-foldable"]
+
+
+class FoldabilityKnobs(Knobs):
+    """Knobs of the foldability questions."""
+
+    variants: CommaList[Variant] | None = None
+    """Variants taken in turn by item index: ``one-unfoldable`` (which pattern cannot fold flat?) and
+    ``one-foldable`` (which pattern can?); default both."""
+    folds: CommaList[Whole] | None = None
+    """Simple folding steps of the patterns (one count per item, drawn from these); default 2, 3, 4."""
+
+
+def _document(pattern: Any) -> dict[str, Any]:
+    fields = pattern.to_fold_fields()
+    del fields["edges_foldAngle"]
+    del fields["faces_vertices"]
+    return fields
+
+
+def near_miss(document: dict[str, Any], rng: np.random.Generator) -> dict[str, Any] | None:
+    """A copy of a FOLD pattern with one crease's assignment flipped or one interior crease vertex moved (None
+    when the pattern has nothing to change)."""
+    pattern = pattern_from_fold(document)
+    creases = [e for e, letter in enumerate(document["edges_assignment"]) if letter in "MV"]
+    neighbours, on_boundary = vertices_creases(pattern)
+    movable = [v for v, edges in enumerate(neighbours) if edges and not on_boundary[v]]
+    if not creases:
+        return None
+    changed = {**document, "edges_assignment": list(document["edges_assignment"]),
+               "vertices_coords": [list(p) for p in document["vertices_coords"]]}
+    if movable and rng.random() < 0.5:
+        vertex = movable[int(rng.integers(len(movable)))]
+        angle = rng.uniform(0, 2 * np.pi)
+        distance = rng.uniform(*MOVE_DISTANCE)
+        x, y = changed["vertices_coords"][vertex]
+        changed["vertices_coords"][vertex] = [float(np.clip(x + distance * np.cos(angle), 0.01, 0.99)),
+                                              float(np.clip(y + distance * np.sin(angle), 0.01, 0.99))]
+    else:
+        edge = creases[int(rng.integers(len(creases)))]
+        changed["edges_assignment"][edge] = "M" if changed["edges_assignment"][edge] == "V" else "V"
+    return changed
+
+
+def _answer_slot(seed: int, index: int) -> int:
+    """The answer's position: every block of four items uses each position once (balanced letters)."""
+    order = np.random.default_rng(np.random.SeedSequence([seed, index // 4, 0xF01D])).permutation(4)
+    return int(order[index % 4])
+
+
+def _options_picture(pictures: list[Image.Image]) -> Image.Image:
+    gap, label = 16, 30
+    width = len(pictures) * (OPTION_SIZE + gap) + gap
+    image = Image.new("RGB", (width, OPTION_SIZE + label + 2 * gap), "white")
+    draw = ImageDraw.Draw(image)
+    for position, picture in enumerate(pictures):
+        x = gap + position * (OPTION_SIZE + gap)
+        image.paste(picture, (x, gap))
+        draw.text((x + OPTION_SIZE // 2 - 4, OPTION_SIZE + gap + 8), LETTERS[position], fill="black")
+    return image
+
+
+class FoldabilityTask:
+    """Which of four crease patterns is the odd one out in foldability?"""
+
+    id = "origamispace/foldability-v1"
+    name = "foldability"
+    modalities: tuple[str, ...] = ("image",)
+    knob_schema: type[Knobs] = FoldabilityKnobs
+
+    @property
+    def spec(self) -> TaskSpec:
+        """Accuracy, by variant and by the error class of the reason."""
+        return TaskSpec(engine_version=ENGINE_VERSION, metrics=(Metric("accuracy"),), headline="accuracy",
+                        breakdowns=("variant", "folds"))
+
+    def generate(
+        self, n: int, seed: int, *, modalities: tuple[str, ...] = ("image",), knobs: Mapping[str, Any] | None = None,
+        start: int = 0,
+    ) -> Iterator[Item]:  # fmt: skip
+        """Items ``start .. n-1``; item ``i`` depends only on ``(seed, i)`` and the knobs."""
+        check_modalities(self.id, modalities, self.modalities)
+        config = parse_knobs(FoldabilityKnobs, self.id, knobs)
+        variants = config.variants or VARIANTS
+        folds = config.folds or (2, 3, 4)
+        if any(count < 1 for count in folds):
+            raise InvalidKnobError(f"{self.id}: knob 'folds': every count must be at least 1, got {list(folds)}")
+        return (self._item(seed, index, variants[index % len(variants)], folds) for index in range(start, n))
+
+    def _item(self, seed: int, index: int, variant: str, folds: tuple[int, ...]) -> Item:
+        item_seed = int(np.random.SeedSequence([seed, index, 0xF01D]).generate_state(1, dtype=np.uint64)[0] >> 1)
+        rng = np.random.default_rng(item_seed)
+        fold_count = int(folds[int(rng.integers(len(folds)))])
+        want_odd_foldable = variant == "one-foldable"
+        odd: tuple[dict[str, Any], dict[str, Any] | None] | None = None
+        common: list[tuple[dict[str, Any], dict[str, Any] | None]] = []
+        for _ in range(MAX_DRAWS):
+            if odd is not None and len(common) == 3:
+                break
+            simple = random_simple_folds(rng, fold_count)
+            original = _document(build_crease_pattern(simple.segments, "".join(simple.assignments)))
+            candidate = near_miss(original, rng)
+            if candidate is None or compile_generated(original).error is not None:
+                continue
+            verdict = compile_generated(candidate).error
+            if verdict is None or verdict["class"] in ("CSE", "PRECISION"):
+                continue  # only clear geometric failures (GIF, PSI) make a near-miss
+            foldable_one, unfoldable_one = original, (candidate, verdict)
+            if want_odd_foldable:
+                if odd is None and rng.random() < 0.5:
+                    odd = (foldable_one, None)
+                elif len(common) < 3:
+                    common.append(unfoldable_one)
+            else:
+                if odd is None and rng.random() < 0.5:
+                    odd = unfoldable_one
+                elif len(common) < 3:
+                    common.append((foldable_one, None))
+        if odd is None or len(common) < 3:
+            raise RuntimeError(f"{self.id}: no item for seed {seed}, index {index} in {MAX_DRAWS} draws")
+        slot = _answer_slot(seed, index)
+        chosen = list(common)
+        chosen.insert(slot, odd)
+        options = [document for document, _ in chosen]
+        reason = odd[1] or {"class": None, "code": "FOLDS", "message": "the only pattern that folds flat",
+                            "where": {}}
+        item_id = f"{self.name}-{index:05d}"
+        return Item(
+            id=item_id, task=self.id, seed=item_seed, engine_version=ENGINE_VERSION,
+            inputs={"options": options,
+                    "images": {"composite": f"images/{item_id}/composite.png",
+                               "options": [f"images/{item_id}/option_{letter}.png" for letter in LETTERS]}},
+            target={"answer": LETTERS[slot], "reason": reason, "verdicts": [verdict for _, verdict in chosen]},
+            metadata={"variant": variant, "folds": fold_count,
+                      "error_class": reason["class"] or "none"},
+        )  # fmt: skip
+
+    def _pictures(self, item: Item) -> list[Image.Image]:
+        return [crease_pattern_png(pattern_from_fold(option), OPTION_SIZE) for option in item.inputs["options"]]
+
+    def assets(self, item: Item) -> Iterator[tuple[str, bytes]]:
+        """The four crease patterns side by side, and each on its own."""
+        pictures = self._pictures(item)
+        images = item.inputs["images"]
+        yield images["composite"], png_bytes(_options_picture(pictures))
+        for path, picture in zip(images["options"], pictures, strict=True):
+            yield path, png_bytes(picture)
+
+    def render(self, item: Item, modality: str = "image") -> Prompt:
+        """The four patterns and the question of the item's variant."""
+        check_modalities(self.id, [modality], self.modalities)
+        prompt = load_prompt("foldbench.tasks.origamispace", "foldability.txt")
+        text = prompt.render(odd_foldable=item.metadata["variant"] == "one-foldable").strip()
+        return Prompt((ImagePart(item.inputs["images"]["composite"]), TextPart(text)),
+                      template_version=prompt.version or "")
+
+    def parse(self, item: Item, text: str) -> Choice | ParseFailure:
+        """One letter A-D (see :mod:`foldbench.tasks.pfp.answer`)."""
+        return parse_choice(text)
+
+    def score(self, item: Item, answer: BaseModel | ParseFailure) -> Scores:
+        """Accuracy: 1 when the letter is the odd pattern."""
+        return score_choice(item.target["answer"], answer)
+
+    def foldable_options(self, item: Item) -> list[bool]:
+        """For each option, whether the compiler folds it flat."""
+        return [compile_generated(option).error is None for option in item.inputs["options"]]
+
+    def oracle(self, item: Item) -> Choice:
+        """The compiler's answer: the option whose foldability differs from the other three."""
+        foldable = self.foldable_options(item)
+        odd = [i for i, value in enumerate(foldable) if foldable.count(value) == 1]
+        if len(odd) != 1:
+            raise AssertionError(f"{item.id}: the compiler finds no single odd option ({foldable})")
+        return Choice(answer=LETTERS[odd[0]])  # type: ignore[arg-type]
+
+    def random_answer(self, item: Item, rng: np.random.Generator) -> Choice:
+        """A letter drawn uniformly."""
+        return Choice(answer=LETTERS[int(rng.integers(4))])  # type: ignore[arg-type]

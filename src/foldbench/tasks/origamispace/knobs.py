@@ -1,0 +1,24 @@
+"""The knob schemas of the OrigamiSpace tasks (see :mod:`foldbench.tasks.knobs`)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from foldbench.tasks.knobs import CommaList, Knobs, Whole
+
+__all__ = ["CodegenKnobs"]
+
+
+class CodegenKnobs(Knobs):
+    """Knobs of the crease-pattern code-generation tasks."""
+
+    folds: CommaList[Whole] | None = None
+    """Numbers of simple folding steps to draw from (taken in turn by item index); default 3, 4, 5, 6. The
+    simple-fold generator gives up on a step that no longer cuts the folded shape, so long sequences may come out
+    shorter: the item records the steps it has."""
+    folder: str | None = None
+    """A folder of crease-pattern files (FOLD, ORIPA .cp/.opx, SVG) to use instead of simple folds, e.g.
+    ``../shared/corpus/flat-folder/grids``; files that do not compile, or have more than ``max_faces`` faces,
+    are skipped."""
+    max_faces: Whole = Field(200, ge=2, le=1000)
+    """The most faces a reference pattern may have."""

@@ -1,0 +1,82 @@
+"""Scores per feedback round of ``origamispace/codegen-feedback-v1`` runs, and their plot (after OrigamiSpace's
+figure 3: how the score grows as the model reads the compiler's feedback).
+
+Each turn's feedback starts with a ``round scores: {...}`` line (see
+:func:`foldbench.tasks.origamispace.codegen.feedback_text`); a conversation that ends early (solved) keeps its
+last score for the remaining rounds.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Protocol
+
+__all__ = ["ROUND_PREFIX", "StoredTurn", "plot_round_scores", "round_scores"]
+
+ROUND_PREFIX = "round scores: "
+
+
+class StoredTurn(Protocol):
+    """What is read of a stored turn (the run store's turn rows have these fields)."""
+
+    @property
+    def turn(self) -> int: ...
+
+    @property
+    def feedback(self) -> str | None: ...
+
+
+def _turn_score(turn: StoredTurn) -> float:
+    first = (turn.feedback or "").split("\n", 1)[0]
+    if not first.startswith(ROUND_PREFIX):
+        return 0.0  # a failed request: no answer this round
+    try:
+        return float(json.loads(first.removeprefix(ROUND_PREFIX)).get("total", 0.0))
+    except (ValueError, TypeError):
+        return 0.0
+
+
+def round_scores(turns: Mapping[str, Sequence[StoredTurn]], rounds: int) -> list[float]:
+    """The mean total score after each round, over the items of a run (an item that stopped early keeps its last
+    score).
+
+    >>> from types import SimpleNamespace
+    >>> row = SimpleNamespace(turn=0, feedback='round scores: {"round": 1, "total": 0.5}')
+    >>> round_scores({"a": [row]}, 2)
+    [0.5, 0.5]
+    >>> round_scores({}, 2)
+    [0.0, 0.0]
+    """
+    if not turns:
+        return [0.0] * rounds
+    sums = [0.0] * rounds
+    for conversation in turns.values():
+        scores = [_turn_score(turn) for turn in sorted(conversation, key=lambda t: t.turn)][:rounds]
+        scores += [scores[-1] if scores else 0.0] * (rounds - len(scores))
+        sums = [total + score for total, score in zip(sums, scores, strict=True)]
+    return [total / len(turns) for total in sums]
+
+
+def plot_round_scores(series: Mapping[str, Sequence[float]], path: str | Path) -> Path:
+    """Draw the mean score per round of one or more runs (run name -> scores) as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(6, 4))
+    for name, scores in series.items():
+        axes.plot(range(1, len(scores) + 1), scores, marker="o", label=name)
+    axes.set_xlabel("feedback round")
+    axes.set_ylabel("mean total score")
+    axes.set_ylim(0, 1.02)
+    axes.set_title("Crease-pattern code generation with compiler feedback")
+    axes.grid(alpha=0.3)
+    axes.legend()
+    figure.tight_layout()
+    path = Path(path)
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return path

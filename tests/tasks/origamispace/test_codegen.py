@@ -1,0 +1,113 @@
+"""The OrigamiSpace code-generation tasks: items, reply reading, scoring and compiler feedback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from foldbench.errors import InvalidKnobError
+from foldbench.tasks import make
+from foldbench.tasks.base import ParseFailure
+from foldbench.tasks.origamispace.answer import parse_fold_reply
+from foldbench.tasks.replies import MAX_OBJECT_CHARS
+
+GRIDS = Path(__file__).resolve().parents[3] / ".." / "shared" / "corpus" / "flat-folder" / "grids"
+
+
+@pytest.fixture(scope="module")
+def task():
+    return make("origamispace/codegen-v1")
+
+
+@pytest.fixture(scope="module")
+def items(task):
+    return list(task.generate(4, 3, modalities=("image",), knobs={"folds": [3, 5]}))
+
+
+def test_items_record_steps_and_difficulty(items) -> None:
+    assert [item.metadata["fold_count"] for item in items] == [3, 5, 3, 5]
+    assert {item.metadata["difficulty"] for item in items} == {"easy"}
+    assert all(item.metadata["faces"] <= 200 for item in items)
+
+
+def test_oracle_scores_one_and_random_less(task, items) -> None:
+    rng = np.random.default_rng(0)
+    for item in items:
+        oracle = task.score(item, task.oracle(item)).values
+        assert oracle["total"] == 1.0 and oracle["pass_rate"] == 1.0 and oracle["error_cse"] == 0.0
+        random = task.score(item, task.random_answer(item, rng)).values
+        assert 0.0 < random["total"] < 1.0
+
+
+def test_assets_are_two_pictures(task, items) -> None:
+    files = dict(task.assets(items[0]))
+    assert set(files) == set(items[0].inputs["images"].values())
+    assert all(content.startswith(b"\x89PNG") for content in files.values())
+
+
+def test_reply_reading() -> None:
+    document = {"vertices_coords": [[0, 0], [1, 0]], "edges_vertices": [[0, 1]], "edges_assignment": ["B"]}
+    text = json.dumps(document)
+    assert parse_fold_reply(f"My answer:\n```json\n{text}\n```\nDone.").edges_vertices == [[0, 1]]
+    assert parse_fold_reply(f"Thinking... then {text}").vertices_coords == [[0, 0], [1, 0]]
+    long_document = {**document, "vertices_coords": [[i / 3000, 0.123456789] for i in range(3000)]}
+    long_text = json.dumps(long_document)
+    assert len(long_text) > MAX_OBJECT_CHARS
+    assert len(parse_fold_reply(long_text).vertices_coords) == 3000
+    for bad in ("", "no pattern here", '{"answer": "A"}', "{" * 50):
+        assert isinstance(parse_fold_reply(bad), ParseFailure)
+
+
+def test_unreadable_reply_is_a_syntax_failure(task, items) -> None:
+    values = task.score(items[0], task.parse(items[0], "I would fold it in half.")).values
+    assert values["error_cse"] == 1.0 and values["parse_failure"] == 1.0 and values["total"] == 0.0
+
+
+def test_ill_typed_reply_names_the_field(task, items) -> None:
+    reply = '{"vertices_coords": [[0, 0], [1, "one"]], "edges_vertices": [[0, 1]]}'
+    result = task.evaluate(items[0], task.parse(items[0], reply))
+    assert result.error_class == "CSE" and result.error["where"] == {"field": "vertices_coords", "index": 1}
+
+
+def test_feedback_rounds() -> None:
+    feedback_task = make("origamispace/codegen-feedback-v1")
+    assert feedback_task.spec.max_turns == 10
+    item = next(iter(feedback_task.generate(1, 0, modalities=("image",), knobs={})))
+    unreadable = feedback_task.step(item, "hmm", 0)
+    assert not unreadable.done and '"error": "CSE"' in unreadable.text
+    broken = feedback_task.step(item, '{"vertices_coords": [[0, 0]], "edges_vertices": [[0, 3]]}', 1)
+    assert not broken.done and "edges_vertices[0]" in broken.text
+    random = feedback_task.random_answer(item, np.random.default_rng(1)).model_dump_json()
+    partial = feedback_task.step(item, random, 2)
+    first_line = json.loads(partial.text.splitlines()[0].removeprefix("round scores: "))
+    assert first_line["round"] == 3 and 0 < first_line["total"] < 1
+    solved = feedback_task.step(item, feedback_task.oracle(item).model_dump_json(), 3)
+    assert solved.done and '"total": 1.0' in solved.text
+
+
+@pytest.mark.skipif(not GRIDS.is_dir(), reason="the flat-folder corpus is not next to the repository")
+def test_items_from_a_folder_of_crease_patterns(task) -> None:
+    item = next(iter(task.generate(1, 0, modalities=("image",), knobs={"folder": str(GRIDS), "max_faces": 60})))
+    assert item.metadata["fold_count"] is None and item.metadata["source"].endswith(".fold")
+    assert task.score(item, task.oracle(item)).values["total"] == 1.0
+
+
+def test_a_missing_folder_is_refused(task, tmp_path: Path) -> None:
+    with pytest.raises(InvalidKnobError, match="folder"):
+        next(iter(task.generate(1, 0, modalities=("image",), knobs={"folder": str(tmp_path / "nowhere")})))
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(max_size=300) | st.builds(lambda prose, body: prose + json.dumps(body), st.text(max_size=40),
+                                               st.dictionaries(st.sampled_from(["vertices_coords", "edges_vertices",
+                                                                                "x"]),
+                                                               st.integers() | st.text(max_size=3), max_size=3)))
+def test_any_reply_is_read_or_refused_without_raising(text: str) -> None:
+    answer = parse_fold_reply(text)
+    assert isinstance(answer, ParseFailure) or answer.document().keys() <= {
+        "vertices_coords", "edges_vertices", "edges_assignment", "faces_vertices", "edges_foldAngle"}
