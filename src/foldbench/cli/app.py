@@ -24,6 +24,7 @@ from foldbench.cli._common import err_console
 from foldbench.cli.audit import audit
 from foldbench.cli.evaluate import compare_command, eval_command, report_command, suite_command
 from foldbench.cli.fold import fold
+from foldbench.cli.human import serve_human_command
 from foldbench.cli.generate import generate
 from foldbench.cli.pft import pft_app
 from foldbench.errors import FoldbenchError
@@ -44,6 +45,7 @@ app.command("report")(report_command)
 app.command("compare")(compare_command)
 app.command("fold")(fold)
 app.command("audit")(audit)
+app.command("serve-human")(serve_human_command)
 app.add_typer(pft_app, name="pft")
 
 
