@@ -136,7 +136,8 @@ class Browser:
         """Choose ``value`` in the ``<select name=...>``."""
         ok = self.evaluate(
             f"(() => {{ const s = document.querySelector('select[name=\"{name}\"]'); if (!s) return false;"
-            f" s.value = {json.dumps(value)}; s.dispatchEvent(new Event('change')); return s.value === {json.dumps(value)}; }})()"
+            f" s.value = {json.dumps(value)}; s.dispatchEvent(new Event('change'));"
+            f" return s.value === {json.dumps(value)}; }})()"
         )
         if not ok:
             raise RuntimeError(f"no option {value!r} in select {name!r}")

@@ -24,8 +24,8 @@ from foldbench.cli._common import err_console
 from foldbench.cli.audit import audit
 from foldbench.cli.evaluate import compare_command, eval_command, report_command, suite_command
 from foldbench.cli.fold import fold
-from foldbench.cli.human import serve_human_command
 from foldbench.cli.generate import generate
+from foldbench.cli.human import serve_human_command
 from foldbench.cli.pft import pft_app
 from foldbench.errors import FoldbenchError
 

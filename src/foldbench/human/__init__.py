@@ -2,7 +2,7 @@
 store like a model's replies (model ``human``, one run per participant)."""
 
 from foldbench.human.forms import AnswerForm, FormError, form_for
-from foldbench.human.session import HumanSession, participant_run
 from foldbench.human.server import make_server, serve
+from foldbench.human.session import HumanSession, participant_run
 
 __all__ = ["AnswerForm", "FormError", "HumanSession", "form_for", "make_server", "participant_run", "serve"]

@@ -21,7 +21,7 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from foldbench.errors import FoldbenchError
 from foldbench.human.forms import FormError
-from foldbench.human.pages import done_page, error_page, index_page, item_page
+from foldbench.human.pages import done_page, index_page, item_page
 from foldbench.human.session import HumanSession, valid_participant
 
 __all__ = ["MAX_POST_BYTES", "make_server", "serve", "is_loopback"]
@@ -58,7 +58,7 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "foldbench-human"
     sys_version = ""
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class names it so
+    def log_message(self, format: str, *args: object) -> None:
         if self.server.verbose:
             super().log_message(format, *args)
 
@@ -101,10 +101,10 @@ class _Handler(BaseHTTPRequestHandler):
         given = query.get("token", [""])
         return len(given) == 1 and hmac.compare_digest(given[0].encode(), token.encode())
 
-    def do_HEAD(self) -> None:  # noqa: N802 - http.server's naming
+    def do_HEAD(self) -> None:
         self.do_GET()
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         url = urlsplit(self.path)
         query = parse_qs(url.query, keep_blank_values=True)
         if not self._authorised(query):
@@ -158,7 +158,7 @@ class _Handler(BaseHTTPRequestHandler):
         content_type = mimetypes.guess_type(found.name)[0] or "application/octet-stream"
         self._send(HTTPStatus.OK, found.read_bytes(), content_type)
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         url = urlsplit(self.path)
         if not self._authorised(parse_qs(url.query)):
             self._line(HTTPStatus.FORBIDDEN, "forbidden: this page needs the session's token")

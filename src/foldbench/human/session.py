@@ -15,7 +15,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from foldbench import __version__
-from foldbench.errors import FoldbenchError
 from foldbench.harness.store import RunInfo, Store, TurnRecord
 from foldbench.human.forms import AnswerForm, FormError, form_for, parse_post
 from foldbench.models.base import ModelReply
