@@ -121,8 +121,18 @@ def test_people_answer_every_kind_through_chromium(browser: Browser, datasets: d
     predict = make("mentalblackboard/prediction")
     items = read_items(datasets["prediction"])
     server = Server(
-        ["--task", "mentalblackboard/prediction", "--data", str(datasets["prediction"]), "--run", "people",
-         "--modality", "image", "--db", str(db)]
+        [
+            "--task",
+            "mentalblackboard/prediction",
+            "--data",
+            str(datasets["prediction"]),
+            "--run",
+            "people",
+            "--modality",
+            "image",
+            "--db",
+            str(db),
+        ]
     )
     server.start()
     try:
@@ -169,8 +179,18 @@ def test_people_answer_every_kind_through_chromium(browser: Browser, datasets: d
     # planning (fold-sequence builder, text modality) and Paper Folding Puzzles (letter buttons)
     plan_items = read_items(datasets["planning"])
     server = Server(
-        ["--task", "mentalblackboard/planning", "--data", str(datasets["planning"]), "--run", "people",
-         "--modality", "text", "--db", str(db)]
+        [
+            "--task",
+            "mentalblackboard/planning",
+            "--data",
+            str(datasets["planning"]),
+            "--run",
+            "people",
+            "--modality",
+            "text",
+            "--db",
+            str(db),
+        ]
     )
     server.start()
     try:

@@ -188,8 +188,14 @@ def test_every_shown_value_is_escaped():
 
     item = Item(id='x"><b>', task="t/t-v1", seed=0, engine_version="e", inputs={}, target={})
     page = item_page(
-        item=item, prompt=prompt, form=AnswerForm("choice", (evil,)), participant="p", position=0, total=1,
-        shown_ms=1, token=None,
+        item=item,
+        prompt=prompt,
+        form=AnswerForm("choice", (evil,)),
+        participant="p",
+        position=0,
+        total=1,
+        shown_ms=1,
+        token=None,
     )
     assert "<script>alert" not in page and "<b>" not in page and 'onerror="' not in page
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in page

@@ -34,9 +34,16 @@ class Browser:
         self._profile = tempfile.TemporaryDirectory(prefix="foldbench-chromium-")
         self._process = subprocess.Popen(
             [
-                executable, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                "--disable-extensions", "--remote-debugging-port=0", f"--user-data-dir={self._profile.name}",
-                "--window-size=1200,1400", "about:blank",
+                executable,
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-extensions",
+                "--remote-debugging-port=0",
+                f"--user-data-dir={self._profile.name}",
+                "--window-size=1200,1400",
+                "about:blank",
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,

@@ -17,8 +17,7 @@ if TYPE_CHECKING:
 __all__ = ["serve_human_command", "build_session"]
 
 
-def build_session(task: str, data: Path, run: str, db: Path, modality: str | None, limit: int | None
-) -> HumanSession:
+def build_session(task: str, data: Path, run: str, db: Path, modality: str | None, limit: int | None) -> HumanSession:
     """The :class:`~foldbench.human.HumanSession` for a dataset (checked like ``foldbench eval`` checks it)."""
     from foldbench.harness.evaluation import load_dataset
     from foldbench.human.session import HumanSession

@@ -149,7 +149,14 @@ def _form_body(form: AnswerForm) -> tuple[str, str]:
 
 
 def item_page(
-    *, item: Item, prompt: Prompt, form: AnswerForm, participant: str, position: int, total: int, shown_ms: int,
+    *,
+    item: Item,
+    prompt: Prompt,
+    form: AnswerForm,
+    participant: str,
+    position: int,
+    total: int,
+    shown_ms: int,
     token: str | None,
 ) -> str:
     """The page of one item: the prompt exactly as a model gets it (text, pictures, video), then the form."""
@@ -180,9 +187,7 @@ def index_page(*, task: str, run: str, participants: Sequence[str], token: str |
     """The start page: a participant id field, and the participants who have begun."""
     action = "/start"
     hidden = "" if token is None else f'<input type="hidden" name="token" value="{_e(token)}">'
-    links = "".join(
-        f'<li><a href="{_e(_with_token("/p/" + quote(p), token))}">{_e(p)}</a></li>' for p in participants
-    )
+    links = "".join(f'<li><a href="{_e(_with_token("/p/" + quote(p), token))}">{_e(p)}</a></li>' for p in participants)
     body = (
         f"<h1>{_e(task)}</h1><p>Run {_e(run)}. Enter your participant id to start or continue.</p>"
         f'<form method="get" action="{action}">{hidden}<input name="participant" id="participant" '

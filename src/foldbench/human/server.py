@@ -115,8 +115,12 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             if path == "/":
                 self._html(
-                    index_page(task=session.task.id, run=session.run, participants=session.participants(),
-                               token=self.server.token)
+                    index_page(
+                        task=session.task.id,
+                        run=session.run,
+                        participants=session.participants(),
+                        token=self.server.token,
+                    )
                 )
             elif path == "/start":
                 participant = query.get("participant", [""])[0]
@@ -127,7 +131,7 @@ class _Handler(BaseHTTPRequestHandler):
             elif path.startswith("/p/") and path.count("/") == 2:
                 self._item(unquote(path[3:]))
             elif path.startswith("/files/"):
-                self._file(unquote(path[len("/files/"):]))
+                self._file(unquote(path[len("/files/") :]))
             else:
                 self._line(HTTPStatus.NOT_FOUND, "not found")
         except FormError as error:
@@ -145,8 +149,14 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._html(
             item_page(
-                item=page.item, prompt=page.prompt, form=page.form, participant=participant,
-                position=page.position, total=page.total, shown_ms=int(time.time() * 1000), token=self.server.token,
+                item=page.item,
+                prompt=page.prompt,
+                form=page.form,
+                participant=participant,
+                position=page.position,
+                total=page.total,
+                shown_ms=int(time.time() * 1000),
+                token=self.server.token,
             )
         )
 
@@ -182,8 +192,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         body = self.rfile.read(length)
         try:
-            fields = parse_qs(body.decode("utf-8"), keep_blank_values=True, strict_parsing=bool(body),
-                              max_num_fields=MAX_POST_BYTES)
+            fields = parse_qs(
+                body.decode("utf-8"), keep_blank_values=True, strict_parsing=bool(body), max_num_fields=MAX_POST_BYTES
+            )
             self.server.session.answer(participant, fields)
         except (UnicodeDecodeError, ValueError, FormError) as error:
             message = str(error) if isinstance(error, FormError) else "the form is malformed"
@@ -206,8 +217,13 @@ class _HumanServer(HTTPServer):
 
 
 def make_server(
-    session: HumanSession, *, host: str = "127.0.0.1", port: int = 8765, allow_remote: bool = False,
-    token: str | None = None, verbose: bool = False,
+    session: HumanSession,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    allow_remote: bool = False,
+    token: str | None = None,
+    verbose: bool = False,
 ) -> _HumanServer:
     """A server for ``session`` (not yet serving). Any address other than loopback needs ``allow_remote``, and
     then a token (given, or drawn at random) that every request must carry."""

@@ -53,9 +53,7 @@ class Page:
 class HumanSession:
     """Serves one dataset's items to participants and stores their answers (see the module docstring)."""
 
-    def __init__(
-        self, *, task: Task, items: Sequence[Item], data: Path, db: Path, run: str, modality: str
-    ) -> None:
+    def __init__(self, *, task: Task, items: Sequence[Item], data: Path, db: Path, run: str, modality: str) -> None:
         self.task = task
         self.items = list(items)
         self.by_id = {item.id: item for item in self.items}
@@ -129,16 +127,26 @@ class HumanSession:
             key = record_fingerprint(HUMAN_MODEL, info.params, record)
             reply = ModelReply(text, None, None, elapsed_ms / 1000, 1, None, None, "human")
             response_id = store.record_turn(
-                run=run, item_id=item.id, turn=TurnRecord(0, key, record), model=HUMAN_MODEL,
-                params=info.params, reply=reply,
+                run=run,
+                item_id=item.id,
+                turn=TurnRecord(0, key, record),
+                model=HUMAN_MODEL,
+                params=info.params,
+                reply=reply,
             )
             store.record_score(
-                run=run, item_id=item.id, key=key, response_id=response_id, cached=False, scores=scores,
-                answer=answer.model_dump_json(), parse_failure=None, metadata=item.metadata,
+                run=run,
+                item_id=item.id,
+                key=key,
+                response_id=response_id,
+                cached=False,
+                scores=scores,
+                answer=answer.model_dump_json(),
+                parse_failure=None,
+                metadata=item.metadata,
             )
         return True
 
     def _check(self, participant: str) -> None:
         if not valid_participant(participant):
             raise FormError("a participant id is 1–32 letters, digits, '_' or '-'")
-
