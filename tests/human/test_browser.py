@@ -80,10 +80,12 @@ def datasets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "prediction": root / "prediction",
         "planning": root / "planning",
         "pfp": root / "pfp",
+        "perception": root / "perception",
     }
     write_dataset("mentalblackboard/prediction", out["prediction"], n=3, seed=11, modalities=("text", "image"))
     write_dataset("mentalblackboard/planning", out["planning"], n=2, seed=11, modalities=("text", "image"))
     write_dataset("pfp/single-step", out["pfp"], n=3, seed=11, modalities=("image",))
+    write_dataset("mentalblackboard/perception", out["perception"], n=3, seed=11, modalities=("image",))
     return out
 
 
@@ -229,3 +231,31 @@ def test_people_answer_every_kind_through_chromium(browser: Browser, datasets: d
     assert pfp_rows[pfp_items[0].id].values[pfp_headline] == 1.0
     assert pfp_rows[pfp_items[1].id].values[pfp_headline] == 0.0
     assert pfp_rows[pfp_items[1].id].answer == {"answer": wrong}
+
+    # perception probes: the offered answers as buttons
+    probe_items = read_items(datasets["perception"])
+    server = Server(
+        [
+            "--task",
+            "mentalblackboard/perception",
+            "--data",
+            str(datasets["perception"]),
+            "--run",
+            "seeing",
+            "--db",
+            str(db),
+        ]
+    )
+    server.start()
+    try:
+        browser.goto(f"{server.url}/p/bo")
+        offered = browser.evaluate("[...document.querySelectorAll('button[name=choice]')].map(b => b.value)")
+        assert offered == probe_items[0].inputs["choices"]
+        browser.screenshot(shots / "choice.png")
+        browser.click_and_wait(f'button[name=choice][value="{probe_items[0].target["answer"]}"]')
+        assert _current_item(browser) == probe_items[1].id
+    finally:
+        server.stop()
+    with Store(db) as store:
+        (row,) = store.scores("seeing-bo")
+    assert row.item_id == probe_items[0].id and row.values["correct"] == 1.0

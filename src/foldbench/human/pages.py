@@ -18,8 +18,8 @@ __all__ = ["done_page", "error_page", "index_page", "item_page"]
 _STYLE = """
 body{font-family:system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:12px;color:#222}
 .prompt{white-space:pre-wrap;font-family:ui-monospace,monospace;font-size:13px;background:#f6f6f6;padding:8px}
-.prompt img{max-width:min(100%,560px);border:1px solid #ccc;margin:4px}
-.prompt video{max-width:420px}
+.prompt img{display:block;max-width:min(100%,420px);border:1px solid #ccc;margin:4px}
+.prompt video{display:block;max-width:min(100%,560px)}
 .bar{display:flex;justify-content:space-between;color:#555}
 form{margin-top:12px;border-top:2px solid #446;padding-top:8px}
 button{font-size:15px;margin:2px;padding:4px 10px}
