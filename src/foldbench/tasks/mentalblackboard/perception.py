@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import field_validator
 
 from foldbench.pft import ENGINE_VERSION
 from foldbench.pft.actions import parse_actions
@@ -34,10 +34,9 @@ from foldbench.tasks.mentalblackboard.knobs import PredictionKnobs
 from foldbench.tasks.mentalblackboard.perception_questions import Question, questions_for
 from foldbench.tasks.mentalblackboard.render import render_prompt
 from foldbench.tasks.mentalblackboard.sampling import item_rng
-from foldbench.tasks.replies import excerpt, last_json_object
-from foldbench.tasks.spec import Metric
+from foldbench.tasks.probes import PROBE_METRICS, PerceptionAnswer, parse_probe, random_probe, score_probe
 
-__all__ = ["PerceptionAnswer", "PerceptionKnobs", "PerceptionTask", "parse_perception"]
+__all__ = ["PerceptionKnobs", "PerceptionTask"]
 
 _VIEWS = {"text": "grid", "image": "picture", "frames": "frame", "video": "video"}
 
@@ -56,30 +55,6 @@ class PerceptionKnobs(PredictionKnobs):
         if not 1 <= value <= 12:
             raise ValueError("must be a whole number from 1 to 12")
         return value
-
-
-class PerceptionAnswer(BaseModel):
-    """One of the answers an item offers."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    answer: str
-
-
-def parse_perception(item: Item, text: str) -> PerceptionAnswer | ParseFailure:
-    """The last JSON object of the reply must be ``{"answer": <one of the item's choices>}`` (a number may be given
-    as a number; case and surrounding spaces are forgiven)."""
-    data = last_json_object(text)
-    if isinstance(data, ParseFailure):
-        return data
-    value = data.get("answer")
-    if isinstance(value, bool) or not isinstance(value, str | int):
-        return ParseFailure("schema", 'the reply needs "answer" with one of the possible answers', excerpt(text))
-    given = str(value).strip().lower()
-    for choice in item.inputs["choices"]:
-        if choice.lower() == given:
-            return PerceptionAnswer(answer=choice)
-    return ParseFailure("schema", f"{given[:40]!r} is not one of the possible answers", excerpt(text))
 
 
 @lru_cache(maxsize=4)
@@ -115,7 +90,7 @@ class PerceptionTask:
         """Accuracy as the headline, broken down by question type and by the configuration's folds."""
         return TaskSpec(
             engine_version=ENGINE_VERSION,
-            metrics=(Metric("correct"), Metric("parse_failure")),
+            metrics=PROBE_METRICS,
             headline="correct",
             breakdowns=("question", "num_folds", "group"),
         )
@@ -225,14 +200,12 @@ class PerceptionTask:
         )
 
     def parse(self, item: Item, text: str) -> PerceptionAnswer | ParseFailure:
-        """Read the reply strictly (see :func:`parse_perception`)."""
-        return parse_perception(item, text)
+        """Read the reply strictly (see :func:`foldbench.tasks.probes.parse_probe`)."""
+        return parse_probe(item, text)
 
     def score(self, item: Item, answer: Any) -> Scores:
         """1 when the answer is the engine's, else 0 (a parse failure scores 0 and is counted)."""
-        failed = isinstance(answer, ParseFailure)
-        correct = not failed and answer.answer == item.target["answer"]
-        return Scores({"correct": float(correct), "parse_failure": float(failed)})
+        return score_probe(item, answer)
 
     def oracle(self, item: Item) -> PerceptionAnswer:
         """The engine's answer."""
@@ -240,5 +213,4 @@ class PerceptionTask:
 
     def random_answer(self, item: Item, rng: np.random.Generator) -> PerceptionAnswer:
         """One of the offered answers at random."""
-        choices = item.inputs["choices"]
-        return PerceptionAnswer(answer=choices[int(rng.integers(len(choices)))])
+        return random_probe(item, rng)
