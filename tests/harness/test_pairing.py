@@ -13,6 +13,7 @@ from foldbench.cli.app import main
 from foldbench.errors import FoldbenchError
 from foldbench.harness.evaluation import run_dataset
 from foldbench.harness.pairing import Agreement, PerceptionPairing, pair_runs
+from foldbench.harness.report import compare_runs
 from foldbench.harness.store import Store
 from foldbench.human.session import HumanSession
 from foldbench.tasks import make
@@ -69,10 +70,15 @@ def test_people_and_a_model_are_compared_item_by_item(runs: tuple[Path, Path, Pa
         assert session.answer("ann", fields)
     with Store(db) as store:
         result = pair_runs(store, "people-ann", "p-oracle")
+        header, table = compare_runs(store, ["p-oracle", "people-ann"])
     assert isinstance(result, Agreement)
     assert result.items == 4
     assert result.agree.value == 0.5
     assert result.first_only == [] and result.second_only == [items[2].id, items[3].id]
+    # compare puts people beside the model, with the paired difference over the 4 items both answered
+    assert header[-1] == "people-ann − p-oracle (paired)"
+    exact = next(row for row in table if row[0] == "exact_match")
+    assert exact[2].startswith("50.0 (") and exact[3].startswith("-50.0 (")
 
 
 def test_pairing_unrelated_runs_is_a_clear_error(runs: tuple[Path, Path, Path]) -> None:

@@ -227,3 +227,17 @@ def test_loopback_by_default_and_a_token_otherwise(pfp_data: Path, tmp_path: Pat
         assert status == 200 and f"token={token}" in page.decode()  # links and the form carry it
     finally:
         remote.close()
+
+
+def test_a_video_item_is_shown_with_controls(tmp_path: Path):
+    data = tmp_path / "video"
+    write_dataset("mentalblackboard/perception", data, n=1, seed=3, modalities=("video",), knobs={"size": 128})
+    running = Running(_session(data, "mentalblackboard/perception", tmp_path / "runs.db", "video"))
+    try:
+        page = running.request("GET", "/p/ann")[2].decode()
+        assert '<video controls preload="auto" src="/files/videos/' in page
+        src = page.split("<video controls", 1)[1].split('src="', 1)[1].split('"', 1)[0]
+        status, headers, body = running.request("GET", src)
+        assert status == 200 and headers["Content-Type"] == "video/mp4" and body[4:8] == b"ftyp"
+    finally:
+        running.close()
