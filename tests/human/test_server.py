@@ -241,3 +241,27 @@ def test_a_video_item_is_shown_with_controls(tmp_path: Path):
         assert status == 200 and headers["Content-Type"] == "video/mp4" and body[4:8] == b"ftyp"
     finally:
         running.close()
+
+
+def test_serve_human_refuses_another_host_without_the_flag_in_one_line(pfp_data: Path, tmp_path: Path, capsys):
+    from foldbench.cli.app import main
+
+    with pytest.raises(SystemExit) as exit_code:
+        main(
+            [
+                "serve-human",
+                "--task",
+                "pfp/single-step",
+                "--data",
+                str(pfp_data),
+                "--run",
+                "r",
+                "--host",
+                "0.0.0.0",
+                "--db",
+                str(tmp_path / "runs.db"),
+            ]
+        )
+    assert exit_code.value.code == 2
+    error = capsys.readouterr().err.strip()
+    assert error.startswith("error:") and "--allow-remote" in error and "\n" not in error
