@@ -18,7 +18,7 @@ from foldbench.pft.grid import triangle_vertices
 from foldbench.pft.simulate import solve
 from foldbench.tasks import make
 from foldbench.tasks.base import ParseFailure
-from foldbench.tasks.mentalblackboard.perception_questions import questions_for
+from foldbench.tasks.mentalblackboard.perception_questions import VIDEO_KINDS, questions_for
 from foldbench.tasks.mentalblackboard.sampling import sample_actions, sample_holes
 
 LETTER_SHAPES = {letter: shape.value for shape, letter in HOLE_LETTERS.items()}
@@ -91,6 +91,21 @@ def test_every_answer_agrees_with_the_text_grids(seed: int, group: int) -> None:
                     leading.add(code.split("-")[0])
             assert before != after or leading
             assert leading == {question.answer}, (question, leading)
+        elif question.kind == "grid_size":
+            rows = grids[0].splitlines()
+            assert question.answer == f"{len(rows)}×{len(rows[0].rstrip(',').split(', '))}"
+        elif question.kind in ("left_of", "below"):
+            shapes = re.findall(r"the (\w+) hole", question.text)
+            (first,) = [i for i, m in enumerate(punching) if m.isalpha() and LETTER_SHAPES[m.upper()] == shapes[0]]
+            (second,) = [i for i, m in enumerate(punching) if m.isalpha() and LETTER_SHAPES[m.upper()] == shapes[1]]
+            # the holes' triangles are read off the punching grid; their centres compared
+            centre = [sum(v[k] for v in triangle_vertices(i)) / 3 for i in (first, second) for k in (0, 1)]
+            if question.kind == "left_of":
+                assert abs(centre[0] - centre[2]) >= 1
+                assert question.answer == ("yes" if centre[0] < centre[2] else "no")
+            else:
+                assert abs(centre[1] - centre[3]) >= 1
+                assert question.answer == ("yes" if centre[1] > centre[3] else "no")
         assert question.kind != "hole_direction"  # grids do not encode directions
 
 
@@ -141,7 +156,8 @@ def test_probes_ask_about_the_prediction_items_of_the_same_seed() -> None:
 def test_video_probes_ask_only_what_a_video_shows() -> None:
     actions, solution = _configuration(4, 7)
     questions = questions_for(solution, actions, view="video")
-    assert {q.kind for q in questions} == {"action_count", "rotation_count", "hole_count", "action_kind", "hole_shapes"}
+    assert {"action_count", "rotation_count", "hole_count", "action_kind", "hole_shapes"} <= {q.kind for q in questions}
+    assert {q.kind for q in questions} <= {*VIDEO_KINDS}
     kinds = [q.answer for q in questions if q.kind == "action_kind"]
     assert kinds == ["turn" if a.code.startswith("R") else "fold" for a in actions]
 

@@ -43,9 +43,10 @@ STATIC_KINDS = (
     "action_between",
     "left_of",
     "below",
+    "grid_size",
 )
 #: Question types asked about a video (test 2).
-VIDEO_KINDS = ("action_count", "rotation_count", "hole_count", "action_kind", "hole_shapes")
+VIDEO_KINDS = ("action_count", "rotation_count", "hole_count", "action_kind", "hole_shapes", "left_of", "below")
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,31 +143,16 @@ def questions_for(solution: Solution, actions: Sequence[Action], *, view: str) -
                     str(hole.location),
                 )
             )
-    unique = [h for h in holes if shape_counts[h.shape] == 1]
-    for first in unique:
-        for second in unique:
-            if first is second:
-                continue
-            (x1, y1), (x2, y2) = _centroid(first.location), _centroid(second.location)
-            pair = f"the {first.shape.value} hole than the {second.shape.value} hole on the {last}"
-            if abs(x1 - x2) >= 1:
-                questions.append(
-                    Question(
-                        "left_of",
-                        f"Is it true that {pair.replace(' than ', ' lies left of ', 1)}?",
-                        YES_NO,
-                        "yes" if x1 < x2 else "no",
-                    )
-                )
-            if abs(y1 - y2) >= 1:
-                questions.append(
-                    Question(
-                        "below",
-                        f"Is it true that {pair.replace(' than ', ' lies below ', 1)}?",
-                        YES_NO,
-                        "yes" if y1 > y2 else "no",
-                    )
-                )
+    questions += _relations(holes, last)
+    if view == "grid":
+        questions.append(
+            Question(
+                "grid_size",
+                "How many rows of cells does each grid have, and how many cells does each row have (rows × cells)?",
+                ("2×2", "2×4", "4×2", "4×4", "4×8", "8×4", "8×8"),
+                "4×4",
+            )
+        )
     for step in range(1, len(states)):
         paper = states[step]
         questions.append(
@@ -201,6 +187,26 @@ def questions_for(solution: Solution, actions: Sequence[Action], *, view: str) -
     return questions
 
 
+def _relations(holes: Sequence[Hole], where: str) -> list[Question]:
+    """Left-of and below between holes of shapes that occur once, when their centres are a cell apart or more."""
+    shape_counts = {shape: sum(h.shape is shape for h in holes) for shape in Shape}
+    unique = [h for h in holes if shape_counts[h.shape] == 1]
+    questions = []
+    for first in unique:
+        for second in unique:
+            if first is second:
+                continue
+            (x1, y1), (x2, y2) = _centroid(first.location), _centroid(second.location)
+            a, b = f"the {first.shape.value} hole", f"the {second.shape.value} hole"
+            if abs(x1 - x2) >= 1:
+                text = f"Does {a} lie left of {b} on the {where}?"
+                questions.append(Question("left_of", text, YES_NO, "yes" if x1 < x2 else "no"))
+            if abs(y1 - y2) >= 1:
+                text = f"Does {a} lie below {b} on the {where}?"
+                questions.append(Question("below", text, YES_NO, "yes" if y1 > y2 else "no"))
+    return questions
+
+
 def _video_questions(holes: Sequence[Hole], actions: Sequence[Action]) -> list[Question]:
     questions = [
         Question(
@@ -223,6 +229,7 @@ def _video_questions(holes: Sequence[Hole], actions: Sequence[Action]) -> list[Q
             str(len({h.shape for h in holes})),
         ),
     ]
+    questions += _relations(holes, "punched paper at the end of the video")
     for index, action in enumerate(actions, start=1):
         questions.append(
             Question(
