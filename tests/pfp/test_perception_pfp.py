@@ -51,7 +51,7 @@ def _enclosed_white_regions(png: bytes) -> int:
 
 @pytest.fixture(scope="module")
 def probes_and_sources():
-    probes = list(make("pfp/perception").generate(40, 8, knobs={"questions": 4}))
+    probes = list(make("pfp/single-step-perception").generate(40, 8, knobs={"questions": 4}))
     sources = list(make("pfp/single-step").generate(10, 8))
     return probes, sources
 
@@ -92,7 +92,7 @@ def test_answers_agree_with_the_fold_codes_and_the_pictures(probes_and_sources) 
 
 def test_the_oracle_is_right_and_replies_are_strict(probes_and_sources) -> None:
     probes, _ = probes_and_sources
-    task = make("pfp/perception")
+    task = make("pfp/single-step-perception")
     item = probes[0]
     assert task.score(item, task.oracle(item)).values["correct"] == 1.0
     assert task.score(item, task.parse(item, "the answer is " + item.target["answer"])).values == {
@@ -103,4 +103,4 @@ def test_the_oracle_is_right_and_replies_are_strict(probes_and_sources) -> None:
 
 def test_the_questions_knob_is_bounded() -> None:
     with pytest.raises(InvalidKnobError, match="'questions'"):
-        next(make("pfp/perception").generate(1, 0, knobs={"questions": 9}))
+        next(make("pfp/single-step-perception").generate(1, 0, knobs={"questions": 9}))

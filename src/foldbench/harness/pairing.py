@@ -126,7 +126,7 @@ def pair_runs(store: Store, run: str, other: str) -> PerceptionPairing | Agreeme
     if infos[0] is None or infos[1] is None:
         known = ", ".join(r.name for r in store.runs()) or "none"
         raise FoldbenchError(f"no run named '{run if infos[0] is None else other}' in {store.path} (runs: {known})")
-    probes = ["/perception" in info.task for info in infos]
+    probes = ["perception" in info.task.split("/")[-1] for info in infos]
     if probes[0] and not probes[1]:
         return perception_pairing(store, run, other)
     if probes[1] and not probes[0]:

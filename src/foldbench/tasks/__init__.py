@@ -7,4 +7,4 @@ __all__ = ["Item", "Task", "make", "register", "resolve", "task_ids"]
 
 from foldbench.tasks import mentalblackboard as _mentalblackboard  # noqa: F401  (registers its tasks)
 from foldbench.tasks import pfp as _pfp  # noqa: F401  (registers its tasks)
-from foldbench.tasks.pfp import perception as _pfp_perception  # noqa: F401  (registers pfp/perception)
+from foldbench.tasks.pfp import perception as _pfp_perception  # noqa: F401  (registers pfp/single-step-perception)

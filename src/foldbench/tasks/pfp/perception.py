@@ -144,7 +144,7 @@ def fold_questions(inputs: Mapping[str, Any]) -> list[tuple[str, str, tuple[str,
 class PfpPerceptionTask:
     """Perception probes on single-step puzzles (see the module docstring)."""
 
-    id = "pfp/perception-v1"
+    id = "pfp/single-step-perception-v1"
     modalities: tuple[str, ...] = ("image",)
     knob_schema = PfpPerceptionKnobs
 
