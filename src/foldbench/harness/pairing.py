@@ -122,11 +122,11 @@ def item_agreement(store: Store, first: str, second: str) -> Agreement:
 
 def pair_runs(store: Store, run: str, other: str) -> PerceptionPairing | Agreement:
     """Perception beside reasoning when exactly one of the runs holds perception probes, else item agreement."""
-    infos = [store.run(run), store.run(other)]
-    if infos[0] is None or infos[1] is None:
+    first, second = store.run(run), store.run(other)
+    if first is None or second is None:
         known = ", ".join(r.name for r in store.runs()) or "none"
-        raise FoldbenchError(f"no run named '{run if infos[0] is None else other}' in {store.path} (runs: {known})")
-    probes = ["perception" in info.task.split("/")[-1] for info in infos]
+        raise FoldbenchError(f"no run named '{run if first is None else other}' in {store.path} (runs: {known})")
+    probes = ["perception" in info.task.split("/")[-1] for info in (first, second)]
     if probes[0] and not probes[1]:
         return perception_pairing(store, run, other)
     if probes[1] and not probes[0]:
@@ -137,7 +137,9 @@ def pair_runs(store: Store, run: str, other: str) -> PerceptionPairing | Agreeme
 def _pct(estimate: Estimate) -> str:
     if estimate.value is None:
         return "—"
-    interval = "" if estimate.low is None else f" ({100 * estimate.low:.0f}–{100 * estimate.high:.0f})"
+    interval = ""
+    if estimate.low is not None and estimate.high is not None:
+        interval = f" ({100 * estimate.low:.0f}–{100 * estimate.high:.0f})"
     return f"{100 * estimate.value:.0f} %{interval}"
 
 

@@ -57,6 +57,7 @@ class _Handler(BaseHTTPRequestHandler):
     server: _HumanServer
     server_version = "foldbench-human"
     sys_version = ""
+    timeout = 30  # seconds a connection may stay silent (one request at a time: a stalled client must not block)
 
     def log_message(self, format: str, *args: object) -> None:
         if self.server.verbose:

@@ -25,7 +25,7 @@ from foldbench.pfp import ENGINE_VERSION
 from foldbench.pfp.puzzle import Puzzle, puzzle_holes
 from foldbench.pfp.shapes import cutout_polygon, sheet_polygon
 from foldbench.tasks.base import ImagePart, Item, ParseFailure, Prompt, Scores, TaskSpec, TextPart, check_modalities
-from foldbench.tasks.knobs import Whole, parse_knobs
+from foldbench.tasks.knobs import Knobs, Whole, parse_knobs
 from foldbench.tasks.pfp.fold_tasks import SingleStepTask
 from foldbench.tasks.pfp.knobs import PfpFoldKnobs
 from foldbench.tasks.probes import PROBE_METRICS, PerceptionAnswer, parse_probe, random_probe, score_probe
@@ -87,7 +87,7 @@ def fold_questions(inputs: Mapping[str, Any]) -> list[tuple[str, str, tuple[str,
     """Every unambiguous question about a single-step item: (type, wording, choices, answer)."""
     puzzle = inputs["puzzle"]
     steps = puzzle["steps"]
-    questions = [
+    questions: list[tuple[str, str, tuple[str, ...], str]] = [
         (
             "fold_count",
             "How many pictures in the top row show a fold (a red fold line)?",
@@ -128,14 +128,15 @@ def fold_questions(inputs: Mapping[str, Any]) -> list[tuple[str, str, tuple[str,
                 str(asked),
             )
         )
-    if None not in counts and counts.count(max(counts)) == 1:  # type: ignore[type-var]
+    known = [count for count in counts if count is not None]
+    if len(known) == len(counts) and known.count(max(known)) == 1:
         questions.append(
             (
                 "most_holes",
                 "Which option in the bottom row shows the most holes inside the paper (cuts that reach the edge of "
                 "the paper do not count)?",
                 LETTERS,
-                LETTERS[counts.index(max(counts))],
+                LETTERS[known.index(max(known))],
             )
         )
     return questions
@@ -146,7 +147,7 @@ class PfpPerceptionTask:
 
     id = "pfp/single-step-perception-v1"
     modalities: tuple[str, ...] = ("image",)
-    knob_schema = PfpPerceptionKnobs
+    knob_schema: type[Knobs] = PfpPerceptionKnobs
 
     def __init__(self) -> None:
         self._source = SingleStepTask()
