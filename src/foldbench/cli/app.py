@@ -27,6 +27,7 @@ from foldbench.cli.evaluate import compare_command, eval_command, report_command
 from foldbench.cli.export import export_command, export_runs_command
 from foldbench.cli.fold import fold
 from foldbench.cli.generate import generate
+from foldbench.cli.human import serve_human_command
 from foldbench.cli.pft import pft_app
 from foldbench.errors import FoldbenchError
 
@@ -48,6 +49,7 @@ app.command("export")(export_command)
 app.command("export-runs")(export_runs_command)
 app.command("fold")(fold)
 app.command("audit")(audit)
+app.command("serve-human")(serve_human_command)
 app.add_typer(pft_app, name="pft")
 app.add_typer(env_app, name="env")
 

@@ -113,6 +113,14 @@ def eval_command(
 def report_command(
     run: Annotated[str, typer.Argument(help="The run name.")],
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Directory for report.md / report.html.")] = None,
+    pair: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pair",
+            help="Another run to read item by item with this one: perception probes beside reasoning on the same "
+            "configurations, or per-item agreement for a run of the same task (people and a model); repeatable.",
+        ),
+    ] = None,
     db: DbOption = DEFAULT_DB,
     from_table: Annotated[
         str | None,
@@ -146,7 +154,13 @@ def report_command(
             dataset = Path(info.dataset)
             items = read_items(dataset) if (dataset / "manifest.json").exists() else []
             markdown, html = write_report(store, run, out or default_out, task=task, items=items)
-    console.print(f"wrote {markdown} and {html}")
+            if pair:
+                from foldbench.harness.pairing import pair_runs, pairing_markdown
+
+                text = pairing_markdown([pair_runs(store, run, other) for other in pair])
+                (markdown.parent / "pairing.md").write_text(text, encoding="utf-8")
+                console.print(text)
+    console.print(f"wrote {markdown} and {html}" + (f" and {markdown.parent / 'pairing.md'}" if pair else ""))
 
 
 def compare_command(

@@ -9,3 +9,4 @@ from foldbench.tasks import mentalblackboard as _mentalblackboard  # noqa: F401 
 from foldbench.tasks import origamibench as _origamibench  # noqa: F401  (registers its tasks)
 from foldbench.tasks import origamispace as _origamispace  # noqa: F401  (registers its tasks)
 from foldbench.tasks import pfp as _pfp  # noqa: F401  (registers its tasks)
+from foldbench.tasks.pfp import perception as _pfp_perception  # noqa: F401  (registers pfp/single-step-perception)

@@ -1,6 +1,7 @@
 """MentalBlackboard: the paper folding and hole punching test (prediction, backward prediction, planning,
-generalization)."""
+generalization), and perception probes on the same configurations."""
 
+from foldbench.tasks.mentalblackboard.perception import PerceptionTask
 from foldbench.tasks.mentalblackboard.tasks import (
     BackwardPredictionTask,
     GeneralizationTask,
@@ -9,7 +10,7 @@ from foldbench.tasks.mentalblackboard.tasks import (
 )
 from foldbench.tasks.registry import register
 
-__all__ = ["PredictionTask", "BackwardPredictionTask", "PlanningTask", "GeneralizationTask"]
+__all__ = ["PerceptionTask", "PredictionTask", "BackwardPredictionTask", "PlanningTask", "GeneralizationTask"]
 
-for _task in (PredictionTask, BackwardPredictionTask, PlanningTask, GeneralizationTask):
+for _task in (PerceptionTask, PredictionTask, BackwardPredictionTask, PlanningTask, GeneralizationTask):
     register(_task.id, _task)

@@ -1,0 +1,176 @@
+"""A small Chrome DevTools Protocol driver over the system's ``chromium`` (headless), for end-to-end tests.
+
+It downloads nothing: it starts the ``chromium`` found on ``PATH`` with a debugging port, connects to its page
+over a websocket (aiohttp) and sends the protocol's commands (navigate, evaluate, real mouse clicks, screenshots).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+__all__ = ["Browser", "chromium_path"]
+
+
+def chromium_path() -> str | None:
+    """The system's chromium, or None."""
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+class Browser:
+    """One headless chromium with one page."""
+
+    def __init__(self, executable: str) -> None:
+        self._profile = tempfile.TemporaryDirectory(prefix="foldbench-chromium-")
+        self._process = subprocess.Popen(
+            [
+                executable,
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-extensions",
+                "--remote-debugging-port=0",
+                f"--user-data-dir={self._profile.name}",
+                "--window-size=1200,1400",
+                "about:blank",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        port = self._debug_port()
+        self._loop = asyncio.new_event_loop()
+        self._session: aiohttp.ClientSession = self._run(self._open_session())
+        targets = self._run(self._get_json(f"http://127.0.0.1:{port}/json/list"))
+        page = next(t for t in targets if t["type"] == "page")
+        self._ws = self._run(self._session.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=64 * 1024 * 1024))
+        self._next_id = 0
+        self.command("Page.enable")
+        self.command("Runtime.enable")
+
+    def _debug_port(self) -> int:
+        assert self._process.stderr is not None
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            line = self._process.stderr.readline()
+            match = re.search(r"DevTools listening on ws://[^:]+:(\d+)/", line)
+            if match:
+                return int(match.group(1))
+            if not line and self._process.poll() is not None:
+                break
+        raise RuntimeError("chromium did not open its debugging port")
+
+    async def _open_session(self) -> aiohttp.ClientSession:
+        return aiohttp.ClientSession()
+
+    async def _get_json(self, url: str) -> Any:
+        async with self._session.get(url) as response:
+            return await response.json(content_type=None)
+
+    def _run(self, coroutine: Any) -> Any:
+        return self._loop.run_until_complete(coroutine)
+
+    def command(self, method: str, **params: Any) -> dict[str, Any]:
+        """Send one protocol command and wait for its result (events in between are dropped)."""
+        self._next_id += 1
+        message_id = self._next_id
+
+        async def exchange() -> dict[str, Any]:
+            await self._ws.send_str(json.dumps({"id": message_id, "method": method, "params": params}))
+            while True:
+                message = await asyncio.wait_for(self._ws.receive(), timeout=30)
+                if message.type != aiohttp.WSMsgType.TEXT:
+                    raise RuntimeError(f"the browser closed the connection ({message.type})")
+                data = json.loads(message.data)
+                if data.get("id") == message_id:
+                    if "error" in data:
+                        raise RuntimeError(f"{method}: {data['error']}")
+                    return data.get("result", {})
+
+        return self._run(exchange())
+
+    def evaluate(self, expression: str) -> Any:
+        """The value of a JavaScript expression in the page."""
+        result = self.command("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression}: {result['exceptionDetails'].get('text')}")
+        return result["result"].get("value")
+
+    def wait_for(self, expression: str, timeout: float = 15.0) -> Any:
+        """Poll until a JavaScript expression is truthy; returns its value."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                value = self.evaluate(expression)
+            except RuntimeError:
+                value = None
+            if value:
+                return value
+            time.sleep(0.05)
+        raise TimeoutError(f"waited {timeout} s for {expression}")
+
+    def goto(self, url: str) -> None:
+        """Open ``url`` and wait until the page has loaded."""
+        self.command("Page.navigate", url=url)
+        self.wait_for(f"document.readyState === 'complete' && location.href.startsWith({json.dumps(url[:20])})")
+
+    def click(self, selector: str) -> None:
+        """A real mouse click (pressed and released) at the centre of the element ``selector``."""
+        box = self.wait_for(
+            f"(() => {{ const e = document.querySelector({json.dumps(selector)}); if (!e) return null;"
+            " e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();"
+            " return [r.x + r.width / 2, r.y + r.height / 2]; })()"
+        )
+        self.click_at(*box)
+
+    def click_at(self, x: float, y: float) -> None:
+        """A real mouse click at viewport coordinates."""
+        for kind in ("mousePressed", "mouseReleased"):
+            self.command("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+
+    def select(self, name: str, value: str) -> None:
+        """Choose ``value`` in the ``<select name=...>``."""
+        ok = self.evaluate(
+            f"(() => {{ const s = document.querySelector('select[name=\"{name}\"]'); if (!s) return false;"
+            f" s.value = {json.dumps(value)}; s.dispatchEvent(new Event('change'));"
+            f" return s.value === {json.dumps(value)}; }})()"
+        )
+        if not ok:
+            raise RuntimeError(f"no option {value!r} in select {name!r}")
+
+    def click_and_wait(self, selector: str) -> None:
+        """Click (e.g. a submit button) and wait until the next page has loaded."""
+        origin = self.evaluate("performance.timeOrigin")
+        self.click(selector)
+        self.wait_for(f"performance.timeOrigin !== {origin!r} && document.readyState === 'complete'")
+
+    def screenshot(self, path: Path) -> Path:
+        """A PNG of the whole page."""
+        data = self.command("Page.captureScreenshot", format="png", captureBeyondViewport=True)["data"]
+        path.write_bytes(base64.b64decode(data))
+        return path
+
+    def close(self) -> None:
+        """Close the page, the browser and its profile."""
+        try:
+            self._run(self._ws.close())
+            self._run(self._session.close())
+        finally:
+            self._loop.close()
+            self._process.terminate()
+            try:
+                self._process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+            self._profile.cleanup()
