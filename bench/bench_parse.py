@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.support.hostile_text import HOSTILE_REPLIES, hostile_reply
 
+from foldbench.tasks.choice import parse_choice
 from foldbench.tasks.mentalblackboard.answers import parse_planning, parse_prediction
-from foldbench.tasks.pfp.answer import parse_choice
 
 PARSERS = {"prediction": parse_prediction, "planning": parse_planning, "pfp-letter": parse_choice}
 TARGET_MS = 50.0

@@ -14,8 +14,8 @@ from foldbench.errors import FoldbenchError, UnknownNameError
 from foldbench.pfp import ENGINE_VERSION
 from foldbench.pfp.errors import PfpGenerationError, PfpKnobError
 from foldbench.tasks.base import ImagePart, Item, ParseFailure, Task, TextPart
+from foldbench.tasks.choice import LETTERS, Choice
 from foldbench.tasks.pfp import TASKS, FoldingTask, InverseTask, MultiStepTask, SingleStepTask, split_of
-from foldbench.tasks.pfp.answer import LETTERS, Choice
 from foldbench.tasks.registry import make, task_ids
 
 PER_TASK = 80

@@ -11,13 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foldbench.tasks.base import ParseFailure
+from foldbench.tasks.choice import Choice, parse_choice
 from foldbench.tasks.mentalblackboard.answers import (
     PlanningAnswer,
     PredictionAnswer,
     parse_planning,
     parse_prediction,
 )
-from foldbench.tasks.pfp.answer import Choice, parse_choice
 from foldbench.tasks.replies import MAX_DEPTH, MAX_OBJECT_CHARS, SCAN_LIMIT, last_json_object, scan_json_objects
 from tests.support.hostile_text import HOSTILE_REPLIES, hostile_reply
 

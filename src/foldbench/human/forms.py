@@ -115,8 +115,8 @@ def _holes(fields: Mapping[str, Sequence[str]], allowed: frozenset[str]) -> list
 
 def form_for(task: Task, item: Item) -> AnswerForm:
     """The answer form of ``task``'s items (told by the type of the engine's answer to ``item``)."""
+    from foldbench.tasks.choice import Choice
     from foldbench.tasks.mentalblackboard.answers import PlanningAnswer, PredictionAnswer
-    from foldbench.tasks.pfp.answer import Choice
 
     answer: BaseModel = task.oracle(item)
     if isinstance(answer, PredictionAnswer):

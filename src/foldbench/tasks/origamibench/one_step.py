@@ -43,8 +43,8 @@ from foldbench.tasks.base import (
     TextPart,
     check_modalities,
 )
+from foldbench.tasks.choice import LETTERS, Choice, answer_slot, parse_choice, score_choice
 from foldbench.tasks.knobs import CommaList, Knobs, Whole, parse_knobs
-from foldbench.tasks.pfp.answer import LETTERS, Choice, parse_choice, score_choice
 from foldbench.tasks.prompts import load_prompt
 
 __all__ = [
@@ -157,12 +157,6 @@ def _item_rng(seed: int, index: int, salt: int) -> tuple[int, np.random.Generato
     return item_seed, np.random.default_rng(item_seed)
 
 
-def _block_slot(seed: int, index: int, salt: int) -> int:
-    """Position ``index % 4`` of a random permutation of 0-3 drawn per block of four items."""
-    block = np.random.default_rng(np.random.SeedSequence([seed, index // 4, salt]))
-    return int(block.permutation(4)[index % 4])
-
-
 def _pick(rng: np.random.Generator, references: Sequence[tuple[FoldSequence, int]]) -> tuple[FoldSequence, int]:
     """A sequence drawn uniformly among those with references, then one of its reference states."""
     names = sorted({s.name for s, _ in references})
@@ -239,8 +233,8 @@ class OneStepTask:
     def make_item(self, seed: int, index: int, config: Mapping[str, Any]) -> Item:
         """Item ``index`` of the dataset seeded with ``seed`` (a pure function of its arguments)."""
         item_seed, rng = _item_rng(seed, index, self._salt)
-        answer_index = _block_slot(seed, index, self._salt + 1)
-        slot = _block_slot(seed, index, self._salt + 2)
+        answer_index = answer_slot(seed, index, self._salt + 1)
+        slot = answer_slot(seed, index, self._salt + 2)
         for _ in range(MAX_TRIES):
             drawn = self._draw(rng, config["selected"], slot, config["size"])
             if drawn is not None:
@@ -354,7 +348,7 @@ class OneStepTask:
 
     def parse(self, item: Item, text: str) -> BaseModel | ParseFailure:
         """One letter A-D, read strictly (``[B]``, ``B``, ``{"answer": "B"}``; see
-        :mod:`foldbench.tasks.pfp.answer`)."""
+        :mod:`foldbench.tasks.choice`)."""
         return parse_choice(text)
 
     def score(self, item: Item, answer: BaseModel | ParseFailure) -> Scores:

@@ -29,9 +29,9 @@ from foldbench.tasks.base import (
     TextPart,
     check_modalities,
 )
+from foldbench.tasks.choice import LETTERS, Choice, answer_slot, parse_choice, score_choice
 from foldbench.tasks.knobs import CommaList, Knobs, Whole, parse_knobs
 from foldbench.tasks.origamispace.instances import png_bytes
-from foldbench.tasks.pfp.answer import LETTERS, Choice, parse_choice, score_choice
 from foldbench.tasks.prompts import load_prompt
 
 __all__ = ["ENGINE_VERSION", "VARIANTS", "FoldabilityKnobs", "FoldabilityTask", "near_miss"]
@@ -85,12 +85,6 @@ def near_miss(document: dict[str, Any], rng: np.random.Generator) -> dict[str, A
         edge = creases[int(rng.integers(len(creases)))]
         changed["edges_assignment"][edge] = "M" if changed["edges_assignment"][edge] == "V" else "V"
     return changed
-
-
-def _answer_slot(seed: int, index: int) -> int:
-    """The answer's position: every block of four items uses each position once (balanced letters)."""
-    order = np.random.default_rng(np.random.SeedSequence([seed, index // 4, 0xF01D])).permutation(4)
-    return int(order[index % 4])
 
 
 def _options_picture(pictures: list[Image.Image]) -> Image.Image:
@@ -163,7 +157,7 @@ class FoldabilityTask:
                     common.append((foldable_one, None))
         if odd is None or len(common) < 3:
             raise RuntimeError(f"{self.id}: no item for seed {seed}, index {index} in {MAX_DRAWS} draws")
-        slot = _answer_slot(seed, index)
+        slot = answer_slot(seed, index, salt=0xF01D)
         chosen = list(common)
         chosen.insert(slot, odd)
         options = [document for document, _ in chosen]
@@ -200,7 +194,7 @@ class FoldabilityTask:
                       template_version=prompt.version or "")
 
     def parse(self, item: Item, text: str) -> Choice | ParseFailure:
-        """One letter A-D (see :mod:`foldbench.tasks.pfp.answer`)."""
+        """One letter A-D (see :mod:`foldbench.tasks.choice`)."""
         return parse_choice(text)
 
     def score(self, item: Item, answer: BaseModel | ParseFailure) -> Scores:

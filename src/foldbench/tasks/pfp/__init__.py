@@ -1,7 +1,7 @@
 """Paper Folding Puzzles: five multiple-choice tasks (single-step, multi-step and inverse fold-and-cut
 reasoning, 3D folding of cube nets, 2D unfolding of cubes), every item verified by the exact engines."""
 
-from foldbench.tasks.pfp.answer import Choice, parse_choice, score_choice
+from foldbench.tasks.choice import Choice, parse_choice, score_choice
 from foldbench.tasks.pfp.common import MAX_TRIES, SPLIT_SIZES, PfpTaskBase, split_of
 from foldbench.tasks.pfp.cube_tasks import FoldingTask, UnfoldingTask
 from foldbench.tasks.pfp.fold_tasks import InverseTask, MultiStepTask, SingleStepTask

@@ -28,8 +28,9 @@ from foldbench.tasks.base import (
     TextPart,
     check_modalities,
 )
+from foldbench.tasks.choice import LETTERS, Choice, parse_choice, score_choice
+from foldbench.tasks.choice import answer_slot as balanced_slot
 from foldbench.tasks.knobs import Knobs, parse_knobs
-from foldbench.tasks.pfp.answer import LETTERS, Choice, parse_choice, score_choice
 from foldbench.tasks.pfp.knobs import PfpKnobs
 from foldbench.tasks.prompts import load_prompt
 
@@ -61,14 +62,13 @@ def item_rng(seed: int, index: int) -> tuple[int, np.random.Generator]:
 
 
 def answer_slot(seed: int, index: int) -> int:
-    """The answer's position (0-3) of item ``index``: every block of four items (0-3, 4-7, ...) uses each
-    position once, in an order drawn from ``(seed, block)``, so the letters of any dataset are balanced.
+    """The answer's position (0-3) of a PFP item, balanced in blocks of four
+    (:func:`foldbench.tasks.choice.answer_slot`).
 
     >>> sorted(answer_slot(5, i) for i in range(8, 12))
     [0, 1, 2, 3]
     """
-    order = np.random.default_rng(np.random.SeedSequence([seed, index // 4, 0xA4])).permutation(4)
-    return int(order[index % 4])
+    return balanced_slot(seed, index, salt=0xA4)
 
 
 def seed_in_split(item_seed: int, split: str) -> int:
@@ -280,7 +280,7 @@ class PfpTaskBase:
         return Prompt((ImagePart(item.inputs["images"]["composite"]), TextPart(text)), template_version=version)
 
     def parse(self, item: Item, text: str) -> BaseModel | ParseFailure:
-        """One letter A-D, read strictly (see :mod:`foldbench.tasks.pfp.answer`)."""
+        """One letter A-D, read strictly (see :mod:`foldbench.tasks.choice`)."""
         return parse_choice(text)
 
     def score(self, item: Item, answer: BaseModel | ParseFailure) -> Scores:

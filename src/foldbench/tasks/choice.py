@@ -1,4 +1,5 @@
-"""The answer to a PFP question, one letter, read strictly from a model's reply.
+"""What every multiple-choice task shares: the option letters, the answer (one letter read strictly from a
+model's reply), its score, and the balanced placement of the answer among the options.
 
 Accepted replies, in order of precedence:
 
@@ -18,12 +19,13 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from foldbench.tasks.base import ParseFailure, Scores
 from foldbench.tasks.replies import reply_tail, scan_json_objects
 
-__all__ = ["LETTERS", "Choice", "parse_choice", "score_choice"]
+__all__ = ["LETTERS", "Choice", "answer_slot", "parse_choice", "score_choice"]
 
 LETTERS: tuple[str, ...] = ("A", "B", "C", "D")
 # Applied to text whose whitespace runs are single spaces, so that every " ?" matches at most one character.
@@ -94,3 +96,15 @@ def score_choice(correct: str, answer: BaseModel | ParseFailure) -> Scores:
         raise TypeError(f"expected a Choice answer, got {type(answer).__name__}")
     right = answer.answer == correct
     return Scores({"accuracy": 1.0 if right else 0.0}, {"correct": int(right), "total": 1})
+
+
+def answer_slot(seed: int, index: int, salt: int) -> int:
+    """The answer's position (0-3) of item ``index``: every block of four items (0-3, 4-7, ...) uses each
+    position once, in an order drawn from ``(seed, block, salt)``, so the letters of any dataset are balanced.
+    Each task uses a salt of its own.
+
+    >>> sorted(answer_slot(5, i, salt=0xA4) for i in range(8, 12))
+    [0, 1, 2, 3]
+    """
+    order = np.random.default_rng(np.random.SeedSequence([seed, index // 4, salt])).permutation(4)
+    return int(order[index % 4])

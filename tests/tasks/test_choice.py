@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from foldbench.tasks.base import ParseFailure
-from foldbench.tasks.pfp.answer import Choice, parse_choice, score_choice
+from foldbench.tasks.choice import Choice, parse_choice, score_choice
 
 letters = st.sampled_from("ABCD")
 prose = st.text(alphabet=st.characters(blacklist_characters="{}"), max_size=80)
