@@ -239,9 +239,11 @@ def suite_command(
 def overview_table(header: list[str], rows: list[list[str]]) -> Table:
     """The suite summary for a terminal: fits 80 columns (task names without family and version; long cells
     wrap rather than being cut)."""
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for name in header:
-        table.add_column(name, overflow="fold")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
+    for index, name in enumerate(header):
+        # task names, headline names and figures stay on one line; modality and model names wrap if they must
+        wraps = index in (1, 2)
+        table.add_column(name, overflow="fold", no_wrap=not wraps, min_width=len(name) if index == 1 else None)
     names = [row[0].split("/")[-1].rsplit("-v", 1)[0] for row in rows]
     short = len(set(names)) == len({row[0] for row in rows})
     for name, row in zip(names, rows, strict=True):
