@@ -103,3 +103,16 @@ def test_random_sequences_fold_flat_at_every_state(seed: int, grid: bool) -> Non
     assert len(sequence) >= 1
     for state in range(sequence.state_count):
         assert sequence.compiled(state).state_count >= 1
+
+
+@pytest.mark.parametrize("sequence", SEQUENCES, ids=lambda s: s.name)
+def test_environment_accepts_every_step_and_ends_at_gs_one(sequence) -> None:
+    from foldbench.envs import OrigamiSynthesisEnv, target_from_sequence
+
+    target = target_from_sequence(sequence)
+    env = OrigamiSynthesisEnv(target=target, budget=len(target.actions) + 1, observation_mode="text")
+    env.reset(seed=0)
+    for index, action in enumerate(target.actions):
+        _, _, _, _, info = env.step(action)
+        assert info["accepted"], (index, info["feedback"])
+    assert env.final_metrics()["gs"] == 1.0

@@ -122,3 +122,39 @@ def test_the_gallery_draws_the_episode_strip_and_gs_plot(dataset: Path) -> None:
     assert [caption for caption, _ in images][1] == "GS per step"
     assert all(png.startswith(b"\x89PNG") for _, png in images)
     assert task.score(item, answer).values["gs"] == 1.0
+
+
+def _play_oracle(task: SynthesisTask, item) -> float:
+    for turn in range(int(item.inputs["budget"])):
+        answer = task.oracle(item)
+        feedback = task.step(item, json.dumps(answer.model_dump(mode="json")), turn)
+        if feedback.done:
+            break
+    return task.score(item, task.parse(item, json.dumps(answer.model_dump(mode="json")))).values["gs"]
+
+
+def test_builtin_source_names_the_sequences_and_the_oracle_solves_them() -> None:
+    from foldbench.crease.sequences import builtin_sequences
+
+    task = SynthesisTask()
+    items = list(task.generate(len(builtin_sequences()) + 1, seed=0, knobs={"source": "builtin"}))
+    sequences = builtin_sequences()
+    assert [i.target["name"] for i in items[:-1]] == [s.name for s in sequences]
+    assert items[-1].target["name"] == sequences[0].name
+    assert {i.metadata["category"] for i in items} == {s.category for s in sequences}
+    for item in (items[0], items[-2]):
+        assert _play_oracle(task, item) == 1.0
+
+
+def test_folder_source_reads_square_patterns_and_refuses_the_oracle(tmp_path: Path) -> None:
+    (tmp_path / "diagonal.cp").write_text("1 -200 -200 200 -200\n1 200 -200 200 200\n1 200 200 -200 200\n"
+                                          "1 -200 200 -200 -200\n3 -200 -200 200 200\n")
+    (tmp_path / "notes.txt").write_text("not a pattern")
+    task = SynthesisTask()
+    items = list(task.generate(2, seed=0, knobs={"source": str(tmp_path)}))
+    assert [i.target["name"] for i in items] == ["diagonal", "diagonal"] and items[0].target["actions"] is None
+    assert items[0].metadata["category"] == "uncategorised" and items[0].metadata["folds"] == 0
+    with pytest.raises(InvalidKnobError, match="no oracle"):
+        task.oracle(items[0])
+    with pytest.raises(InvalidKnobError, match="not random, builtin or a folder"):
+        list(task.generate(1, seed=0, knobs={"source": str(tmp_path / "missing")}))

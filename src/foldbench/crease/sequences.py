@@ -309,7 +309,7 @@ class _FoldResult:
 
 
 def _rounded(point: np.ndarray) -> tuple[float, float]:
-    return (round(float(point[0]), 9) + 0.0, round(float(point[1]), 9) + 0.0)
+    return (round(float(point[0]), 12) + 0.0, round(float(point[1]), 12) + 0.0)
 
 
 FoldLine = tuple[tuple[float, float], tuple[float, float], FoldKind]
@@ -352,9 +352,36 @@ def _folds_cleanly(creases: tuple[Crease, ...]) -> bool:
         return False
 
 
+def _clear_of_snapping(creases: tuple[Crease, ...], new: tuple[Crease, ...]) -> bool:
+    """Whether the environment takes the fold adding ``new`` to ``creases`` as it is: at most its number of
+    creases per action, and no two vertices of the planarised pattern (nor a vertex and an edge it does not end
+    on) within twice its snapping distance, so snapping moves nothing and no piece is shorter than its minimum."""
+    from foldbench.envs.actions import MAX_CREASES_PER_ACTION  # lazy: the environment imports this module
+    from foldbench.envs.geometry import MIN_CREASE_LENGTH, SNAP_DISTANCE
+
+    if len(new) > MAX_CREASES_PER_ACTION:
+        return False
+    clearance = max(2 * SNAP_DISTANCE, MIN_CREASE_LENGTH)
+    pattern = _pattern_cached(creases)
+    coords = pattern.vertices_coords * pattern.scale + np.asarray(pattern.offset, float)
+    gaps = np.hypot(*(coords[:, None, :] - coords[None, :, :]).transpose(2, 0, 1))
+    np.fill_diagonal(gaps, math.inf)
+    if gaps.min() <= clearance:
+        return False
+    for a, b in pattern.edges_vertices.tolist():
+        start, direction = coords[a], coords[b] - coords[a]
+        t = np.clip((coords - start) @ direction / float(direction @ direction), 0.0, 1.0)
+        distances = np.hypot(*(start + t[:, None] * direction - coords).T)
+        distances[[a, b]] = math.inf
+        if distances.min() <= clearance:
+            return False
+    return True
+
+
 def random_simple_sequence(rng: np.random.Generator, folds: int, *, grid: bool = True, name: str = "random",
                            flaps: bool = True, max_tries: int = 300) -> FoldSequence:
-    """A sequence of ``folds`` random simple folds, each checked by the compiler.
+    """A sequence of ``folds`` random simple folds, each checked by the compiler and kept clear of the
+    environment's snapping tolerances (so replaying :meth:`FoldSequence.actions` there moves nothing).
 
     Grid folds run through points of the 1/8 grid at multiples of 22.5°; free folds through any point of the
     middle of the square at any angle. About one fold in four folds the top flap only (when ``flaps``).
@@ -374,7 +401,8 @@ def random_simple_sequence(rng: np.random.Generator, folds: int, *, grid: bool =
             kind: FoldKind = "flap" if flaps and rng.random() < 0.25 else ("valley" if rng.random() < 0.7
                                                                             else "mountain")
             result = sheet.fold(point, direction, kind)
-            if result is None or not _folds_cleanly(creases + result.creases):
+            if (result is None or not _clear_of_snapping(creases + result.creases, result.creases)
+                    or not _folds_cleanly(creases + result.creases)):
                 continue
             sheet.faces = result.faces
             creases = creases + result.creases

@@ -14,8 +14,8 @@ from foldbench.tasks.base import ImagePart, ParseFailure, TextPart
 from foldbench.tasks.origamibench.one_step import contains_creases, one_fold_after
 from foldbench.tasks.origamibench.pictures import pictures_look_alike, state_signature
 
-ASSOCIATIVE = "origamibench/one-step-associative-v1"
-CAUSAL = "origamibench/one-step-causal-v1"
+ASSOCIATIVE = "origamibench/one-step-associative-v2"
+CAUSAL = "origamibench/one-step-causal-v2"
 N = 24
 
 

@@ -59,9 +59,9 @@ __all__ = [
     "one_fold_after",
 ]
 
-ENGINE_VERSION = "origamibench-sequences-1"
+ENGINE_VERSION = "origamibench-sequences-2"
 """The version of the fold sequences and of the checks the items are built with."""
-MAX_TRIES = 200
+MAX_TRIES = 1000
 CAUSAL_MIN_FOLDS = 7
 """A causal item takes four states of one sequence, no two consecutive, so its sequence has at least 7 folds."""
 _COVER = 1e-6
@@ -376,7 +376,7 @@ class OneStepTask:
 class AssociativeTask(OneStepTask):
     """Distractors from other sequences, at the answer's depth where possible."""
 
-    id = "origamibench/one-step-associative-v1"
+    id = "origamibench/one-step-associative-v2"
     name = "one-step-associative"
     variant = "associative"
     _salt = 0xA550
@@ -415,7 +415,7 @@ class AssociativeTask(OneStepTask):
 class CausalTask(OneStepTask):
     """Distractors from the same sequence: earlier states, or states two or more folds ahead."""
 
-    id = "origamibench/one-step-causal-v1"
+    id = "origamibench/one-step-causal-v2"
     name = "one-step-causal"
     variant = "causal"
     _salt = 0xCA05

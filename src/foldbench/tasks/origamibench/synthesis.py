@@ -18,6 +18,8 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -31,7 +33,7 @@ from foldbench.envs.pictures import crease_pattern_image, episode_window, folded
 from foldbench.envs.policies import oracle_action, random_valid_action
 from foldbench.envs.sheet import apply_action, blank_sheet
 from foldbench.envs.targets import Target, random_simple_fold_target
-from foldbench.errors import InvalidKnobError
+from foldbench.errors import FoldbenchError, InvalidKnobError
 from foldbench.messages import ImagePart, Part, TextPart
 from foldbench.tasks.base import Feedback, Item, Metric, ParseFailure, Plot, Prompt, Scores, TaskSpec
 from foldbench.tasks.knobs import Knobs, Whole, parse_knobs
@@ -55,6 +57,10 @@ class SynthesisKnobs(Knobs):
     """Most simple folds in a target."""
     grid: Whole = Field(8, ge=0, le=64)
     """Fold lines through multiples of 1/grid of the side (horizontal, vertical, diagonal); 0 for free lines."""
+    source: str = "random"
+    """Where targets come from: ``random`` (seeded random simple folds), ``builtin`` (the built-in fold sequences
+    in order, with their names, categories and fold steps) or a folder of crease-pattern files (tier and category
+    from Table 3 where known; no fold steps, so the oracle cannot play them)."""
 
 
 class SynthesisAnswer(BaseModel):
@@ -76,6 +82,33 @@ def _target_of(item: Item) -> Target:
     pattern = build_crease_pattern(segments, fold["edges_assignment"], source=item.id)
     actions = tuple(item.target["actions"]) if item.target.get("actions") else None
     return Target(item.target["name"], pattern, actions, item.metadata["category"], item.metadata["tier"])
+
+
+def _source_targets(task_id: str, source: str) -> list[Target] | None:
+    """The targets of a ``builtin`` or folder ``source`` in order (None for ``random``)."""
+    if source == "random":
+        return None
+    if source == "builtin":
+        from foldbench.crease.sequences import builtin_sequences
+        from foldbench.envs.targets import target_from_sequence
+
+        return [target_from_sequence(sequence) for sequence in builtin_sequences()]
+    from foldbench.crease.collection import load_collection
+    from foldbench.crease.errors import CreasePatternError
+    from foldbench.envs.targets import target_from_file
+
+    if not Path(source).is_dir():
+        raise InvalidKnobError(f"{task_id}: source {source!r} is not random, builtin or a folder")
+    targets = []
+    for entry in load_collection(source).entries:
+        try:
+            target = target_from_file(entry.path, entry.category or "uncategorised")
+        except (CreasePatternError, FoldbenchError):
+            continue  # not a square, or does not fold flat: not a target
+        targets.append(replace(target, tier=entry.table_tier or entry.tier))
+    if not targets:
+        raise InvalidKnobError(f"{task_id}: the folder {source} has no crease pattern of a square that folds flat")
+    return targets
 
 
 def _png(image: Image.Image) -> bytes:
@@ -109,14 +142,20 @@ class SynthesisTask:
     # -- items -----------------------------------------------------------------------------------------------
     def generate(self, n: int, seed: int, *, modalities: tuple[str, ...] = ("image",),
                  knobs: Mapping[str, Any] | None = None, start: int = 0) -> Iterator[Item]:
-        """Items ``start .. n-1``: targets of seeded random simple folds, with their fold actions."""
+        """Items ``start .. n-1``: targets of seeded random simple folds with their fold actions, or the targets of
+        the ``source`` knob in order (item ``i`` is target ``i`` modulo their number)."""
         options = parse_knobs(SynthesisKnobs, self.id, knobs)
         if options.min_folds > options.max_folds:
             raise InvalidKnobError(f"{self.id}: min_folds {options.min_folds} is above max_folds {options.max_folds}")
+        targets = _source_targets(self.id, options.source)
         for index in range(start, n):
-            rng = np.random.default_rng([seed, index, 14])
-            folds = int(rng.integers(options.min_folds, options.max_folds + 1))
-            target = random_simple_fold_target(rng, folds, grid=options.grid or None, name=f"synthesis-{index:05d}")
+            if targets is None:
+                rng = np.random.default_rng([seed, index, 14])
+                folds = int(rng.integers(options.min_folds, options.max_folds + 1))
+                target = random_simple_fold_target(rng, folds, grid=options.grid or None,
+                                                   name=f"synthesis-{index:05d}")
+            else:
+                target = targets[index % len(targets)]
             record = target.to_dict()
             yield Item(
                 id=f"synthesis-{index:05d}", task=self.id, seed=seed, engine_version=ENGINE_VERSION,
@@ -219,7 +258,14 @@ class SynthesisTask:
 
     # -- baselines -------------------------------------------------------------------------------------------
     def oracle(self, item: Item) -> AddCrease | AddCreases:
-        """The target's next fold step (replaying its own action list turn by turn)."""
+        """The target's next fold step (replaying its own action list turn by turn).
+
+        Raises:
+            InvalidKnobError: the item's target has no fold steps (it comes from a crease-pattern file).
+        """
+        if not self.target(item).actions:
+            raise InvalidKnobError(f"{self.id}: item {item.id} (target {item.target['name']}) comes from a "
+                                   "crease-pattern file without fold steps: no oracle; use source=random or builtin")
         env = self._episodes.get(item.id)
         action = oracle_action(self.target(item), 0 if env is None else sum(s.accepted for s in env.history))
         model = AddCreases if action.get("action") == "add_creases" else AddCrease
