@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from foldbench.tasks.base import Item, Metric, ParseFailure, Scores
 from foldbench.tasks.replies import excerpt, last_json_object
 
-__all__ = ["PROBE_METRICS", "PerceptionAnswer", "parse_probe", "random_probe", "score_probe"]
+__all__ = ["PROBE_METRICS", "PerceptionAnswer", "ProbeAnswers", "parse_probe", "random_probe", "score_probe"]
 
 #: A probe is answered right or not; parse failures are counted as well.
 PROBE_METRICS = (Metric("correct"), Metric("parse_failure"))
@@ -53,3 +53,24 @@ def random_probe(item: Item, rng: np.random.Generator) -> PerceptionAnswer:
     """One of the offered answers at random."""
     choices = item.inputs["choices"]
     return PerceptionAnswer(answer=choices[int(rng.integers(len(choices)))])
+
+
+class ProbeAnswers:
+    """The answer half of a probe task (every family's probes share it): strict reading, scoring, the engine's
+    answer and a random offered answer."""
+
+    def parse(self, item: Item, text: str) -> PerceptionAnswer | ParseFailure:
+        """Read the reply strictly (see :func:`parse_probe`)."""
+        return parse_probe(item, text)
+
+    def score(self, item: Item, answer: Any) -> Scores:
+        """1 when the answer is the engine's, else 0 (a parse failure scores 0 and is counted)."""
+        return score_probe(item, answer)
+
+    def oracle(self, item: Item) -> PerceptionAnswer:
+        """The engine's answer."""
+        return PerceptionAnswer(answer=item.target["answer"])
+
+    def random_answer(self, item: Item, rng: np.random.Generator) -> PerceptionAnswer:
+        """One of the offered answers at random."""
+        return random_probe(item, rng)

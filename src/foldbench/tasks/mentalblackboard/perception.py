@@ -20,7 +20,7 @@ from pydantic import field_validator
 from foldbench.pft import ENGINE_VERSION
 from foldbench.pft.actions import parse_actions
 from foldbench.pft.encoders.text import encode_prompt_block
-from foldbench.tasks.base import Item, ParseFailure, Prompt, Scores, TaskSpec, check_modalities
+from foldbench.tasks.base import Item, Prompt, TaskSpec, check_modalities
 from foldbench.tasks.knobs import Whole, parse_knobs
 from foldbench.tasks.mentalblackboard.common import (
     REFERENCE_SHEET,
@@ -34,7 +34,7 @@ from foldbench.tasks.mentalblackboard.knobs import PredictionKnobs
 from foldbench.tasks.mentalblackboard.perception_questions import Question, questions_for
 from foldbench.tasks.mentalblackboard.render import render_prompt
 from foldbench.tasks.mentalblackboard.sampling import item_rng
-from foldbench.tasks.probes import PROBE_METRICS, PerceptionAnswer, parse_probe, random_probe, score_probe
+from foldbench.tasks.probes import PROBE_METRICS, ProbeAnswers
 
 __all__ = ["PerceptionKnobs", "PerceptionTask"]
 
@@ -78,7 +78,7 @@ def _pick(questions: list[Question], seed: int, configuration: int, slot: int) -
     return of_kind[int(np.random.default_rng([seed, configuration, 2, slot]).integers(len(of_kind)))]
 
 
-class PerceptionTask:
+class PerceptionTask(ProbeAnswers):
     """Perception probes (see the module docstring)."""
 
     id = "mentalblackboard/perception-v1"
@@ -198,19 +198,3 @@ class PerceptionTask:
             question=item.inputs["question"],
             choices=item.inputs["choices"],
         )
-
-    def parse(self, item: Item, text: str) -> PerceptionAnswer | ParseFailure:
-        """Read the reply strictly (see :func:`foldbench.tasks.probes.parse_probe`)."""
-        return parse_probe(item, text)
-
-    def score(self, item: Item, answer: Any) -> Scores:
-        """1 when the answer is the engine's, else 0 (a parse failure scores 0 and is counted)."""
-        return score_probe(item, answer)
-
-    def oracle(self, item: Item) -> PerceptionAnswer:
-        """The engine's answer."""
-        return PerceptionAnswer(answer=item.target["answer"])
-
-    def random_answer(self, item: Item, rng: np.random.Generator) -> PerceptionAnswer:
-        """One of the offered answers at random."""
-        return random_probe(item, rng)

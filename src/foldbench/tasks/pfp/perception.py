@@ -24,11 +24,11 @@ from pydantic import field_validator
 from foldbench.pfp import ENGINE_VERSION
 from foldbench.pfp.puzzle import Puzzle, puzzle_holes
 from foldbench.pfp.shapes import cutout_polygon, sheet_polygon
-from foldbench.tasks.base import ImagePart, Item, ParseFailure, Prompt, Scores, TaskSpec, TextPart, check_modalities
+from foldbench.tasks.base import ImagePart, Item, Prompt, TaskSpec, TextPart, check_modalities
 from foldbench.tasks.knobs import Knobs, Whole, parse_knobs
 from foldbench.tasks.pfp.fold_tasks import SingleStepTask
 from foldbench.tasks.pfp.knobs import PfpFoldKnobs
-from foldbench.tasks.probes import PROBE_METRICS, PerceptionAnswer, parse_probe, random_probe, score_probe
+from foldbench.tasks.probes import PROBE_METRICS, ProbeAnswers
 from foldbench.tasks.registry import register
 
 __all__ = ["PfpPerceptionKnobs", "PfpPerceptionTask", "fold_questions"]
@@ -142,7 +142,7 @@ def fold_questions(inputs: Mapping[str, Any]) -> list[tuple[str, str, tuple[str,
     return questions
 
 
-class PfpPerceptionTask:
+class PfpPerceptionTask(ProbeAnswers):
     """Perception probes on single-step puzzles (see the module docstring)."""
 
     id = "pfp/single-step-perception-v1"
@@ -226,22 +226,6 @@ class PfpPerceptionTask:
             f'{item.inputs["choices"][0]}"}}.'
         )
         return Prompt((ImagePart(item.inputs["images"]["composite"]), TextPart(text)), TEMPLATE_VERSION)
-
-    def parse(self, item: Item, text: str) -> PerceptionAnswer | ParseFailure:
-        """Read the reply strictly (see :func:`foldbench.tasks.probes.parse_probe`)."""
-        return parse_probe(item, text)
-
-    def score(self, item: Item, answer: Any) -> Scores:
-        """1 when the answer is the engine's."""
-        return score_probe(item, answer)
-
-    def oracle(self, item: Item) -> PerceptionAnswer:
-        """The engine's answer."""
-        return PerceptionAnswer(answer=item.target["answer"])
-
-    def random_answer(self, item: Item, rng: np.random.Generator) -> PerceptionAnswer:
-        """One of the offered answers at random."""
-        return random_probe(item, rng)
 
 
 register(PfpPerceptionTask.id, PfpPerceptionTask)
