@@ -29,6 +29,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from foldbench import __version__
+from foldbench.export._columns import scalar_kind
 from foldbench.export._output import Destination, ExportError, destination, staged
 from foldbench.export._source import IMAGE_SUFFIXES, Source, json_text, open_source
 from foldbench.messages import ImagePart
@@ -41,7 +42,6 @@ EXPORT_FILE = "foldbench.json"
 BATCH_ROWS = 64
 SHARD_BYTES = 256 * 1024 * 1024
 _SECTIONS = (("inputs", "input_"), ("target", "target_"), ("metadata", "meta_"))
-_INT64 = (-(2**63), 2**63 - 1)
 
 
 def config_name(task_id: str) -> str:
@@ -51,18 +51,6 @@ def config_name(task_id: str) -> str:
     'mentalblackboard_prediction-v1'
     """
     return task_id.replace("/", "_")
-
-
-def _kind(value: Any) -> str | None:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int):
-        return "int64" if _INT64[0] <= value <= _INT64[1] else None
-    if isinstance(value, float):
-        return "float64"
-    if isinstance(value, str):
-        return "string"
-    return None
 
 
 def _flat_columns(source: Source) -> dict[str, tuple[str, str, str]]:
@@ -75,7 +63,7 @@ def _flat_columns(source: Source) -> dict[str, tuple[str, str, str]]:
                 if value is None:
                     kinds.setdefault((section, key), set())
                     continue
-                kind = _kind(value)
+                kind = scalar_kind(value)
                 kinds.setdefault((section, key), set()).add(kind if kind else "unsupported")
     columns: dict[str, tuple[str, str, str]] = {}
     for (section, key), found in kinds.items():
