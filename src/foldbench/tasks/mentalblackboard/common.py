@@ -11,6 +11,7 @@ import numpy as np
 from foldbench.errors import InvalidKnobError
 from foldbench.pft import ENGINE_VERSION
 from foldbench.pft.actions import Fold, Rotation, parse_actions
+from foldbench.pft.encoders.text import encode_prompt_block
 from foldbench.pft.enumeration import pattern_of
 from foldbench.pft.holes import Hole
 from foldbench.pft.simulate import Solution, solve
@@ -35,6 +36,7 @@ __all__ = [
     "describe",
     "groups_knob",
     "picture_knobs",
+    "folding_inputs",
     "solution_of",
     "step_paths",
 ]
@@ -60,6 +62,31 @@ def step_paths(folder: str, stem: str, actions: list[str]) -> list[str]:
     ['images/x/step_00.png', 'images/x/step_01.png', 'images/x/step_02.png']
     """
     return [f"{folder}/{stem}_{index:02d}.png" for index in range(len(actions) + 2)]
+
+
+def folding_inputs(
+    inputs: dict[str, Any], folder: str, modalities: tuple[str, ...], size: int, fps: int
+) -> dict[str, Any]:
+    """``inputs`` with the encodings of its folding (``actions`` and ``initial_holes``) in ``modalities``: the text
+    grids, the step pictures under ``images/<folder>``, the animation and key frames under ``videos/<folder>``."""
+    inputs = dict(inputs)
+    if "text" in modalities:
+        inputs["text"] = encode_prompt_block(solution_of(inputs))
+    if "image" in modalities:
+        inputs["images"] = {
+            "size": size,
+            "reference": REFERENCE_SHEET,
+            "steps": step_paths(f"images/{folder}", "step", inputs["actions"]),
+        }
+    if "video" in modalities or "frames" in modalities:
+        inputs["video"] = {
+            "size": size,
+            "fps": fps,
+            "reference": REFERENCE_SHEET,
+            "video": f"videos/{folder}/folding.mp4",
+            "frames": step_paths(f"videos/{folder}", "key", inputs["actions"]),
+        }
+    return inputs
 
 
 @cache

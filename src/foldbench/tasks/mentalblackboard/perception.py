@@ -19,15 +19,14 @@ from pydantic import field_validator
 
 from foldbench.pft import ENGINE_VERSION
 from foldbench.pft.actions import parse_actions
-from foldbench.pft.encoders.text import encode_prompt_block
 from foldbench.tasks.base import Item, Prompt, TaskSpec, check_modalities
 from foldbench.tasks.knobs import Whole, parse_knobs
 from foldbench.tasks.mentalblackboard.common import (
     REFERENCE_SHEET,
     _reference_sheet_png,
+    folding_inputs,
     picture_knobs,
     solution_of,
-    step_paths,
     video_assets,
 )
 from foldbench.tasks.mentalblackboard.knobs import PredictionKnobs
@@ -140,24 +139,7 @@ class PerceptionTask(ProbeAnswers):
             yield self._encode(item, modalities, size, fps)
 
     def _encode(self, item: Item, modalities: tuple[str, ...], size: int, fps: int) -> Item:
-        inputs = dict(item.inputs)
-        folder = item.inputs["source_item"]
-        if "text" in modalities:
-            inputs["text"] = encode_prompt_block(solution_of(inputs))
-        if "image" in modalities:
-            inputs["images"] = {
-                "size": size,
-                "reference": REFERENCE_SHEET,
-                "steps": step_paths(f"images/{folder}", "step", inputs["actions"]),
-            }
-        if "video" in modalities or "frames" in modalities:
-            inputs["video"] = {
-                "size": size,
-                "fps": fps,
-                "reference": REFERENCE_SHEET,
-                "video": f"videos/{folder}/folding.mp4",
-                "frames": step_paths(f"videos/{folder}", "key", inputs["actions"]),
-            }
+        inputs = folding_inputs(item.inputs, item.inputs["source_item"], modalities, size, fps)
         return item.model_copy(update={"inputs": inputs})
 
     def assets(self, item: Item) -> Iterator[tuple[str, bytes]]:

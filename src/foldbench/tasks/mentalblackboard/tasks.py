@@ -31,6 +31,7 @@ from foldbench.tasks.mentalblackboard.common import (
     MentalBlackboardTask,
     answer_of,
     describe,
+    folding_inputs,
     groups_knob,
     solution_of,
     step_paths,
@@ -80,25 +81,11 @@ class PredictionTask(MentalBlackboardTask):
         return inputs, answer_of(solution), metadata
 
     def _encode(self, item: Item, modalities: tuple[str, ...], size: int, fps: int) -> Item:
-        inputs = dict(item.inputs)
+        inputs = folding_inputs(item.inputs, item.id, modalities, size, fps)
         target = dict(item.target)
-        if "text" in modalities:
-            inputs["text"] = encode_prompt_block(solution_of(inputs))
         if "image" in modalities:
-            inputs["images"] = {
-                "size": size,
-                "reference": REFERENCE_SHEET,
-                "steps": step_paths(f"images/{item.id}", "step", inputs["actions"]),
-            }
             target["image"] = f"images/{item.id}/result.png"
         if "video" in modalities or "frames" in modalities:
-            inputs["video"] = {
-                "size": size,
-                "fps": fps,
-                "reference": REFERENCE_SHEET,
-                "video": f"videos/{item.id}/folding.mp4",
-                "frames": step_paths(f"videos/{item.id}", "key", inputs["actions"]),
-            }
             target["video"] = f"videos/{item.id}/unfolding.mp4"
         return item.model_copy(update={"inputs": inputs, "target": target})
 
