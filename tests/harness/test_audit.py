@@ -197,3 +197,60 @@ def test_the_command_writes_the_report_and_fails_on_a_flag(tmp_path: Path) -> No
     )
     assert missing.returncode == 2 and "Traceback" not in missing.stderr
     assert len(missing.stderr.strip().splitlines()) == 1
+
+
+def _write_text_dataset(root: Path, options: list[list[object]], answers: list[int]) -> Path:
+    """A dataset whose options are records only (text or values), no pictures."""
+    lines = [
+        json.dumps({"id": f"q{n}", "inputs": {"options": row}, "target": {"answer": LETTERS[answer]}})
+        for n, (row, answer) in enumerate(zip(options, answers, strict=True))
+    ]
+    (root / "items.jsonl").write_text("\n".join(lines) + "\n")
+    return root
+
+
+def test_answer_plus_or_minus_one_and_two_is_flagged_as_the_middle_value(tmp_path: Path) -> None:
+    """Layer counts offered as the answer and answer ±1, ±2: the answer is the middle one, a shortcut."""
+    rng = np.random.default_rng(3)
+    options, answers = [], []
+    for _ in range(60):
+        truth = int(rng.integers(3, 9))
+        offsets = [-2, -1, 0, 1] if rng.random() < 0.5 else [-1, 0, 1, 2]
+        values = [truth + d for d in rng.permutation(offsets)]
+        options.append([f"{v} layers" for v in values])
+        answers.append(values.index(truth))
+    results = _by_name(audit_dataset(_write_text_dataset(tmp_path, options, answers)))
+    # the two middle values tie as medoid: half credit on every item, twice chance
+    assert results["numeric medoid"].flagged and results["numeric medoid"].accuracy == pytest.approx(0.5)
+
+
+def test_numbers_written_in_text_are_read_by_the_value_baselines(tmp_path: Path) -> None:
+    """Options that are the answer and three smaller values: 'largest value' always finds it."""
+    options = [[{"distance": 10.0 + n}, {"distance": 1.0}, {"distance": 2.0}, {"distance": 3.0}] for n in range(20)]
+    rotated = [row[-k:] + row[:-k] if k else row for row, k in zip(options, (n % 4 for n in range(20)), strict=True)]
+    answers = [n % 4 for n in range(20)]
+    results = _by_name(audit_dataset(_write_text_dataset(tmp_path, rotated, answers)))
+    assert results["largest value"].accuracy == 1.0 and results["largest value"].flagged
+    assert results["most frequent letter"].accuracy == pytest.approx(0.25)
+
+
+def test_the_longest_option_is_flagged_when_the_answer_is_always_written_longest(tmp_path: Path) -> None:
+    answers = [n % 4 for n in range(40)]
+    options = [["crane", "frog", "fish", "boat"] for _ in answers]
+    for row, answer in zip(options, answers, strict=True):
+        row[answer] = "traditional flapping bird"
+    results = _by_name(audit_dataset(_write_text_dataset(tmp_path, options, answers)))
+    assert results["longest text"].accuracy == 1.0 and results["longest text"].flagged
+    assert not results["shortest text"].accuracy > 0.0
+
+
+@given(st.lists(st.permutations(["one", "two", "three", "four"]), min_size=4, max_size=4))
+def test_options_drawn_from_one_pool_in_random_order_stay_at_chance_on_text_rules(rows: list[list[str]]) -> None:
+    """With every item offering the same four names and every slot the answer once, no text rule can beat
+    chance: each name is the answer exactly as often as any other."""
+    items = [ChoiceItem(f"q{n}", n % 4, (), tuple(row)) for n, row in enumerate(rows)]
+    # the answer follows the slot, not the text: rules on the text score what the slots give them
+    report = audit_choice_items(items)
+    names = {b.name for b in report.baselines}
+    assert {"text medoid", "text outlier", "longest text", "shortest text"} <= names
+    assert "numeric medoid" not in names

@@ -15,6 +15,10 @@ battery of such rules:
   as a chain (each inside the previous); the rule picks the option whose removal leaves the longest chain of the
   others under ink-mask containment (one ink mask inside another when at least :data:`CONTAIN_FRACTION` of its
   pixels are ink in the other);
+* **text and numbers** (when options have records, e.g. names, orders or values written as text): the medoid /
+  outlier under the Jaccard distance of character bigrams, the longest / shortest option, and, when the options
+  carry numbers, the medoid / outlier under the L1 distance of their numbers and the largest / smallest value
+  (so a distractor set of the answer ±1 and ±2, which makes the answer the middle value, is flagged);
 * **letter**: always answering the most frequent answer letter of the dataset.
 
 Ties are split: a rule that picks k options, one of them right, scores 1/k for the item, so a rule that cannot
@@ -26,13 +30,15 @@ margin of 0.10).
 takes the parsed ``items.jsonl`` lines and the dataset directory and returns the items as :class:`ChoiceItem`, or
 None when the dataset is not of its kind. The default reader understands the common layout: ``target["answer"]``
 a letter, ``inputs["images"]["options"]`` one picture per option, and optionally ``inputs["options"]`` one
-record per option. A family with another layout adds its reader with :func:`register_choice_reader`.
+record per option; a dataset whose options are text or values only (no pictures) gives ``inputs["options"]``
+alone. A family with another layout adds its reader with :func:`register_choice_reader`.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -104,14 +110,21 @@ def _standard_reader(records: Sequence[Mapping[str, Any]], root: Path) -> list[C
         inputs = record.get("inputs") or {}
         answer = target.get("answer")
         images = (inputs.get("images") or {}).get("options") if isinstance(inputs.get("images"), dict) else None
-        if not isinstance(answer, str) or len(answer) != 1 or answer not in LETTERS or not images:
-            return None
         options = inputs.get("options")
-        option_records = tuple(options) if isinstance(options, list) and len(options) == len(images) else ()
+        if not isinstance(answer, str) or len(answer) != 1 or answer not in LETTERS:
+            return None
+        if images:
+            option_records = tuple(options) if isinstance(options, list) and len(options) == len(images) else ()
+            pictures = tuple(root / p for p in images)
+        elif isinstance(options, list) and len(options) >= 2:
+            option_records, pictures = tuple(options), ()
+        else:
+            return None
         index = LETTERS.index(answer)
-        if index >= len(images):
-            raise AuditError(f"item {record.get('id')}: answer {answer} but only {len(images)} options")
-        items.append(ChoiceItem(str(record.get("id")), index, tuple(root / p for p in images), option_records))
+        if index >= len(pictures or option_records):
+            raise AuditError(f"item {record.get('id')}: answer {answer} but only {len(pictures or option_records)} "
+                             "options")
+        items.append(ChoiceItem(str(record.get("id")), index, pictures, option_records))
     return items
 
 
@@ -141,7 +154,7 @@ def read_choice_items(directory: Path) -> list[ChoiceItem]:
             return items
     raise AuditError(
         f"{directory} is not a multiple-choice dataset the audit can read (it needs a letter answer and one "
-        "picture per option; generate PFP datasets with panels on)"
+        "picture or record per option; generate PFP datasets with panels on)"
     )
 
 
@@ -311,6 +324,67 @@ def _record_distances(records: Sequence[Sequence[Any]]) -> tuple[np.ndarray, np.
     return distances, sizes
 
 
+def _text(record: Any) -> str:
+    """An option record as text: a string as it is, anything else as canonical JSON."""
+    return record if isinstance(record, str) else json.dumps(record, sort_keys=True, ensure_ascii=False)
+
+
+def _bigrams(text: str) -> frozenset[str]:
+    folded = " ".join(text.lower().split())
+    return frozenset(folded[i : i + 2] for i in range(max(1, len(folded) - 1)))
+
+
+def _text_features(records: Sequence[Sequence[Any]]) -> tuple[np.ndarray, np.ndarray]:
+    """Pairwise Jaccard distances of the options' character bigrams, and the options' text lengths."""
+    items, options = len(records), len(records[0])
+    distances = np.zeros((items, options, options), dtype=np.float32)
+    lengths = np.zeros((items, options), dtype=np.float32)
+    for n, row in enumerate(records):
+        texts = [_text(o) for o in row]
+        grams = [_bigrams(t) for t in texts]
+        for i, a in enumerate(grams):
+            lengths[n, i] = len(texts[i])
+            for j in range(i):
+                b = grams[j]
+                distances[n, i, j] = distances[n, j, i] = 1.0 - len(a & b) / max(1, len(a | b))
+    return distances, lengths
+
+
+_NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+"""A number written in option text ("3 layers", "45°", "2.5 units")."""
+
+
+def _number_leaves(record: Any) -> list[float]:
+    """The numbers of a record in leaf order: numeric leaves, and numbers written in its text leaves (booleans
+    are not numbers here)."""
+    values = _leaves(record).values() if isinstance(record, Mapping | list | tuple) else [record]
+    numbers: list[float] = []
+    for value in values:
+        if isinstance(value, str):
+            numbers.extend(float(match) for match in _NUMBER.findall(value[:1000]))
+        elif isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+            numbers.append(float(value))
+    return numbers
+
+
+def _numeric_features(records: Sequence[Sequence[Any]]) -> tuple[np.ndarray, np.ndarray] | None:
+    """Pairwise L1 distances of the options' numeric leaves and each option's sum of them, or None when the
+    options carry no numbers; an item whose options carry different numbers of numbers scores all ties."""
+    items, options = len(records), len(records[0])
+    distances = np.zeros((items, options, options), dtype=np.float64)
+    totals = np.zeros((items, options), dtype=np.float64)
+    found = False
+    for n, row in enumerate(records):
+        vectors = [_number_leaves(o) for o in row]
+        if not vectors[0] or any(len(v) != len(vectors[0]) for v in vectors):
+            continue
+        found = True
+        array = np.array(vectors)
+        distances[n] = np.abs(array[:, None, :] - array[None, :, :]).sum(axis=-1)
+        totals[n] = array.sum(axis=1)
+    return (distances, totals) if found else None
+
+
 def _credit(scores: np.ndarray, answers: np.ndarray, *, largest: bool) -> np.ndarray:
     """Per item, the credit of picking the option(s) with the largest (or smallest) score: 1/k when the answer
     is among k tied picks, else 0."""
@@ -410,6 +484,23 @@ def audit_choice_items(items: Sequence[ChoiceItem], *, margin: float = DEFAULT_M
         credits.append(("record outlier", "most summed count of differing record fields", outlier))
         credits.append(("largest record", "the record with the most fields", _credit(sizes, answers, largest=True)))
         credits.append(("smallest record", "the record with the fewest fields", _credit(sizes, answers, largest=False)))
+        records = [item.option_records for item in items]
+        text_distances, lengths = _text_features(records)
+        medoid, outlier = _medoid_outlier(text_distances, answers)
+        credits.append(("text medoid", "least summed Jaccard distance of character bigrams", medoid))
+        credits.append(("text outlier", "most summed Jaccard distance of character bigrams", outlier))
+        credits.append(("longest text", "the option written longest", _credit(lengths, answers, largest=True)))
+        credits.append(("shortest text", "the option written shortest", _credit(lengths, answers, largest=False)))
+        numeric = _numeric_features(records)
+        if numeric is not None:
+            number_distances, totals = numeric
+            medoid, outlier = _medoid_outlier(number_distances, answers)
+            credits.append(("numeric medoid", "least summed L1 distance of the options' numbers", medoid))
+            credits.append(("numeric outlier", "most summed L1 distance of the options' numbers", outlier))
+            credits.append(("largest value", "the option whose numbers sum highest",
+                            _credit(totals, answers, largest=True)))
+            credits.append(("smallest value", "the option whose numbers sum lowest",
+                            _credit(totals, answers, largest=False)))
     letters = Counter(LETTERS[a] for a in answers)
     for letter in LETTERS[:options]:
         letters.setdefault(letter, 0)
