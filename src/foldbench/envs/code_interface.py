@@ -55,9 +55,9 @@ class CodeTextInterface:
         text = action_text if isinstance(action_text, str) else str(action_text)
         before = self.env.previous_partial
         observation, reward, terminated, truncated, info = self.env.step(text)
-        verdict = self.env.history[-1] if self.env.history and info["steps"] == len(self.env.history) \
-            and info["error_code"] != "E_BUDGET_SPENT" else {"compiled": False, "error": {
-                "class": info["error_class"], "code": info["error_code"], "message": info["error_message"]}}
+        verdict = {"compiled": info["compiled"], "partial_score": info["answer_partial_score"],
+                   "error": {"class": info["error_class"], "code": info["error_code"],
+                             "message": info["error_message"]}}
         error = verdict.get("error") or {}
         info = {
             **info,
