@@ -40,7 +40,7 @@ import shapely
 
 from foldbench.crease._similarity_features import FoldedFeatures, PatternFeatures, folded_features, pattern_features
 from foldbench.crease.compiler import CompiledFold, compile_crease_pattern
-from foldbench.crease.generated import MAX_GENERATED_EDGES, compile_generated
+from foldbench.crease.generated import MAX_GENERATED_EDGES, GeneratedFold, compile_generated
 from foldbench.crease.pattern import CreasePattern
 
 __all__ = [
@@ -49,6 +49,7 @@ __all__ = [
     "SUBSCORE_NAMES",
     "ReferenceFold",
     "SimilarityScore",
+    "partial_similarity",
     "prepare_reference",
     "score_generated",
 ]
@@ -421,3 +422,25 @@ def score_generated(document: Any, reference: ReferenceFold) -> SimilarityScore:
                  "message": f"{gen_folded.states} flat-folded states where the reference has {ref_folded.states}",
                  "where": {"states": gen_folded.states, "reference_states": ref_folded.states}}
     return SimilarityScore(error, error is None, gen_folded.states, _dimensions(subscores), subscores)
+
+
+def partial_similarity(generated: GeneratedFold, reference: ReferenceFold) -> float | None:
+    """A quick similarity of a compiled generated pattern to the reference, in [0, 1] (None when it does not
+    fold flat): 0.25 × each of the topology dimension, the point positions, local flat-foldability (½ Maekawa +
+    ½ Kawasaki) and the folded shape, as in :func:`score_generated`. It leaves out what costs most beyond
+    compiling (the constraint sets and the layer orders) and reads one folded state, so it is meant for rewards
+    between steps; an identical pattern scores 1.
+    """
+    if generated.pattern is None or generated.compiled is None:
+        return None
+    gen_pattern = pattern_features(generated.pattern)
+    ref_pattern, ref_folded = reference.pattern_features, reference.folded_features
+    gen_folded = folded_features(generated.compiled)
+    topology = _dimensions({**dict.fromkeys(SUBSCORE_NAMES, 0.0), **_topology(gen_pattern, ref_pattern)})["topology"]
+    turns = _candidate_turns(gen_folded, ref_folded, _face_map(gen_pattern, ref_pattern))
+    distance, best_turns = _aligned_distance(gen_folded.points, ref_folded.points, turns)
+    local = 0.5 * _vertex_share(gen_pattern, ref_pattern, gen_pattern.maekawa_ok) + \
+        0.5 * _vertex_share(gen_pattern, ref_pattern, gen_pattern.kawasaki_ok)
+    shape = np.exp(-HAUSDORFF_SENSITIVITY * _shape_distance(gen_folded.outline, ref_folded.outline, best_turns))
+    parts = (topology, np.exp(-HAUSDORFF_SENSITIVITY * distance), local, shape)
+    return _snapped(0.25 * sum(float(part) for part in parts))

@@ -1,12 +1,17 @@
-"""OrigamiBench's interactive environment: fold a blank square toward a target by adding creases.
+"""The interactive environments: OrigamiBench's synthesis (fold a blank square toward a target by adding creases)
+and OrigamiSpace's crease-pattern code writing (:mod:`foldbench.envs.code_env`).
 
-Importing this package registers ``foldbench/OrigamiSynthesis-v0`` with Gymnasium's registry. See
+Importing this package registers ``foldbench/OrigamiSynthesis-v0`` and ``foldbench/CreasePatternCode-v0`` with
+Gymnasium's registry. See
 :class:`~foldbench.envs.origami_env.OrigamiSynthesisEnv` for the action and observation spaces, the reward and
 the version history; :mod:`foldbench.envs.metrics` and :mod:`foldbench.envs.similarity` for QE, GS and SS;
 :mod:`foldbench.envs.wrappers` for the discrete-action and text interfaces.
 """
 
 from foldbench.envs.actions import PAPER_SIZE, parse_action
+from foldbench.envs.code_env import CODE_ENV_ID, CreasePatternCodeEnv
+from foldbench.envs.code_interface import CodeTextInterface
+from foldbench.envs.code_reward import RewardShaping, RewardTerms
 from foldbench.envs.folded import REFERENCE_POINT, align_fold, silhouette_of
 from foldbench.envs.metrics import (
     geometric_similarity,
@@ -20,11 +25,16 @@ from foldbench.envs.similarity import OpenClipEmbedder, ShapeDescriptorEmbedder,
 from foldbench.envs.targets import Target, random_simple_fold_target, simple_fold_target, target_from_sequence
 
 __all__ = [
+    "CODE_ENV_ID",
+    "CodeTextInterface",
     "ENV_ID",
     "PAPER_SIZE",
     "REFERENCE_POINT",
+    "CreasePatternCodeEnv",
     "OpenClipEmbedder",
     "OrigamiSynthesisEnv",
+    "RewardShaping",
+    "RewardTerms",
     "ShapeDescriptorEmbedder",
     "Target",
     "align_fold",
@@ -47,6 +57,8 @@ def _register() -> None:
 
     if ENV_ID not in gymnasium.registry:
         gymnasium.register(id=ENV_ID, entry_point="foldbench.envs.origami_env:OrigamiSynthesisEnv")
+    if CODE_ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=CODE_ENV_ID, entry_point="foldbench.envs.code_env:CreasePatternCodeEnv")
 
 
 _register()

@@ -101,13 +101,15 @@ class OrigamiSynthesisEnv(gymnasium.Env[dict[str, Any], Any]):
         observation_mode: ``"full"`` (pictures and text) or ``"text"`` (text only, no rendering: faster).
         render_mode: None or ``"rgb_array"`` (target, front, back and crease pattern side by side).
         embedder: the SS embedder of the final metrics (default: the offline shape descriptor).
+        final_metrics: compute the final metrics at the end of each episode (``info["final_metrics"]``); False
+            leaves them out, for training loops that use only the reward (they cost more than a step).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 2}
 
     def __init__(self, target: Target | None = None, budget: int = 10, image_size: int = 256,
                  observation_mode: Literal["full", "text"] = "full", render_mode: str | None = None,
-                 embedder: ImageEmbedder | None = None) -> None:
+                 embedder: ImageEmbedder | None = None, final_metrics: bool = True) -> None:
         if budget < 1:
             raise ValueError(f"budget must be at least 1, got {budget}")
         if observation_mode not in ("full", "text"):
@@ -117,6 +119,7 @@ class OrigamiSynthesisEnv(gymnasium.Env[dict[str, Any], Any]):
         self.default_target, self.default_budget = target, budget
         self.image_size, self.observation_mode, self.render_mode = image_size, observation_mode, render_mode
         self.embedder = embedder or ShapeDescriptorEmbedder()
+        self.with_final_metrics = final_metrics
         picture = spaces.Box(0, 255, (image_size, image_size, 3), np.uint8)
         fields: dict[str, spaces.Space[Any]] = {"text": spaces.Text(TEXT_LIMIT, min_length=0, charset=_CHARSET)}
         if observation_mode == "full":
@@ -176,7 +179,7 @@ class OrigamiSynthesisEnv(gymnasium.Env[dict[str, Any], Any]):
         terminated = self.gs >= 1.0
         truncated = not terminated and len(self.history) >= self.budget
         info = self._info(result.feedback)
-        if terminated or truncated:
+        if (terminated or truncated) and self.with_final_metrics:
             info["final_metrics"] = self.final_metrics()
         return self._observation(result.feedback), float(self.gs - before), terminated, truncated, info
 

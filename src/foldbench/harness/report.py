@@ -1,6 +1,7 @@
 """Run reports: Markdown and a self-contained HTML page with the metric tables (each value with its 95 %
-interval), the breakdowns and plots the task declares, the cost summary, and a gallery of failed items drawn by
-the task (the model's answer beside the ground truth) with, for multi-turn runs, the conversation turn by turn.
+interval), the breakdowns and plots the task declares (and, for multi-turn tasks, its per-round plots with their
+tables), the cost summary, and a gallery of failed items drawn by the task (the model's answer beside the ground
+truth) with, for multi-turn runs, the conversation turn by turn.
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ import jinja2
 
 from foldbench.errors import FoldbenchError
 from foldbench.harness.metrics import Summary, aggregate, aggregate_by, cost_summary, paired_differences
+from foldbench.harness.rounds import round_estimates, round_plot_png
 from foldbench.harness.stats import Estimate
 from foldbench.harness.store import RunInfo, ScoreRow, Store, TurnRow
 from foldbench.tasks.base import Item, Task
-from foldbench.tasks.spec import Plot, TaskSpec
+from foldbench.tasks.spec import Plot, RoundPlot, TaskSpec
 
 __all__ = ["GalleryEntry", "compare_runs", "format_estimate", "runs_overview", "write_report"]
 
@@ -109,6 +111,12 @@ def _plot(plot: Plot, table: dict[Any, Summary]) -> bytes:
     return buffer.getvalue()
 
 
+def _round_rows(plot: RoundPlot, estimates: dict[str, list[Estimate]]) -> list[tuple[int, int, list[Estimate]]]:
+    """(round, conversations, the estimate of each score) for the table under a per-round plot."""
+    series = [estimates[name] for name in plot.scores]
+    return [(index + 1, cells[0].n, list(cells)) for index, cells in enumerate(zip(*series, strict=True))]
+
+
 def _failed(row: ScoreRow, spec: TaskSpec) -> bool:
     value = row.values.get(spec.headline)
     return value is not None and value < 1.0
@@ -169,8 +177,15 @@ def write_report(store: Store, run: str, out: Path, *, task: Task, items: Sequen
         table = aggregate_by(rows, plot.by, spec)
         if len(table) > 1:
             plots.append((plot, _plot(plot, table)))
+    turns = store.turns(run)
+    round_tables = []
+    for round_plot in spec.round_plots:
+        estimates = round_estimates(turns, round_plot, spec.max_turns)
+        if any(estimates.values()):
+            plots.append((round_plot, round_plot_png(round_plot, estimates)))
+            round_tables.append((round_plot, _round_rows(round_plot, estimates)))
     failures = store.failures(run)
-    gallery = _gallery(spec, {i.id: i for i in items}, rows, store.turns(run))
+    gallery = _gallery(spec, {i.id: i for i in items}, rows, turns)
     out.mkdir(parents=True, exist_ok=True)
     pictures = out / "images"
     files: dict[str, str] = {}
@@ -194,6 +209,7 @@ def write_report(store: Store, run: str, out: Path, *, task: Task, items: Sequen
         "breakdowns": breakdowns,
         "cost": cost_summary(rows),
         "plots": plots,
+        "round_tables": round_tables,
         "files": files,
         "gallery": gallery,
         "failures": failures,

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from foldbench.errors import InvalidKnobError
 from foldbench.messages import Conversation, ImagePart, Message, Prompt, TextPart, VideoPart
 from foldbench.tasks.knobs import Knobs
-from foldbench.tasks.spec import Feedback, Metric, Plot, TaskSpec
+from foldbench.tasks.spec import Feedback, Metric, Plot, RoundPlot, TaskSpec
 
 __all__ = [
     "Conversation",
@@ -37,6 +37,7 @@ __all__ = [
     "Metric",
     "MultiTurnTask",
     "Plot",
+    "RoundPlot",
     "TaskSpec",
     "Task",
     "Prompt",

@@ -15,7 +15,8 @@ from foldbench.messages import Part
 if TYPE_CHECKING:
     from foldbench.tasks.base import Item
 
-__all__ = ["Feedback", "GalleryRenderer", "ManifestNotes", "Metric", "MetricKind", "Plot", "TaskSpec"]
+__all__ = ["Feedback", "GalleryRenderer", "ManifestNotes", "Metric", "MetricKind", "Plot", "RoundPlot", "TaskSpec",
+           "TurnScores"]
 
 #: How a metric aggregates over items: ``proportion`` (the mean of per-item 0/1 values, Wilson interval),
 #: ``mean`` (the mean of per-item values in [0, 1], bootstrap interval) or ``pooled`` (Σ numerator counts /
@@ -24,6 +25,10 @@ MetricKind = Literal["proportion", "mean", "pooled"]
 
 #: Pictures of one scored item for a report's gallery: (item, stored answer or None) -> [(caption, PNG bytes)].
 GalleryRenderer = Callable[["Item", Mapping[str, Any] | None], list[tuple[str, bytes]]]
+
+#: The scores one stored turn of a conversation carries, read from the feedback the task gave on it (score name ->
+#: value in [0, 1]), or None when the turn carries none (a failed request, or feedback without scores).
+TurnScores = Callable[[str | None], Mapping[str, float] | None]
 
 #: Facts a task states about a whole dataset in its manifest (e.g. its split), from the dataset's knobs.
 ManifestNotes = Callable[[Mapping[str, Any]], dict[str, Any]]
@@ -65,6 +70,29 @@ class Plot:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundPlot:
+    """A line plot of scores per round (turn) of a multi-turn task: for each round, the mean over items of each
+    score with its 95 % bootstrap interval (as OrigamiSpace's figure 3 shows the score per interaction round).
+
+    A conversation that ended before the last round keeps its last round's scores for the rounds after it (a
+    solved item stays solved); a turn whose feedback carries no scores counts 0 for each.
+
+    Attributes:
+        title: the plot's title (and its report section).
+        scores: the names of the scores to draw, as ``read`` returns them.
+        read: the task's reader of one turn's scores from its stored feedback text.
+        file: the picture's file name in the report.
+        x_label: the horizontal axis' label.
+    """
+
+    title: str
+    scores: tuple[str, ...]
+    read: TurnScores = field(compare=False)
+    file: str
+    x_label: str = "round"
+
+
+@dataclass(frozen=True, slots=True)
 class Feedback:
     """What a multi-turn task says after a reply: the next user turn, and whether the conversation is over."""
 
@@ -87,6 +115,7 @@ class TaskSpec:
         headline: the metric that says whether an item was solved (1.0) and ranks runs.
         breakdowns: item metadata keys to break results down by (a table each, when they take 2+ values).
         plots: line plots for reports.
+        round_plots: per-round plots for reports of multi-turn tasks (see :class:`RoundPlot`).
         gallery: draws a failed item for the report (optional).
         manifest_notes: facts about a whole dataset for its manifest, from its knobs (optional).
         max_turns: 1 for one-shot tasks; more for tasks that give feedback (``task.step``) after each reply.
@@ -97,6 +126,7 @@ class TaskSpec:
     headline: str
     breakdowns: tuple[str, ...] = ()
     plots: tuple[Plot, ...] = ()
+    round_plots: tuple[RoundPlot, ...] = ()
     gallery: GalleryRenderer | None = field(default=None, compare=False)
     manifest_notes: ManifestNotes | None = field(default=None, compare=False)
     max_turns: int = 1
@@ -113,6 +143,8 @@ class TaskSpec:
                 raise ValueError(f"plot {plot.title!r} draws undeclared metric(s) {unknown}")
         if self.max_turns < 1:
             raise ValueError(f"max_turns must be at least 1, got {self.max_turns}")
+        if self.round_plots and self.max_turns < 2:
+            raise ValueError("a per-round plot needs a multi-turn task (max_turns of 2 or more)")
 
     def metric(self, name: str) -> Metric:
         """The declared metric ``name``."""

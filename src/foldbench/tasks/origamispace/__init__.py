@@ -1,6 +1,7 @@
 """OrigamiSpace on the crease-pattern compiler: crease-pattern code generation (in context and with compiler
 feedback) and foldability questions. The multiple-choice tasks that need named fold sequences (pattern
-prediction, multi-step ordering, spatial relationships) and the code-writing RL environment are not built yet."""
+prediction, multi-step ordering, spatial relationships) are not built yet; the code-writing RL environment is
+``foldbench/CreasePatternCode-v0`` (:mod:`foldbench.envs.code_env`)."""
 
 from foldbench.tasks.origamispace.codegen import CodegenFeedbackTask, CodegenTask
 from foldbench.tasks.origamispace.foldability import FoldabilityTask

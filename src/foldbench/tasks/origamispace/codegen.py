@@ -9,6 +9,7 @@ error or the scores; the last answer is scored, and every round's scores are kep
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
@@ -37,6 +38,7 @@ from foldbench.tasks.base import (
     ParseFailure,
     Plot,
     Prompt,
+    RoundPlot,
     Scores,
     TaskSpec,
     TextPart,
@@ -53,6 +55,7 @@ from foldbench.tasks.origamispace.instances import (
     simple_fold_instance,
 )
 from foldbench.tasks.origamispace.knobs import CodegenKnobs
+from foldbench.tasks.origamispace.rounds import read_round_scores
 from foldbench.tasks.prompts import load_prompt
 
 __all__ = ["ENGINE_VERSION", "ERROR_CLASSES", "CodegenFeedbackTask", "CodegenTask", "feedback_text"]
@@ -231,6 +234,13 @@ class CodegenFeedbackTask(CodegenTask):
     name = "codegen-feedback"
     template = "codegen-feedback.txt"
     max_turns = FEEDBACK_ROUNDS
+
+    @property
+    def spec(self) -> TaskSpec:
+        """As the one-answer task's, with the scores per feedback round (OrigamiSpace's figure 3)."""
+        per_round = RoundPlot("Score per feedback round", ("total", "pass_rate", *DIMENSION_WEIGHTS),
+                              read_round_scores, "codegen_by_round.png", "feedback round")
+        return dataclasses.replace(super().spec, round_plots=(per_round,))
 
     def step(self, item: Item, reply: str, turn: int) -> Feedback:
         """The compiler's verdict and scores on answer ``turn``; done once an answer compiles and matches."""

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
-__all__ = ["ROUND_PREFIX", "StoredTurn", "plot_round_scores", "round_scores"]
+__all__ = ["ROUND_PREFIX", "StoredTurn", "plot_round_scores", "read_round_scores", "round_scores"]
 
 ROUND_PREFIX = "round scores: "
 
@@ -28,14 +28,35 @@ class StoredTurn(Protocol):
     def feedback(self) -> str | None: ...
 
 
-def _turn_score(turn: StoredTurn) -> float:
-    first = (turn.feedback or "").split("\n", 1)[0]
+def read_round_scores(feedback: str | None) -> dict[str, float] | None:
+    """The scores a turn's feedback records: ``total``, the dimensions it names, and ``pass_rate`` (1 when the
+    answer compiled with no error); None when the feedback has no ``round scores`` line (a failed request).
+
+    >>> read_round_scores('round scores: {"round": 2, "total": 0.5, "topology": 0.9, "error": null}')
+    {'total': 0.5, 'topology': 0.9, 'pass_rate': 1.0}
+    >>> read_round_scores('round scores: {"round": 1, "total": 0.0, "error": "CSE"}')
+    {'total': 0.0, 'pass_rate': 0.0}
+    >>> read_round_scores(None) is None
+    True
+    """
+    first = (feedback or "").split("\n", 1)[0]
     if not first.startswith(ROUND_PREFIX):
-        return 0.0  # a failed request: no answer this round
+        return None
     try:
-        return float(json.loads(first.removeprefix(ROUND_PREFIX)).get("total", 0.0))
-    except (ValueError, TypeError):
-        return 0.0
+        record = json.loads(first.removeprefix(ROUND_PREFIX))
+    except ValueError:
+        return None
+    if not isinstance(record, dict):
+        return None
+    scores = {name: float(value) for name, value in record.items()
+              if name not in ("round", "error") and isinstance(value, int | float) and not isinstance(value, bool)}
+    scores["pass_rate"] = float(record.get("error", "") is None)
+    return scores
+
+
+def _turn_score(turn: StoredTurn) -> float:
+    scores = read_round_scores(turn.feedback)
+    return 0.0 if scores is None else scores.get("total", 0.0)  # None: a failed request, no answer this round
 
 
 def round_scores(turns: Mapping[str, Sequence[StoredTurn]], rounds: int) -> list[float]:
