@@ -91,3 +91,37 @@ def test_ray_eval_scores_like_local_and_resumes(local_ray: None, tmp_path: Path,
         assert {r.item_id: r.values for r in remote.scores("ray")} == {
             r.item_id: r.values for r in local.scores("local")
         }
+
+
+def test_a_later_run_against_the_same_endpoint_uses_its_own_concurrency(
+    local_ray: None, tmp_path: Path, fake_openai_server: Any
+) -> None:
+    import threading
+    import time
+
+    from foldbench.harness.evaluation import run_dataset
+    from tests.support.fake_openai import reply
+
+    lock = threading.Lock()
+    in_flight = [0]
+    peaks: list[int] = []
+
+    def slow_answer(_request: dict[str, Any], _attempt: int) -> Any:  # runs in the server's request thread
+        with lock:
+            in_flight[0] += 1
+            peaks[-1] = max(peaks[-1], in_flight[0])
+        time.sleep(0.4)
+        with lock:
+            in_flight[0] -= 1
+        return reply("no idea")
+
+    data = tmp_path / "data"
+    write_dataset("mentalblackboard/prediction-v1", data, n=6, seed=2, modalities=("text",))
+    server = fake_openai_server(slow_answer)
+    common = {"task_name": "mentalblackboard/prediction-v1", "data": data, "model_spec": "openai:fake",
+              "base_url": server.base_url, "executor": "ray", "workers": 3}  # fmt: skip
+    for run_name, concurrency in (("one", 1), ("three", 3), ("two", 2)):
+        peaks.append(0)  # a store per run: no reply is reused from another run
+        run_dataset(run_name=run_name, concurrency=concurrency, db=tmp_path / f"{run_name}.db", **common)
+    # each run in the same Ray instance has the endpoint's limit it asked for, not the first run's
+    assert peaks == [1, 3, 2]

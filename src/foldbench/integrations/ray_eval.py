@@ -5,7 +5,9 @@ scores in the driver, committing each reply to the run store as it arrives, and 
 a local one. Each request goes to one of ``workers`` Ray actors that hold the real adapter (built from the same
 spec and settings); before sending it, the actor takes a slot from the endpoint's limiter, a named Ray actor
 shared by every process evaluating against that endpoint, so no more than ``concurrency`` requests are in flight
-there however many drivers and workers there are. The API key variable is passed to the workers' environment.
+there however many drivers and workers there are. The limiter outlives a run (it is detached); each run sets
+its size to its own ``concurrency`` when it starts, so the latest run's limit holds for the endpoint. The API key
+variable is passed to the workers' environment.
 """
 
 from __future__ import annotations
@@ -27,16 +29,30 @@ _NAMESPACE = "foldbench"
 
 
 class _EndpointLimit:
-    """A semaphore shared through Ray: ``acquire`` waits for one of ``slots`` slots, ``release`` frees it."""
+    """A semaphore shared through Ray whose size the latest run sets: ``acquire`` waits until fewer than
+    ``slots`` requests hold a slot, ``release`` frees one, ``resize`` changes ``slots`` (waiters re-check)."""
 
     def __init__(self, slots: int) -> None:
-        self._slots = asyncio.Semaphore(slots)
+        self._slots = slots
+        self._held = 0
+        self._changed = asyncio.Condition()
+
+    async def resize(self, slots: int) -> int:
+        """Set the number of slots (requests already holding one keep it); returns the new number."""
+        async with self._changed:
+            self._slots = slots
+            self._changed.notify_all()
+        return self._slots
 
     async def acquire(self) -> None:
-        await self._slots.acquire()
+        async with self._changed:
+            await self._changed.wait_for(lambda: self._held < self._slots)
+            self._held += 1
 
     async def release(self) -> None:
-        self._slots.release()
+        async with self._changed:
+            self._held -= 1
+            self._changed.notify_all()
 
 
 class _ModelWorker:
@@ -100,6 +116,7 @@ class RayModel:
             .options(name=limiter_name(spec, base_url), namespace=_NAMESPACE, get_if_exists=True, lifetime="detached")
             .remote(concurrency)
         )
+        ray.get(self._limiter.resize.remote(concurrency))  # a limiter left by an earlier run takes this run's limit
         worker = ray.remote(_ModelWorker).options(runtime_env={"env_vars": environment}, max_concurrency=1000)
         self._workers = [worker.remote(spec, settings, self._limiter) for _ in range(max(1, workers))]
         self._next = itertools.cycle(self._workers)
