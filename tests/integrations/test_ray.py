@@ -40,6 +40,37 @@ def test_ray_generation_gives_the_same_bytes(
     assert _tree(tmp_path / "ray") == _tree(tmp_path / "local")
 
 
+def test_ray_tasks_write_the_shards_and_the_driver_only_merges(local_ray: None, tmp_path: Path) -> None:
+    out = tmp_path / "data"
+    seen: list[list[str]] = []
+
+    def look(_item_json: str) -> None:  # called in the driver as each item is merged
+        seen.append(sorted(str(p.relative_to(out)) for p in out.glob(".shards-*/*/items.jsonl")))
+
+    write_dataset("pfp/single-step-v2", out, n=12, seed=5, modalities=("image",), workers=2, executor="ray",
+                  on_item=look)  # fmt: skip
+    # 12 items in ranges of 1 (12 // 16 rounds up to 1): each item's shard was on disk, written by its task,
+    # when the driver merged it; afterwards no shard is left in the dataset
+    assert all(any(name.endswith(f"{index:09d}/items.jsonl") for name in names) for index, names in enumerate(seen))
+    assert len(seen) == 12 and not list(out.glob(".shards-*"))
+
+
+def test_a_failed_ray_generation_leaves_no_shards_and_no_complete_manifest(local_ray: None, tmp_path: Path) -> None:
+    from foldbench.tasks.dataset import DatasetError, read_manifest
+
+    out = tmp_path / "data"
+
+    def stop(_item_json: str) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        write_dataset("pfp/single-step-v2", out, n=12, seed=5, modalities=("image",), workers=2, executor="ray",
+                      on_item=stop)  # fmt: skip
+    assert not list(out.glob(".shards-*"))
+    with pytest.raises(DatasetError, match="incomplete"):
+        read_manifest(out)
+
+
 def test_an_unreachable_cluster_is_one_line_and_writes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
