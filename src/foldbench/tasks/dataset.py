@@ -91,7 +91,7 @@ def _generated(
 
 def write_dataset(
     task_name: str,
-    out: Path,
+    out: Path | str,
     *,
     n: int,
     seed: int,
@@ -110,8 +110,23 @@ def write_dataset(
     (a local instance with ``workers`` CPUs, or the cluster at ``ray_address``) with the same bytes. ``on_item`` is
     called with each item's id as it is written.
 
+    ``out`` may also be a pyarrow filesystem URI (``s3://bucket/data``, ``gs://...``): the dataset is then written
+    into a local temporary directory and uploaded when complete, its manifest last (:mod:`foldbench.storage`).
+
     Raises :class:`DatasetError` when ``out`` already holds a dataset (unless ``overwrite``) or other files.
     """
+    if isinstance(out, str) and "://" in out:  # a filesystem URI (foldbench.storage.is_uri)
+        from foldbench.storage import destination, staged
+
+        target = destination(out)
+        if target.exists() and not target.exists(MANIFEST_FILE):
+            raise DatasetError(f"{out} is not empty and is not a foldbench dataset; choose another --out")
+        if target.exists() and not overwrite:
+            raise DatasetError(f"{out} already holds a dataset; pass --overwrite to replace it")
+        with staged(target, last=(MANIFEST_FILE,), replace=overwrite) as stage:
+            return write_dataset(task_name, Path(stage.path), n=n, seed=seed, modalities=modalities, knobs=knobs,
+                                 on_item=on_item, workers=workers, executor=executor,
+                                 ray_address=ray_address)  # fmt: skip
     task_id = resolve(task_name)
     task = make(task_id)
     if n < 0:
