@@ -156,3 +156,46 @@ def test_a_later_run_against_the_same_endpoint_uses_its_own_concurrency(
         run_dataset(run_name=run_name, concurrency=concurrency, db=tmp_path / f"{run_name}.db", **common)
     # each run in the same Ray instance has the endpoint's limit it asked for, not the first run's
     assert peaks == [1, 3, 2]
+
+
+def test_slots_held_by_the_workers_of_a_killed_run_are_freed_for_the_next_run(
+    local_ray: None, tmp_path: Path, fake_openai_server: Any
+) -> None:
+    import asyncio
+    import threading
+
+    import ray
+
+    from foldbench.integrations.ray_eval import RayModel
+    from tests.models.toy_task import TextPart, make_request
+    from tests.support.fake_openai import prompt_text, reply
+
+    stuck_released = threading.Event()
+
+    def script(request: dict[str, Any], _attempt: int) -> Any:
+        if prompt_text(request) == "stuck":
+            stuck_released.wait(60)
+        return reply("B")
+
+    server = fake_openai_server(script)
+
+    async def go() -> str:
+        killed = RayModel("openai:fake", workers=1, concurrency=1, base_url=server.base_url)
+        pending = asyncio.ensure_future(killed.complete(make_request(tmp_path, (TextPart("stuck"),))))
+        while not server.requests:  # the killed run's worker holds the endpoint's only slot
+            await asyncio.sleep(0.05)
+        for worker in killed._workers:  # what happens to a run's workers when its driver is killed
+            ray.kill(worker)
+        with pytest.raises(ray.exceptions.RayActorError):
+            await pending
+        resumed = RayModel("openai:fake", workers=1, concurrency=1, base_url=server.base_url)
+        try:
+            answer = await asyncio.wait_for(resumed.complete(make_request(tmp_path, (TextPart("next"),))), 60)
+        finally:
+            await resumed.aclose()
+        return answer.text
+
+    try:
+        assert asyncio.run(go()) == "B"
+    finally:
+        stuck_released.set()
