@@ -112,3 +112,23 @@ def test_an_unreachable_object_store_is_one_line(
     assert run_cli("generate", "pfp", "-t", "single-step", "-n", "2", "-o", s3_server.uri("data")) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: cannot reach s3://foldbench-test/data")
+
+
+def test_eval_keeps_its_run_store_on_s3_and_resumes_from_it(
+    s3_server: S3Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from foldbench.harness import Store
+
+    data = tmp_path / "data"
+    write_dataset(TASK, data, n=5, seed=3, modalities=("image",))
+    store = s3_server.uri("runs/foldbench.db")
+    args = ["eval", "--task", TASK, "--data", str(data), "--model", "random", "--run", "r", "--db", store]
+    assert run_cli(*args, "--limit", "2") == 0
+    assert run_cli(*args) == 0
+    output = capsys.readouterr().out
+    assert "run r: 2/2 items scored" in output and "run r: 5/5 items scored" in output and "2 already done" in output
+    assert s3_server.keys("runs") == ["runs/foldbench.db"]  # nothing beside it is left behind
+    pafs.copy_files("foldbench-test/runs/foldbench.db", str(tmp_path / "downloaded.db"),
+                    source_filesystem=s3_server.filesystem, destination_filesystem=pafs.LocalFileSystem())  # fmt: skip
+    with Store(tmp_path / "downloaded.db") as downloaded:
+        assert len(list(downloaded.scores("r"))) == 5

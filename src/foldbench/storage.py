@@ -24,7 +24,7 @@ import pyarrow.fs as pafs
 
 from foldbench.errors import FoldbenchError
 
-__all__ = ["Destination", "OutputError", "destination", "is_uri", "staged"]
+__all__ = ["Destination", "OutputError", "destination", "is_uri", "local_copy", "staged"]
 
 
 class OutputError(FoldbenchError):
@@ -176,3 +176,45 @@ def _upload(source: Path, target: Destination, last: tuple[str, ...]) -> None:
         raise
     finally:
         shutil.rmtree(held, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def local_copy(target: str | Path) -> Iterator[Path]:
+    """A file on this machine that stands for ``target`` while the block runs (a run store on an object store).
+
+    A local ``target`` is itself. Otherwise it is downloaded into a temporary directory (when it exists) and
+    uploaded back when the block ends, by an error or an interrupt too, so what was committed is kept; the upload
+    goes beside ``target`` first and is then moved onto it. A process killed outright uploads nothing: its work
+    since the download is lost.
+    """
+    place = destination(target)
+    if place.is_local:
+        yield Path(place.path)
+        return
+    with tempfile.TemporaryDirectory(prefix="foldbench-file-") as scratch:
+        local = Path(scratch) / posixpath.basename(place.path)
+        if place.exists():
+            try:
+                pafs.copy_files(place.path, str(local), source_filesystem=place.filesystem,
+                                destination_filesystem=pafs.LocalFileSystem())  # fmt: skip
+            except OSError as error:
+                raise OutputError(f"cannot download {place.label}: {error}") from None
+        try:
+            yield local
+        finally:
+            if local.exists():
+                _upload_file(local, place)
+
+
+def _upload_file(source: Path, target: Destination) -> None:
+    """Copy one file onto ``target``: beside it first, then moved onto it."""
+    part = Destination(target.filesystem, f"{target.path}.part-{uuid.uuid4().hex[:8]}", target.label)
+    try:
+        pafs.copy_files(str(source), part.path, source_filesystem=pafs.LocalFileSystem(),
+                        destination_filesystem=target.filesystem)  # fmt: skip
+        target.filesystem.move(part.path, target.path)
+    except OSError as error:
+        raise OutputError(f"cannot upload to {target.label}: {error}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            part.delete()
