@@ -199,3 +199,13 @@ def test_slots_held_by_the_workers_of_a_killed_run_are_freed_for_the_next_run(
         assert asyncio.run(go()) == "B"
     finally:
         stuck_released.set()
+
+
+def test_ray_generation_into_a_relative_directory(
+    local_ray: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the Ray workers need not share the driver's working directory
+    args = ["generate", "pfp", "-t", "single-step", "-n", "3", "-o", "relative", "--workers", "2"]
+    assert run_cli(*args, "--executor", "ray") == 0
+    write_dataset("pfp/single-step-v2", tmp_path / "local", n=3, seed=0, modalities=("image",))
+    assert _tree(tmp_path / "relative") == _tree(tmp_path / "local")

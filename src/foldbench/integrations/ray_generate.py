@@ -99,7 +99,7 @@ def sharded_items(
     """Every item in index order, generated and written by Ray tasks into shards under ``out`` (Ray must be
     connected). A file yielded belongs to the caller until the next item is asked for; the shards are removed
     when the iteration ends or is closed."""
-    root = out / f".shards-{uuid.uuid4().hex[:12]}"
+    root = out.absolute() / f".shards-{uuid.uuid4().hex[:12]}"  # the workers may run in another directory
     size = shard_size(n, workers)
     ranges = [
         _Range(task_id, seed, start, min(n, start + size), modalities, knobs, str(root / f"{start:09d}"))
