@@ -209,3 +209,22 @@ def test_ray_generation_into_a_relative_directory(
     assert run_cli(*args, "--executor", "ray") == 0
     write_dataset("pfp/single-step-v2", tmp_path / "local", n=3, seed=0, modalities=("image",))
     assert _tree(tmp_path / "relative") == _tree(tmp_path / "local")
+
+
+def test_ray_eval_of_pictures_from_a_relative_dataset_path(
+    local_ray: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_openai_server: Any
+) -> None:
+    from foldbench.harness.evaluation import run_dataset
+    from tests.support.fake_openai import always, reply
+
+    monkeypatch.chdir(tmp_path)  # the Ray workers read the pictures from another working directory
+    write_dataset("pfp/single-step-v2", tmp_path / "data", n=3, seed=0, modalities=("image",))
+    server = fake_openai_server(always(reply("B")))
+    _, summary = run_dataset(task_name="pfp/single-step-v2", data=Path("data"), model_spec="openai:fake",
+                             run_name="pictures", db=tmp_path / "runs.db", base_url=server.base_url,
+                             executor="ray", workers=2)  # fmt: skip
+    assert (summary.requested, summary.failed) == (3, 0)
+    sent = [r.json for r in server.requests if r.json is not None]
+    images = [p for request in sent for m in request["messages"] if isinstance(m["content"], list)
+              for p in m["content"] if p.get("type") == "image_url"]  # fmt: skip
+    assert len(images) >= 3 and all(i["image_url"]["url"].startswith("data:image/png;base64,") for i in images)

@@ -14,6 +14,7 @@ variable is passed to the workers' environment.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import itertools
 import os
@@ -153,7 +154,10 @@ class RayModel:
         self._next = itertools.cycle(self._workers)
 
     async def complete(self, request: ModelRequest) -> ModelReply:
-        """Send the request through the next worker (round robin)."""
+        """Send the request through the next worker (round robin); a relative dataset path is made absolute,
+        as the workers do not share the driver's working directory."""
+        if request.dataset_dir is not None and not request.dataset_dir.is_absolute():
+            request = dataclasses.replace(request, dataset_dir=request.dataset_dir.absolute())
         return await next(self._next).complete.remote(request)
 
     async def aclose(self) -> None:
