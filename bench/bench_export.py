@@ -100,5 +100,6 @@ def main() -> None:
             f"same bytes: {same})"
         )
 
+
 if __name__ == "__main__":
     main()
