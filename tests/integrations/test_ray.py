@@ -40,6 +40,37 @@ def test_ray_generation_gives_the_same_bytes(
     assert _tree(tmp_path / "ray") == _tree(tmp_path / "local")
 
 
+def test_ray_tasks_write_the_shards_and_the_driver_only_merges(local_ray: None, tmp_path: Path) -> None:
+    out = tmp_path / "data"
+    seen: list[list[str]] = []
+
+    def look(_item_json: str) -> None:  # called in the driver as each item is merged
+        seen.append(sorted(str(p.relative_to(out)) for p in out.glob(".shards-*/*/items.jsonl")))
+
+    write_dataset("pfp/single-step-v2", out, n=12, seed=5, modalities=("image",), workers=2, executor="ray",
+                  on_item=look)  # fmt: skip
+    # 12 items in ranges of 1 (12 // 16 rounds up to 1): each item's shard was on disk, written by its task,
+    # when the driver merged it; afterwards no shard is left in the dataset
+    assert all(any(name.endswith(f"{index:09d}/items.jsonl") for name in names) for index, names in enumerate(seen))
+    assert len(seen) == 12 and not list(out.glob(".shards-*"))
+
+
+def test_a_failed_ray_generation_leaves_no_shards_and_no_complete_manifest(local_ray: None, tmp_path: Path) -> None:
+    from foldbench.tasks.dataset import DatasetError, read_manifest
+
+    out = tmp_path / "data"
+
+    def stop(_item_json: str) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        write_dataset("pfp/single-step-v2", out, n=12, seed=5, modalities=("image",), workers=2, executor="ray",
+                      on_item=stop)  # fmt: skip
+    assert not list(out.glob(".shards-*"))
+    with pytest.raises(DatasetError, match="incomplete"):
+        read_manifest(out)
+
+
 def test_an_unreachable_cluster_is_one_line_and_writes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -91,3 +122,109 @@ def test_ray_eval_scores_like_local_and_resumes(local_ray: None, tmp_path: Path,
         assert {r.item_id: r.values for r in remote.scores("ray")} == {
             r.item_id: r.values for r in local.scores("local")
         }
+
+
+def test_a_later_run_against_the_same_endpoint_uses_its_own_concurrency(
+    local_ray: None, tmp_path: Path, fake_openai_server: Any
+) -> None:
+    import threading
+    import time
+
+    from foldbench.harness.evaluation import run_dataset
+    from tests.support.fake_openai import reply
+
+    lock = threading.Lock()
+    in_flight = [0]
+    peaks: list[int] = []
+
+    def slow_answer(_request: dict[str, Any], _attempt: int) -> Any:  # runs in the server's request thread
+        with lock:
+            in_flight[0] += 1
+            peaks[-1] = max(peaks[-1], in_flight[0])
+        time.sleep(0.4)
+        with lock:
+            in_flight[0] -= 1
+        return reply("no idea")
+
+    data = tmp_path / "data"
+    write_dataset("mentalblackboard/prediction-v1", data, n=6, seed=2, modalities=("text",))
+    server = fake_openai_server(slow_answer)
+    common = {"task_name": "mentalblackboard/prediction-v1", "data": data, "model_spec": "openai:fake",
+              "base_url": server.base_url, "executor": "ray", "workers": 3}  # fmt: skip
+    for run_name, concurrency in (("one", 1), ("three", 3), ("two", 2)):
+        peaks.append(0)  # a store per run: no reply is reused from another run
+        run_dataset(run_name=run_name, concurrency=concurrency, db=tmp_path / f"{run_name}.db", **common)
+    # each run in the same Ray instance has the endpoint's limit it asked for, not the first run's
+    assert peaks == [1, 3, 2]
+
+
+def test_slots_held_by_the_workers_of_a_killed_run_are_freed_for_the_next_run(
+    local_ray: None, tmp_path: Path, fake_openai_server: Any
+) -> None:
+    import asyncio
+    import threading
+
+    import ray
+
+    from foldbench.integrations.ray_eval import RayModel
+    from tests.models.toy_task import TextPart, make_request
+    from tests.support.fake_openai import prompt_text, reply
+
+    stuck_released = threading.Event()
+
+    def script(request: dict[str, Any], _attempt: int) -> Any:
+        if prompt_text(request) == "stuck":
+            stuck_released.wait(60)
+        return reply("B")
+
+    server = fake_openai_server(script)
+
+    async def go() -> str:
+        killed = RayModel("openai:fake", workers=1, concurrency=1, base_url=server.base_url)
+        pending = asyncio.ensure_future(killed.complete(make_request(tmp_path, (TextPart("stuck"),))))
+        while not server.requests:  # the killed run's worker holds the endpoint's only slot
+            await asyncio.sleep(0.05)
+        for worker in killed._workers:  # what happens to a run's workers when its driver is killed
+            ray.kill(worker)
+        with pytest.raises(ray.exceptions.RayActorError):
+            await pending
+        resumed = RayModel("openai:fake", workers=1, concurrency=1, base_url=server.base_url)
+        try:
+            answer = await asyncio.wait_for(resumed.complete(make_request(tmp_path, (TextPart("next"),))), 60)
+        finally:
+            await resumed.aclose()
+        return answer.text
+
+    try:
+        assert asyncio.run(go()) == "B"
+    finally:
+        stuck_released.set()
+
+
+def test_ray_generation_into_a_relative_directory(
+    local_ray: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the Ray workers need not share the driver's working directory
+    args = ["generate", "pfp", "-t", "single-step", "-n", "3", "-o", "relative", "--workers", "2"]
+    assert run_cli(*args, "--executor", "ray") == 0
+    write_dataset("pfp/single-step-v2", tmp_path / "local", n=3, seed=0, modalities=("image",))
+    assert _tree(tmp_path / "relative") == _tree(tmp_path / "local")
+
+
+def test_ray_eval_of_pictures_from_a_relative_dataset_path(
+    local_ray: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_openai_server: Any
+) -> None:
+    from foldbench.harness.evaluation import run_dataset
+    from tests.support.fake_openai import always, reply
+
+    monkeypatch.chdir(tmp_path)  # the Ray workers read the pictures from another working directory
+    write_dataset("pfp/single-step-v2", tmp_path / "data", n=3, seed=0, modalities=("image",))
+    server = fake_openai_server(always(reply("B")))
+    _, summary = run_dataset(task_name="pfp/single-step-v2", data=Path("data"), model_spec="openai:fake",
+                             run_name="pictures", db=tmp_path / "runs.db", base_url=server.base_url,
+                             executor="ray", workers=2)  # fmt: skip
+    assert (summary.requested, summary.failed) == (3, 0)
+    sent = [r.json for r in server.requests if r.json is not None]
+    images = [p for request in sent for m in request["messages"] if isinstance(m["content"], list)
+              for p in m["content"] if p.get("type") == "image_url"]  # fmt: skip
+    assert len(images) >= 3 and all(i["image_url"]["url"].startswith("data:image/png;base64,") for i in images)

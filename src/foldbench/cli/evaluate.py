@@ -78,7 +78,14 @@ def eval_command(
     max_tokens: Annotated[int | None, typer.Option(min=1, help="Completion token limit.")] = None,
     timeout: Annotated[float | None, typer.Option(help="Seconds per request attempt.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the random baseline.")] = 0,
-    db: DbOption = DEFAULT_DB,
+    db: Annotated[
+        str,
+        typer.Option(
+            "--db",
+            help="The SQLite run store: a path, or a URI such as s3://bucket/runs.db (downloaded for the run and "
+            "uploaded again when it ends).",
+        ),
+    ] = str(DEFAULT_DB),
     executor: Annotated[
         str, typer.Option(help="local, or ray (requests sent by Ray workers; needs foldbench[ray]).")
     ] = "local",
@@ -89,24 +96,26 @@ def eval_command(
 ) -> None:
     """Evaluate a model on a dataset; every reply is stored, so re-running the command resumes the run."""
     from foldbench.harness import summary_line
+    from foldbench.storage import local_copy
 
-    _, summary = run_eval(
-        task_name=task,
-        data=data,
-        model_spec=model,
-        run_name=run,
-        db=db,
-        modality=modality,
-        base_url=base_url,
-        api_key_env=api_key_env,
-        concurrency=concurrency,
-        limit=limit,
-        seed=seed,
-        params=_model_params(temperature, max_tokens, timeout),
-        executor=executor,
-        workers=workers,
-        ray_address=ray_address,
-    )
+    with local_copy(db) as local_db:
+        _, summary = run_eval(
+            task_name=task,
+            data=data,
+            model_spec=model,
+            run_name=run,
+            db=local_db,
+            modality=modality,
+            base_url=base_url,
+            api_key_env=api_key_env,
+            concurrency=concurrency,
+            limit=limit,
+            seed=seed,
+            params=_model_params(temperature, max_tokens, timeout),
+            executor=executor,
+            workers=workers,
+            ray_address=ray_address,
+        )
     console.print(summary_line(summary))
 
 

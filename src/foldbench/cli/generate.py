@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -34,7 +33,12 @@ def knob_options(options: list[str]) -> dict[str, Any]:
 def generate(
     family: Annotated[str, typer.Argument(help="Task family, e.g. 'mentalblackboard'.")],
     task: Annotated[str, typer.Option("--task", "-t", help="Task in the family: prediction, planning, ...")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Directory to write the dataset into.")],
+    out: Annotated[
+        str,
+        typer.Option(
+            "--out", "-o", help="Directory to write the dataset into: a path, or a URI such as s3://bucket/data."
+        ),
+    ],
     n: Annotated[int, typer.Option("-n", min=1, help="Number of items.")] = 50,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed; the same seed gives the same bytes.")] = 0,
     modality: Annotated[

@@ -149,7 +149,7 @@ def export_lmms_eval(
             name = lmms_task_name(task_id)
             names.append(name)
             modalities_by_task[task_id] = chosen
-            files = target.join(folder, f"{split}-*.parquet")
+            files = target.location(folder, f"{split}-*.parquet")
             stage.write_bytes(f"{name}.yaml", task_yaml(source, files, split, chosen).encode())
         stage.write_bytes(f"_{GROUP}.yaml", group_yaml(names).encode())
         utils = _UTILS.read_text(encoding="utf-8").replace(

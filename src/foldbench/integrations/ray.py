@@ -22,6 +22,7 @@ __all__ = ["RayUnavailableError", "connect", "ray_map_ordered"]
 
 _CONNECT_TIMEOUT_S = 5.0
 _IN_FLIGHT_PER_WORKER = 4
+_CANCEL_WAIT_S = 60.0
 
 
 class RayUnavailableError(FoldbenchError):
@@ -66,14 +67,21 @@ def connect(workers: int, address: str | None = None) -> Callable[[], None]:
 
 def ray_map_ordered(function: Callable[[Any], Any], arguments: list[Any], *, workers: int) -> Iterator[Any]:
     """``function`` applied to each argument as Ray tasks, results yielded in the arguments' order, with at most
-    ``4 × workers`` tasks in flight (Ray must be connected)."""
+    ``4 × workers`` tasks in flight (Ray must be connected). Closing the iteration early cancels the tasks still
+    in flight and waits (up to a minute) until they have stopped."""
     ray = _ray()
     remote = ray.remote(function)
     pending: deque[Any] = deque()
     window = max(1, workers) * _IN_FLIGHT_PER_WORKER
-    for argument in arguments:
-        pending.append(remote.remote(argument))
-        if len(pending) >= window:
+    try:
+        for argument in arguments:
+            pending.append(remote.remote(argument))
+            if len(pending) >= window:
+                yield ray.get(pending.popleft())
+        while pending:
             yield ray.get(pending.popleft())
-    while pending:
-        yield ray.get(pending.popleft())
+    finally:  # stopped early (an error, or the caller closed the iteration): no task outlives it
+        for reference in pending:
+            ray.cancel(reference)
+        if pending:
+            ray.wait(list(pending), num_returns=len(pending), timeout=_CANCEL_WAIT_S)

@@ -5,15 +5,20 @@ scores in the driver, committing each reply to the run store as it arrives, and 
 a local one. Each request goes to one of ``workers`` Ray actors that hold the real adapter (built from the same
 spec and settings); before sending it, the actor takes a slot from the endpoint's limiter, a named Ray actor
 shared by every process evaluating against that endpoint, so no more than ``concurrency`` requests are in flight
-there however many drivers and workers there are. The API key variable is passed to the workers' environment.
+there however many drivers and workers there are. The limiter outlives a run (it is detached); each run sets
+its size to its own ``concurrency`` when it starts, so the latest run's limit holds for the endpoint, and frees
+the slots of workers that died with a killed run, so a resumed run is not held up by them. The API key
+variable is passed to the workers' environment.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import itertools
 import os
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,19 +29,59 @@ from foldbench.models.base import ModelReply, ModelRequest
 __all__ = ["RayModel", "limiter_name"]
 
 _NAMESPACE = "foldbench"
+_PING_TIMEOUT_S = 10.0
 
 
 class _EndpointLimit:
-    """A semaphore shared through Ray: ``acquire`` waits for one of ``slots`` slots, ``release`` frees it."""
+    """A semaphore shared through Ray whose size the latest run sets: ``acquire`` waits until fewer than
+    ``slots`` requests hold a slot, ``release`` frees one, ``resize`` changes ``slots`` (waiters re-check).
+
+    Slots are counted per holder (a worker actor). A run killed outright never releases its slots, so ``resize``,
+    called as each run starts, first frees the slots of holders that are no longer alive.
+    """
 
     def __init__(self, slots: int) -> None:
-        self._slots = asyncio.Semaphore(slots)
+        self._slots = slots
+        self._held: Counter[str] = Counter()
+        self._holders: dict[str, Any] = {}
+        self._changed = asyncio.Condition()
 
-    async def acquire(self) -> None:
-        await self._slots.acquire()
+    async def resize(self, slots: int) -> int:
+        """Set the number of slots (requests already holding one keep it); returns the slots now free."""
+        dead = [key for key, holder in list(self._holders.items()) if not await _alive(holder)]
+        async with self._changed:
+            for key in dead:
+                self._held.pop(key, None)
+                self._holders.pop(key, None)
+            self._slots = slots
+            self._changed.notify_all()
+            return self._slots - self._held.total()
 
-    async def release(self) -> None:
-        self._slots.release()
+    async def acquire(self, key: str, holder: Any) -> None:
+        async with self._changed:
+            await self._changed.wait_for(lambda: self._held.total() < self._slots)
+            self._held[key] += 1
+            self._holders[key] = holder
+
+    async def release(self, key: str) -> None:
+        async with self._changed:
+            self._held[key] -= 1
+            if self._held[key] <= 0:
+                self._held.pop(key, None)
+                self._holders.pop(key, None)
+            self._changed.notify_all()
+
+
+async def _alive(actor: Any) -> bool:
+    """Whether a Ray actor still answers (one that is merely busy for ``_PING_TIMEOUT_S`` counts as alive)."""
+    ray = _ray()
+    try:
+        await asyncio.wait_for(actor.__ray_ready__.remote(), timeout=_PING_TIMEOUT_S)
+    except ray.exceptions.RayActorError:
+        return False
+    except TimeoutError:
+        return True
+    return True
 
 
 class _ModelWorker:
@@ -45,15 +90,18 @@ class _ModelWorker:
     def __init__(self, spec: str, settings: dict[str, Any], limiter: Any) -> None:
         from foldbench.models.registry import make_model
 
+        ray = _ray()
         self._model = make_model(spec, **settings)
         self._limiter = limiter
+        context = ray.get_runtime_context()
+        self._key, self._me = context.get_actor_id(), context.current_actor
 
     async def complete(self, request: ModelRequest) -> ModelReply:
-        await self._limiter.acquire.remote()
+        await self._limiter.acquire.remote(self._key, self._me)
         try:
             return await self._model.complete(request)
         finally:
-            await self._limiter.release.remote()
+            await self._limiter.release.remote(self._key)
 
     async def aclose(self) -> None:
         await self._model.aclose()
@@ -100,12 +148,16 @@ class RayModel:
             .options(name=limiter_name(spec, base_url), namespace=_NAMESPACE, get_if_exists=True, lifetime="detached")
             .remote(concurrency)
         )
+        ray.get(self._limiter.resize.remote(concurrency))  # a limiter left by an earlier run takes this run's limit
         worker = ray.remote(_ModelWorker).options(runtime_env={"env_vars": environment}, max_concurrency=1000)
         self._workers = [worker.remote(spec, settings, self._limiter) for _ in range(max(1, workers))]
         self._next = itertools.cycle(self._workers)
 
     async def complete(self, request: ModelRequest) -> ModelReply:
-        """Send the request through the next worker (round robin)."""
+        """Send the request through the next worker (round robin); a relative dataset path is made absolute,
+        as the workers do not share the driver's working directory."""
+        if request.dataset_dir is not None and not request.dataset_dir.is_absolute():
+            request = dataclasses.replace(request, dataset_dir=request.dataset_dir.absolute())
         return await next(self._next).complete.remote(request)
 
     async def aclose(self) -> None:

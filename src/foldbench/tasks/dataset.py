@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Generator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,17 @@ def _write_bytes(path: Path, data: bytes) -> None:
     os.replace(temporary, path)
 
 
+def _place(path: Path, data: bytes | Path) -> int:
+    """Write ``data`` at ``path``, or move there the file a worker wrote at ``data``; returns the size."""
+    if isinstance(data, Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        size = data.stat().st_size
+        os.replace(data, path)
+        return size
+    _write_bytes(path, data)
+    return len(data)
+
+
 _Chunk = tuple[str, int, int, int, tuple[str, ...], dict[str, Any]]
 _Generated = list[tuple[str, str, list[tuple[str, bytes]]]]
 
@@ -63,18 +75,8 @@ def _generated(
     modalities: tuple[str, ...],
     knobs: dict[str, Any],
     workers: int,
-    executor: str = "local",
-) -> Iterator[tuple[str, str, list[tuple[str, bytes]]]]:
-    """Every item in order, generated here (``workers == 1``), by a pool of processes in chunks, or by Ray tasks
-    (``executor == "ray"``; Ray must be connected)."""
-    if executor == "ray":
-        from foldbench.integrations.ray import ray_map_ordered
-
-        size = max(1, min(64, n // (8 * workers) or 1))
-        chunks = [(task_id, seed, start, min(n, start + size), modalities, knobs) for start in range(0, n, size)]
-        for generated in ray_map_ordered(_generate_chunk, chunks, workers=workers):
-            yield from generated
-        return
+) -> Generator[tuple[str, str, list[tuple[str, bytes]]]]:
+    """Every item in order, generated here (``workers == 1``) or by a pool of processes in chunks."""
     if workers <= 1:
         task = make(task_id)
         for item in task.generate(n, seed, modalities=modalities, knobs=knobs):
@@ -89,7 +91,7 @@ def _generated(
 
 def write_dataset(
     task_name: str,
-    out: Path,
+    out: Path | str,
     *,
     n: int,
     seed: int,
@@ -108,8 +110,23 @@ def write_dataset(
     (a local instance with ``workers`` CPUs, or the cluster at ``ray_address``) with the same bytes. ``on_item`` is
     called with each item's id as it is written.
 
+    ``out`` may also be a pyarrow filesystem URI (``s3://bucket/data``, ``gs://...``): the dataset is then written
+    into a local temporary directory and uploaded when complete, its manifest last (:mod:`foldbench.storage`).
+
     Raises :class:`DatasetError` when ``out`` already holds a dataset (unless ``overwrite``) or other files.
     """
+    if isinstance(out, str) and "://" in out:  # a filesystem URI (foldbench.storage.is_uri)
+        from foldbench.storage import destination, staged
+
+        target = destination(out)
+        if target.exists() and not target.exists(MANIFEST_FILE):
+            raise DatasetError(f"{out} is not empty and is not a foldbench dataset; choose another --out")
+        if target.exists() and not overwrite:
+            raise DatasetError(f"{out} already holds a dataset; pass --overwrite to replace it")
+        with staged(target, last=(MANIFEST_FILE,), replace=overwrite) as stage:
+            return write_dataset(task_name, Path(stage.path), n=n, seed=seed, modalities=modalities, knobs=knobs,
+                                 on_item=on_item, workers=workers, executor=executor,
+                                 ray_address=ray_address)  # fmt: skip
     task_id = resolve(task_name)
     task = make(task_id)
     if n < 0:
@@ -175,13 +192,18 @@ def _write(
     engine_versions: set[str] = set()
     written = 0
     items_path = out / ITEMS_FILE
-    with items_path.open("w", encoding="utf-8", newline="\n") as items_file:
-        generated = _generated(task_id, n, seed, modalities, knobs, workers, executor)
+    generated: Generator[tuple[str, str, Sequence[tuple[str, bytes | Path]]]]
+    if executor == "ray":  # Ray tasks write shards under out; they are merged here in index order
+        from foldbench.integrations.ray_generate import sharded_items
+
+        generated = sharded_items(task_id, out, n=n, seed=seed, modalities=modalities, knobs=knobs, workers=workers)
+    else:
+        generated = _generated(task_id, n, seed, modalities, knobs, workers)
+    with items_path.open("w", encoding="utf-8", newline="\n") as items_file, closing(generated):
         for item_json, engine_version, assets in generated:
             for relative, data in assets:
                 if relative not in files:
-                    _write_bytes(out / relative, data)
-                    files[relative] = len(data)
+                    files[relative] = _place(out / relative, data)
             items_file.write(item_json + "\n")
             engine_versions.add(engine_version)
             written += 1
