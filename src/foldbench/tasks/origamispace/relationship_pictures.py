@@ -53,7 +53,7 @@ def _draw_marks(image: Image.Image, marks: Sequence[Mark], frame_points: np.ndar
     draw = ImageDraw.Draw(image)
     font = _font(max(12, size // 20))
     radius = max(3, size // 80)
-    pixels = to_pixels(np.array([[m.x, m.y] for m in marks]), frame_points, size) if marks else []
+    pixels = to_pixels(np.array([[m.x, m.y] for m in marks]), frame_points, size) if marks else np.zeros((0, 2))
     for mark, (x, y) in zip(marks, pixels, strict=True):
         draw.ellipse((x - radius - 2, y - radius - 2, x + radius + 2, y + radius + 2), fill=RING_COLOUR)
         draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=MARK_COLOUR)

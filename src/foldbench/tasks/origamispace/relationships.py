@@ -18,6 +18,7 @@ from functools import cached_property
 import numpy as np
 import shapely
 from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
 
 from foldbench.crease import CompiledFold
 
@@ -29,7 +30,7 @@ MAX_ORDER_STATES: int = 16
 """A stacking order is only asked when it is the same in every folded state; at most this many are compared."""
 
 
-def _polygon(points: np.ndarray) -> Polygon:
+def _polygon(points: np.ndarray) -> BaseGeometry:
     return shapely.make_valid(Polygon(points)) if len(points) >= 3 else Polygon()
 
 
@@ -49,13 +50,13 @@ class FoldReference:
 
     # ---- the crease pattern -------------------------------------------------------------------------------
     @cached_property
-    def faces_polygons(self) -> list[Polygon]:
+    def faces_polygons(self) -> list[BaseGeometry]:
         """Each crease-pattern face as a polygon (paper coordinates)."""
         pattern = self.compiled.pattern
         return [_polygon(pattern.vertices_coords[list(face)]) for face in pattern.faces_vertices]
 
     @cached_property
-    def faces_inner(self) -> list[Polygon]:
+    def faces_inner(self) -> list[BaseGeometry]:
         """Each face shrunk by :data:`INTERIOR_MARGIN` (empty for faces too thin to mark)."""
         return [polygon.buffer(-INTERIOR_MARGIN) for polygon in self.faces_polygons]
 
@@ -80,13 +81,13 @@ class FoldReference:
 
     # ---- the folded state --------------------------------------------------------------------------------
     @cached_property
-    def cells_polygons(self) -> list[Polygon]:
+    def cells_polygons(self) -> list[BaseGeometry]:
         """Each overlap cell as a polygon (folded coordinates)."""
         cells = self.compiled.cells
         return [_polygon(cells.points_coords[list(points)]) for points in cells.cells_points]
 
     @cached_property
-    def cells_inner(self) -> list[Polygon]:
+    def cells_inner(self) -> list[BaseGeometry]:
         """Each cell shrunk by :data:`INTERIOR_MARGIN` (empty for cells too thin to mark)."""
         return [polygon.buffer(-INTERIOR_MARGIN) for polygon in self.cells_polygons]
 
@@ -96,7 +97,7 @@ class FoldReference:
         return np.array([len(faces) for faces in self.compiled.cells.cells_faces])
 
     @cached_property
-    def silhouette(self) -> Polygon:
+    def silhouette(self) -> BaseGeometry:
         """The folded shape (union of the cells with paper)."""
         return shapely.union_all([p for p, n in zip(self.cells_polygons, self.cells_layers, strict=True) if n])
 
@@ -135,7 +136,7 @@ class FoldReference:
         return found
 
 
-def sample_inside(polygon: Polygon, rng: np.random.Generator, tries: int = 40) -> np.ndarray | None:
+def sample_inside(polygon: BaseGeometry, rng: np.random.Generator, tries: int = 40) -> np.ndarray | None:
     """A point drawn uniformly inside ``polygon`` (None when it is empty or the draws miss)."""
     if polygon.is_empty or polygon.area <= 0:
         return None
