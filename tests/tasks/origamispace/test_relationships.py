@@ -14,6 +14,7 @@ from foldbench.crease import build_crease_pattern, compile_crease_pattern
 from foldbench.tasks.origamispace.relationship_questions import (
     UNITS,
     Mark,
+    angle_question,
     build_question,
     distance_question,
     layers_question,
@@ -119,6 +120,28 @@ def test_distance_options_are_an_even_grid_below_the_flat_value(half_fold: FoldR
     assert question.options[slot] == f"{by_hand:.1f}"
     assert values == sorted(values) and np.allclose(np.diff(values), values[1] - values[0], atol=0.11)
     assert max(values) < float(np.hypot(*(p - q))) * UNITS
+
+
+def test_the_angle_across_the_fold_by_hand(half_fold: FoldReference) -> None:
+    # flat: QPR between (0, 0.4) and (0.6, 0.4), 56.3 degrees; folded either way: (0, 0.4) and (-0.2, 0.4) up to
+    # a mirror, atan(0.5) = 26.6 degrees
+    marks = (Mark("P", 0.3, 0.5), Mark("Q", 0.3, 0.9), Mark("R", 0.9, 0.9))
+    assert solve_question(half_fold, "angle", ("12°", "27°", "42°", "57°"), marks, ()) == 1
+    with pytest.raises(AssertionError):
+        solve_question(half_fold, "angle", ("56°", "71°", "86°", "101°"), marks, ())
+
+
+@pytest.mark.parametrize("slot", range(4))
+def test_angle_options_are_an_even_grid_of_whole_degrees(slot: int) -> None:
+    zigzag = _reference([(1 / 3, "V"), (2 / 3, "M")])
+    rng = np.random.default_rng(slot)
+    question = None
+    while question is None:
+        question = angle_question(zigzag, rng, slot)
+    values = [int(o.rstrip("°")) for o in question.options]
+    assert values == sorted(values) and 0 <= values[0] and values[3] <= 180
+    assert min(np.diff(values)) >= 14
+    assert solve_question(zigzag, "angle", question.options, question.pattern_marks, ()) == slot
 
 
 def test_the_middle_panel_of_a_zigzag_is_stacked_in_the_middle() -> None:

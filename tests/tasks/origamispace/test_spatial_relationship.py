@@ -42,7 +42,7 @@ def test_every_answer_is_the_compilers_and_the_options_are_distinct(task: Spatia
 
 def test_every_kind_and_type_appears_and_letters_are_balanced(items: list[Item]) -> None:
     types = Counter(item.inputs["question_type"] for item in items)
-    assert set(types) == {"pose", "layers", "thickest", "stacking", "distance"}
+    assert set(types) == {"pose", "layers", "thickest", "stacking", "distance", "angle"}
     assert Counter(item.metadata["kind"] for item in items) == {"pose": 20, "layering": 20, "geometric": 20}
     assert set(Counter(item.target["answer"] for item in items).values()) == {15}
     for block in range(0, len(items), 4):
@@ -50,12 +50,12 @@ def test_every_kind_and_type_appears_and_letters_are_balanced(items: list[Item])
 
 
 def test_numeric_answers_take_every_rank(items: list[Item]) -> None:
-    for question_type in ("layers", "distance"):
-        ranks = Counter()
+    for question_type in ("layers", "distance", "angle"):
+        ranks: Counter[int] = Counter()
         for item in (i for i in items if i.inputs["question_type"] == question_type):
-            values = [float(o) for o in item.inputs["options"]]
+            values = [float(o.rstrip("°")) for o in item.inputs["options"]]
             assert values == sorted(values)
-            ranks[values.index(float(item.target["value"]))] += 1
+            ranks[values.index(float(item.target["value"].rstrip("°")))] += 1
         assert set(ranks) == {0, 1, 2, 3}, (question_type, ranks)
 
 
@@ -140,5 +140,5 @@ def test_bad_knobs_are_refused(task: SpatialRelationshipTask, knobs: dict[str, s
 
 def test_question_types_come_in_blocks_of_four() -> None:
     assert {question_type_of("pose", i) for i in range(40)} == {"pose"}
-    assert [question_type_of("geometric", i) for i in range(8)] == ["distance"] * 8
+    assert [question_type_of("geometric", i) for i in range(12)] == ["distance"] * 4 + ["angle"] * 4 + ["distance"] * 4
     assert [question_type_of("layering", 4 * b) for b in range(6)] == ["layers", "thickest", "stacking"] * 2

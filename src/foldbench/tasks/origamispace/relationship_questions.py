@@ -1,6 +1,6 @@
 """Drawing one spatial-relationship question on a compiled fold: marks, options and the answer.
 
-Three kinds, five question types (OrigamiSpace, section 3 and appendix B.2):
+Three kinds, six question types (OrigamiSpace, section 3 and appendix B.2):
 
 * ``pose`` (*pose localization*): a point P marked on the crease pattern; two candidate places marked 1 and 2 on
   the folded model, one where P lands and one distractor (P's flat-pattern place, the symmetric counterpart of
@@ -15,7 +15,9 @@ Three kinds, five question types (OrigamiSpace, section 3 and appendix B.2):
   always among the distractors).
 * ``distance`` (geometric change): points P and Q marked on the crease pattern, their distance on the flat paper
   (the flat-pattern value) given; their distance after folding, among four values on an even grid, all shorter
-  than the flat value.
+  than the flat value;
+* ``angle`` (geometric change): points P, Q and R marked on the crease pattern, the angle QPR on the flat paper
+  given; the angle QPR after folding, among four whole degrees on an even grid (folding may widen or narrow it).
 
 **No blind shortcut.** Each builder first fixes the shape of the option set (consecutive counts, labels 1-4, two
 reversal pairs of orders, an even grid of distances) and the answer's place in it (``slot``, balanced in blocks
@@ -53,7 +55,7 @@ KINDS: tuple[str, ...] = ("pose", "layering", "geometric")
 QUESTION_TYPES: dict[str, tuple[str, ...]] = {
     "pose": ("pose",),
     "layering": ("layers", "thickest", "stacking"),
-    "geometric": ("distance",),
+    "geometric": ("distance", "angle"),
 }
 """The question types of each kind."""
 UNITS: float = 10.0
@@ -62,6 +64,12 @@ MIN_STEP: float = 0.5
 """The least difference (paper side 10) between two distance options."""
 MAX_STEP: float = 2.0
 """The largest grid step of distance options."""
+MIN_ANGLE_STEP: float = 15.0
+"""The least difference in degrees between two angle options."""
+MAX_ANGLE_STEP: float = 30.0
+"""The largest grid step of angle options, in degrees."""
+MIN_FOLDED_ARM: float = 0.08
+"""An angle is asked only when Q and R land at least this far (paper side 1) from P after folding."""
 MIN_MARK_GAP: float = 0.15
 """Two marks of one picture are at least this far apart (a fraction of the picture's extent)."""
 _REVERSAL_PAIRS: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...] = (
@@ -316,8 +324,47 @@ def distance_question(reference: FoldReference, rng: np.random.Generator, slot: 
                            "step": round(step, 4)})
 
 
+def _angle(first: np.ndarray, second: np.ndarray) -> float:
+    """The angle in degrees (0-180) between two vectors."""
+    cosine = float(first @ second) / float(np.hypot(*first) * np.hypot(*second))
+    return float(np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0))))
+
+
+def angle_question(reference: FoldReference, rng: np.random.Generator, slot: int) -> Question | None:
+    """P, Q and R (in three different faces) make the angle QPR on the flat paper (the flat-pattern value, given
+    in the question): what is the angle QPR after folding? Options are whole degrees on an even grid of step
+    :data:`MIN_ANGLE_STEP`-:data:`MAX_ANGLE_STEP` within 0-180, the answer at rank ``slot``. Folding may widen or
+    narrow an angle, so the options lie on both sides of the flat value as the grid falls."""
+    faces = _markable_faces(reference)
+    if len(faces) < 3:
+        return None
+    chosen = [int(f) for f in rng.choice(faces, size=3, replace=False)]
+    points = [sample_inside(reference.faces_inner[f], rng) for f in chosen]
+    if any(p is None for p in points):
+        return None
+    found = [p for p in points if p is not None]
+    if [reference.face_at(p) for p in found] != chosen or not _far_apart(found, MIN_MARK_GAP):
+        return None
+    folded = [reference.fold_point(p, f) for p, f in zip(found, chosen, strict=True)]
+    if min(np.hypot(*(folded[1] - folded[0])), np.hypot(*(folded[2] - folded[0]))) < MIN_FOLDED_ARM:
+        return None
+    flat = _angle(found[1] - found[0], found[2] - found[0])
+    after = _angle(folded[1] - folded[0], folded[2] - folded[0])
+    step = float(rng.uniform(MIN_ANGLE_STEP, MAX_ANGLE_STEP))
+    values = [after + (j - slot) * step for j in range(4)]
+    if values[0] < 0 or values[3] > 180:
+        return None
+    options = tuple(f"{round(v)}°" for v in values)
+    if len(set(options)) < 4:
+        return None
+    return Question("angle", options, slot, pattern_marks=(Mark("P", *found[0]), Mark("Q", *found[1]),
+                                                            Mark("R", *found[2])),
+                    facts={"flat": round(flat, 3), "folded": round(after, 3), "faces": chosen,
+                           "step": round(step, 3)})
+
+
 BUILDERS = {"pose": pose_question, "layers": layers_question, "thickest": thickest_question,
-            "stacking": stacking_question, "distance": distance_question}
+            "stacking": stacking_question, "distance": distance_question, "angle": angle_question}
 
 
 def build_question(question_type: str, reference: FoldReference, rng: np.random.Generator,
@@ -383,6 +430,20 @@ def _distance_answer(reference: FoldReference, options: tuple[str, ...], pattern
     return options[nearest]
 
 
+def _angle_answer(reference: FoldReference, options: tuple[str, ...], pattern_marks: tuple[Mark, ...]) -> str:
+    points = [m.point for m in pattern_marks]
+    faces = [reference.face_at(p) for p in points]
+    if any(f is None for f in faces):
+        raise AssertionError("P, Q or R is not inside one face")
+    folded = [reference.fold_point(p, int(f)) for p, f in zip(points, faces, strict=True) if f is not None]
+    value = _angle(folded[1] - folded[0], folded[2] - folded[0])
+    gaps = [abs(float(o.rstrip("°")) - value) for o in options]
+    nearest = int(np.argmin(gaps))
+    if gaps[nearest] > 0.5 + 1e-9:
+        raise AssertionError(f"no option within rounding of the folded angle {value:.3f}")
+    return options[nearest]
+
+
 def solve_question(reference: FoldReference, question_type: str, options: tuple[str, ...],
                    pattern_marks: tuple[Mark, ...], folded_marks: tuple[Mark, ...]) -> int:
     """The index of the right option, computed again from the marks alone (the compiler's fold, flips, layer
@@ -401,6 +462,8 @@ def solve_question(reference: FoldReference, question_type: str, options: tuple[
         answer = _stacking_answer(reference, pattern_marks, folded_marks)
     elif question_type == "distance":
         answer = _distance_answer(reference, options, pattern_marks)
+    elif question_type == "angle":
+        answer = _angle_answer(reference, options, pattern_marks)
     else:
         raise ValueError(f"unknown question type {question_type!r}")
     if options.count(answer) != 1:

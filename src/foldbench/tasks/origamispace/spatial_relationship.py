@@ -71,7 +71,8 @@ class SpatialRelationshipKnobs(Knobs):
 
     kind: Literal["pose", "layering", "geometric", "mixed"] = "mixed"
     """Which questions: ``pose`` (where a point lands, which side up), ``layering`` (layer count at a mark,
-    thickest region, stacking order), ``geometric`` (distance after folding) or ``mixed`` (the three in turn)."""
+    thickest region, stacking order), ``geometric`` (distance or angle after folding) or ``mixed`` (the three in
+    turn)."""
     source: Literal["builtin", "random"] = "builtin"
     """References: the states of the built-in fold sequences, or random simple-fold instances."""
     sequences: CommaList[str] | None = None
@@ -211,6 +212,8 @@ class SpatialRelationshipTask:
         }
         if question_type == "distance":
             inputs["flat_distance"] = f"{question.facts['flat']:.1f}"
+        if question_type == "angle":
+            inputs["flat_angle"] = str(round(question.facts["flat"]))
         return Item(
             id=item_id, task=self.id, seed=item_seed, engine_version=ENGINE_VERSION, inputs=inputs,
             target={"answer": LETTERS[question.answer], "value": question.options[question.answer],
@@ -252,6 +255,7 @@ class SpatialRelationshipTask:
         prompt = load_prompt("foldbench.tasks.origamispace", "spatial-relationship.txt")
         text = prompt.render(question_type=item.inputs["question_type"],
                              flat_distance=item.inputs.get("flat_distance", ""),
+                             flat_angle=item.inputs.get("flat_angle", ""),
                              options=list(zip(LETTERS, item.inputs["options"], strict=True)))
         text = "\n".join(line for line in text.splitlines() if line.strip())
         images = item.inputs["images"]
