@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foldbench.crease import build_crease_pattern, compile_crease_pattern
+from foldbench.tasks.origamispace.relationship_answers import solve_question
 from foldbench.tasks.origamispace.relationship_questions import (
     UNITS,
     Mark,
@@ -19,7 +20,6 @@ from foldbench.tasks.origamispace.relationship_questions import (
     distance_question,
     layers_question,
     pose_question,
-    solve_question,
     stacking_question,
 )
 from foldbench.tasks.origamispace.relationships import FoldReference

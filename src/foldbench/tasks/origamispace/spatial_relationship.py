@@ -41,6 +41,7 @@ from foldbench.tasks.base import (
 from foldbench.tasks.choice import LETTERS, Choice, answer_slot, parse_choice, score_choice
 from foldbench.tasks.knobs import CommaList, Knobs, Whole, parse_knobs
 from foldbench.tasks.origamispace.instances import difficulty_of, png_bytes, simple_fold_instance
+from foldbench.tasks.origamispace.relationship_answers import solve_question
 from foldbench.tasks.origamispace.relationship_pictures import folded_picture, pattern_picture
 from foldbench.tasks.origamispace.relationship_questions import (
     KINDS,
@@ -48,7 +49,6 @@ from foldbench.tasks.origamispace.relationship_questions import (
     Mark,
     Question,
     build_question,
-    solve_question,
 )
 from foldbench.tasks.origamispace.relationships import FoldReference
 from foldbench.tasks.prompts import load_prompt
