@@ -9,7 +9,11 @@ import numpy as np
 from foldbench.tasks.origamispace.relationship_questions import UNITS, Mark, angle_between, side_words
 from foldbench.tasks.origamispace.relationships import FoldReference
 
-__all__ = ["solve_question"]
+__all__ = ["MARK_TOLERANCE", "solve_question"]
+
+MARK_TOLERANCE: float = 1e-4
+"""How far (paper side 1) a stored mark may lie from the point it stands for (marks are stored to 6 decimals;
+two marks of one picture are far further apart)."""
 
 
 def _pose_answer(reference: FoldReference, options: tuple[str, ...], pattern_marks: tuple[Mark, ...],
@@ -21,7 +25,7 @@ def _pose_answer(reference: FoldReference, options: tuple[str, ...], pattern_mar
     target = reference.fold_point(point, face)
     distances = [float(np.hypot(*(m.point - target))) for m in folded_marks]
     nearest = int(np.argmin(distances))
-    if distances[nearest] > 1e-6:
+    if distances[nearest] > MARK_TOLERANCE:
         raise AssertionError(f"no mark where P lands (nearest {distances[nearest]:.3g} away)")
     return f"mark {folded_marks[nearest].label}, {side_words(reference.shows_front(face))}"
 

@@ -105,6 +105,18 @@ def _fold_fields(pattern: Any) -> dict[str, Any]:
     return fields
 
 
+def _solved_as_drawn(reference: FoldReference, question: Question) -> bool:
+    """Whether solving the question again from its stored marks (as the oracle will) gives its answer and only
+    its answer."""
+    pattern_marks = tuple(Mark.from_record(m.to_record()) for m in question.pattern_marks)
+    folded_marks = tuple(Mark.from_record(m.to_record()) for m in question.folded_marks)
+    try:
+        return solve_question(reference, question.question_type, question.options, pattern_marks,
+                              folded_marks) == question.answer
+    except AssertionError:
+        return False
+
+
 class SpatialRelationshipTask:
     """Where does a point land, how thick is the model there, how do distances change?"""
 
@@ -195,8 +207,9 @@ class SpatialRelationshipTask:
         for _ in range(MAX_DRAWS):
             reference, source, facts = self._draw_reference(rng, config, states, folds)
             question = build_question(question_type, reference, rng, slot)
-            if question is not None:
+            if question is not None and _solved_as_drawn(reference, question):
                 break
+            question = None
         if question is None:
             raise RelationshipGenerationError(f"{self.id}: no {question_type} question for seed {seed}, index "
                                               f"{index} in {MAX_DRAWS} draws; try other knobs")
