@@ -4,10 +4,12 @@ prediction, multi-step ordering, spatial relationships) and the code-writing RL 
 
 from foldbench.tasks.origamispace.codegen import CodegenFeedbackTask, CodegenTask
 from foldbench.tasks.origamispace.foldability import FoldabilityTask
+from foldbench.tasks.origamispace.pattern_prediction import PatternPredictionTask
 from foldbench.tasks.registry import register
 
-__all__ = ["CodegenFeedbackTask", "CodegenTask", "FoldabilityTask"]
+__all__ = ["CodegenFeedbackTask", "CodegenTask", "FoldabilityTask", "PatternPredictionTask"]
 
 register(CodegenTask.id, CodegenTask)
 register(CodegenFeedbackTask.id, CodegenFeedbackTask)
 register(FoldabilityTask.id, FoldabilityTask)
+register(PatternPredictionTask.id, PatternPredictionTask)
