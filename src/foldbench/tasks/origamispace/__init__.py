@@ -4,12 +4,14 @@ prediction, multi-step ordering, spatial relationships) and the code-writing RL 
 
 from foldbench.tasks.origamispace.codegen import CodegenFeedbackTask, CodegenTask
 from foldbench.tasks.origamispace.foldability import FoldabilityTask
+from foldbench.tasks.origamispace.ordering import OrderingTask
 from foldbench.tasks.origamispace.pattern_prediction import PatternPredictionTask
 from foldbench.tasks.registry import register
 
-__all__ = ["CodegenFeedbackTask", "CodegenTask", "FoldabilityTask", "PatternPredictionTask"]
+__all__ = ["CodegenFeedbackTask", "CodegenTask", "FoldabilityTask", "OrderingTask", "PatternPredictionTask"]
 
 register(CodegenTask.id, CodegenTask)
 register(CodegenFeedbackTask.id, CodegenFeedbackTask)
 register(FoldabilityTask.id, FoldabilityTask)
 register(PatternPredictionTask.id, PatternPredictionTask)
+register(OrderingTask.id, OrderingTask)
