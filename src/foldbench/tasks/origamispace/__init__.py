@@ -1,6 +1,6 @@
 """OrigamiSpace on the crease-pattern compiler: crease-pattern code generation (in context and with compiler
-feedback) and foldability questions. The multiple-choice tasks that need named fold sequences (pattern
-prediction, multi-step ordering, spatial relationships) and the code-writing RL environment are not built yet."""
+feedback), foldability questions, pattern prediction and multi-step ordering. The spatial-relationship questions
+and the code-writing RL environment are not built yet."""
 
 from foldbench.tasks.origamispace.codegen import CodegenFeedbackTask, CodegenTask
 from foldbench.tasks.origamispace.foldability import FoldabilityTask
