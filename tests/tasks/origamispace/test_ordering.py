@@ -47,7 +47,7 @@ def test_the_pictures_are_distinct_states_and_the_answer_is_their_folding_order(
         states = item.target["states"]  # state of picture 1, 2, ...
         assert len(set(states)) == len(states) == item.metadata["pictures"]
         assert all(1 <= s <= len(sequence) for s in states)
-        signatures = [state_signature(sequence, s) for s in states]
+        signatures = [state_signature(sequence, s, item.inputs["fill"]) for s in states]  # as shown
         assert not any(pictures_look_alike(a, b) for a, b in itertools.combinations(signatures, 2))
         answer = _numbers(item.inputs["options"]["ABCD".index(item.target["answer"])])
         assert [states[number - 1] for number in answer] == sorted(states)
@@ -135,3 +135,24 @@ def test_oracle_and_random_through_the_harness(task, tmp_path: Path) -> None:
             results[name] = aggregate(store.scores(name), task.spec).value("accuracy")
     assert results["oracle"] == 1.0
     assert 0.15 <= results["random"] <= 0.35
+
+
+def _largest_first_accuracy(task, items) -> float:
+    """How often 'the picture with the most paper comes first' picks the true order (options closest to that
+    order by discordant pairs; ties split)."""
+    credit = 0.0
+    for item in items:
+        ink = [int((np.asarray(p.convert("L")) < 245).sum()) for p in task._pictures(item)]
+        rank = {n: r for r, n in enumerate(sorted(range(1, len(ink) + 1), key=lambda n: -ink[n - 1]))}
+        discord = [sum(rank[a] > rank[b] for a, b in itertools.combinations(_numbers(text), 2))
+                   for text in item.inputs["options"]]
+        best = [i for i, d in enumerate(discord) if d == min(discord)]
+        credit += ("ABCD".index(item.target["answer"]) in best) / len(best)
+    return credit / len(items)
+
+
+def test_filling_each_picture_hides_the_shrinking_outline(task) -> None:
+    common = list(task.generate(40, 17, knobs={"fill": False, "size": 64}))
+    filled = list(task.generate(40, 17, knobs={"size": 64}))
+    assert _largest_first_accuracy(task, common) > 0.8  # at one scale, folding shrinks the outline
+    assert _largest_first_accuracy(task, filled) < 0.6

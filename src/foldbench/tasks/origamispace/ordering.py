@@ -79,6 +79,9 @@ class OrderingKnobs(Knobs):
     """Numbers of pictures per item (4-9), taken in turn by block of four items; default 4, 5, 6."""
     size: Whole = 160
     """Side in pixels of each view (front or back) of a state, 64-512."""
+    fill: bool = True
+    """Draw each state scaled to fill its views (default), so that the size of the folded outline, which shrinks
+    with every fold, gives the order away; false draws every state at one scale, as OrigamiBench does."""
 
     @field_validator("size")
     @classmethod
@@ -273,14 +276,14 @@ class OrderingTask:
         config = self.validate_knobs(knobs)
         return (self.make_item(seed, index, config) for index in range(start, n))
 
-    def _draw_states(self, rng: np.random.Generator, sequences: Sequence[FoldSequence], k: int
+    def _draw_states(self, rng: np.random.Generator, sequences: Sequence[FoldSequence], k: int, fill: bool
                      ) -> tuple[FoldSequence, list[int]] | None:
         from foldbench.tasks.origamibench.pictures import pictures_look_alike, state_signature
 
         names = sorted(s.name for s in sequences if len(s) >= k)
         sequence = _sequences_by_name()[names[int(rng.integers(len(names)))]]
         states = sorted(int(s) for s in rng.choice(np.arange(1, len(sequence) + 1), size=k, replace=False))
-        signatures = [state_signature(sequence, state) for state in states]
+        signatures = [state_signature(sequence, state, fill) for state in states]
         if any(pictures_look_alike(a, b) for i, a in enumerate(signatures) for b in signatures[i + 1:]):
             return None
         patterns = [sequence.pattern(state) for state in states]
@@ -297,7 +300,7 @@ class OrderingTask:
         k = int(counts[(index // 4) % len(counts)])
         kind, orders = _option_set(seed, index // 4, k)
         for _ in range(MAX_TRIES):
-            drawn = self._draw_states(rng, config["selected"], k)
+            drawn = self._draw_states(rng, config["selected"], k, config["fill"])
             if drawn is not None:
                 break
         else:
@@ -317,7 +320,7 @@ class OrderingTask:
         base = f"images/{item_id}"
         return Item(
             id=item_id, task=self.id, seed=item_seed, engine_version=ENGINE_VERSION,
-            inputs={"options": [order_text(o) for o in options], "size": config["size"],
+            inputs={"options": [order_text(o) for o in options], "size": config["size"], "fill": config["fill"],
                     "images": {"composite": f"{base}/composite.png",
                                "states": [f"{base}/state_{number}.png" for number in range(1, k + 1)]}},
             target={"answer": LETTERS[slot], "sequence": sequence.name, "states": by_number,
@@ -331,7 +334,8 @@ class OrderingTask:
         from foldbench.tasks.origamibench.pictures import state_picture
 
         sequence = _sequences_by_name()[item.target["sequence"]]
-        return [state_picture(sequence, int(state), int(item.inputs["size"])) for state in item.target["states"]]
+        size, fill = int(item.inputs["size"]), bool(item.inputs["fill"])
+        return [state_picture(sequence, int(state), size, fill) for state in item.target["states"]]
 
     def assets(self, item: Item) -> Iterator[tuple[str, bytes]]:
         """The numbered pictures together, and each on its own."""
@@ -361,7 +365,7 @@ class OrderingTask:
         """The numbered pictures, then the question with the four orders."""
         check_modalities(self.id, [modality], self.modalities)
         prompt = load_prompt("foldbench.tasks.origamispace", "multi-step-ordering.txt")
-        text = prompt.render(count=len(item.inputs["images"]["states"]),
+        text = prompt.render(count=len(item.inputs["images"]["states"]), fill=bool(item.inputs["fill"]),
                              options=list(zip(LETTERS, item.inputs["options"], strict=True))).strip()
         return Prompt((ImagePart(item.inputs["images"]["composite"]), TextPart(text + "\n")),
                       template_version=prompt.version or "")
