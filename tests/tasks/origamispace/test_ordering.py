@@ -34,7 +34,8 @@ def task():
 
 @pytest.fixture(scope="module")
 def items(task):
-    return list(task.generate(24, 13))
+    """Items with every kind of wrong orders."""
+    return list(task.generate(24, 13, knobs={"edits": list(EDIT_KINDS)}))
 
 
 def _numbers(text: str) -> list[int]:
@@ -110,11 +111,19 @@ def test_the_prompt_shows_the_numbered_pictures_and_every_order(task, items) -> 
         assert f"{letter}. {order}\n" in text
 
 
+def test_every_kind_of_edits_can_be_chosen(task) -> None:
+    for kind in EDIT_KINDS:
+        items = list(task.generate(4, 2, knobs={"edits": kind, "states": 6, "size": 64}))
+        assert {item.metadata["edits"] for item in items} == {kind}
+        assert all(task.oracle(item).answer == item.target["answer"] for item in items)
+
+
 @pytest.mark.parametrize(("knobs", "words"), [
     ({"states": "3"}, ["'states'", "4..9"]),
     ({"states": "9", "categories": "base"}, ["'states'", "no chosen sequence has 9"]),
     ({"sequences": "no-such-thing"}, ["'sequences'", "no-such-thing"]),
     ({"categories": "animals"}, ["'categories'", "animals"]),
+    ({"edits": "two-reversals", "states": "4,6"}, ["'edits'", "fits 4 pictures"]),
 ])
 def test_bad_knobs_are_refused_by_name(task, knobs: dict, words: list[str]) -> None:
     with pytest.raises(InvalidKnobError) as error:

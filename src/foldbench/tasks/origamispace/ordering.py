@@ -4,13 +4,15 @@ of four orders (written like ``3, 1, 4, 2``) puts them in the order they are fol
 Items are drawn from the built-in fold sequences (:mod:`foldbench.crease.sequences`): a sequence with enough
 steps uniformly, then ``k`` of its folded states (the ``states`` knob, 4-9 pictures). Each state is compiled by
 :meth:`~foldbench.crease.sequences.FoldSequence.compiled` and drawn front and back as the OrigamiBench one-step
-task draws it (:mod:`foldbench.tasks.origamibench.pictures`); a draw where two of the pictures look alike is
-drawn again, and each state's creases must hold the creases of every earlier one and not the other way round,
-so the true order is the only order in which every picture's creases hold the previous picture's. The oracle
-finds that order from the compiled crease patterns alone.
+task draws it (:mod:`foldbench.tasks.origamibench.pictures`), but each scaled to fill its picture (the ``fill``
+knob): at one scale the outline shrinks with every fold and gives the order away. A draw where two pictures look
+alike is drawn again, and each state's creases must hold the creases of every earlier one and not the other way
+round, so the true order is the only order in which every picture's creases hold the previous picture's. The
+oracle finds that order from the compiled crease patterns alone.
 
 **The four orders.** As in the paper, the wrong orders keep some local order right: they differ from the true
-order by swapping one adjacent pair, reversing a run of three or more, or turning a block of four round. The set
+order by swapping one adjacent pair (the default, the ``edits`` knob), reversing a run of three or more, or
+turning a block of four round. The set
 is closed under those edits: it is ``{b∘g : g in G}`` for an order ``b`` drawn uniformly and a group ``G`` of four
 position edits (two disjoint swaps or reversals and their combination, or the four turns of a block), so every
 option is one edit from two others (or from all three), and every option could be the true one: nothing in the
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -58,7 +60,12 @@ MAX_TRIES = 400
 MIN_PICTURES, MAX_PICTURES = 4, 9
 DEFAULT_PICTURES: tuple[int, ...] = (4, 5, 6)
 EDIT_KINDS: tuple[str, ...] = ("two-swaps", "swap-and-reversal", "two-reversals", "block-turn")
-"""The groups of position edits an option set is built from."""
+"""The groups of position edits an option set can be built from."""
+DEFAULT_EDITS: tuple[str, ...] = ("two-swaps",)
+"""Two disjoint adjacent swaps: the wrong orders are the finest (each differs from the true one in adjacent
+pictures), and shallow picture cues find the answer least often with them (see the README)."""
+MIN_POSITIONS = {"two-swaps": 4, "swap-and-reversal": 5, "two-reversals": 6, "block-turn": 4}
+EditKind = Literal["two-swaps", "swap-and-reversal", "two-reversals", "block-turn"]
 
 Edit = tuple[int, ...]
 """A rearrangement of positions: the order ``o`` edited by ``g`` reads ``o[g[0]], o[g[1]], ...``."""
@@ -79,6 +86,11 @@ class OrderingKnobs(Knobs):
     """Numbers of pictures per item (4-9), taken in turn by block of four items; default 4, 5, 6."""
     size: Whole = 160
     """Side in pixels of each view (front or back) of a state, 64-512."""
+    edits: CommaList[EditKind] | None = None
+    """Kinds of wrong orders, one kind per block of four items drawn among these (those that fit the number of
+    pictures): ``two-swaps`` (two disjoint adjacent pairs swapped, singly and together), ``swap-and-reversal``
+    (an adjacent swap and a reversed run of three or more), ``two-reversals``, ``block-turn`` (a block of four
+    turned by one, two or three places); default ``two-swaps``."""
     fill: bool = True
     """Draw each state scaled to fill its views (default), so that the size of the folded outline, which shrinks
     with every fold, gives the order away; false draws every state at one scale, as OrigamiBench does."""
@@ -161,16 +173,15 @@ def order_text(order: Sequence[int]) -> str:
     return ", ".join(str(number) for number in order)
 
 
-def _option_set(seed: int, block: int, k: int) -> tuple[str, list[tuple[int, ...]]]:
-    """The kind of edits and the four orders of picture numbers 1..k shared by one block of items."""
+def _option_set(seed: int, block: int, k: int, kinds: Sequence[str]) -> tuple[str, list[tuple[int, ...]]]:
+    """The kind of edits (one of ``kinds`` that fits ``k`` pictures) and the four orders of picture numbers 1..k
+    shared by one block of items."""
     rng = np.random.default_rng(np.random.SeedSequence([seed, block, SALT]))
-    kinds = list(EDIT_KINDS)
-    while True:
-        kind = kinds[int(rng.integers(len(kinds)))]
-        group = edit_group(kind, k, rng)
-        if group is not None:
-            break
-        kinds.remove(kind)
+    fitting = [kind for kind in kinds if k >= MIN_POSITIONS[kind]]
+    kind = fitting[int(rng.integers(len(fitting)))]
+    group = edit_group(kind, k, rng)
+    if group is None:
+        raise AssertionError(f"no {kind} edits of {k} positions")
     base = tuple(int(x) + 1 for x in rng.permutation(k))
     return kind, [tuple(base[p] for p in g) for g in group]
 
@@ -234,7 +245,8 @@ class OrderingTask:
         """How the orders are built and balanced."""
         return {
             "source": "built-in fold sequences; states compiled and drawn front and back",
-            "options": "a set of four orders closed under two disjoint swaps/reversals or the turns of a block",
+            "options": "a set of four orders closed under the edits of one kind: "
+                       + ", ".join(knobs.get("edits") or DEFAULT_EDITS),
             "balance": "blocks of four items share their four orders, each the true order once; letters balanced "
                        "in blocks of four",
         }
@@ -263,7 +275,11 @@ class OrderingTask:
         for count in counts:
             if not any(len(s) >= count for s in selected):
                 raise InvalidKnobError(f"{self.id}: knob 'states': no chosen sequence has {count} folded states")
-        config["selected"], config["states"] = selected, tuple(counts)
+        kinds = config["edits"] or DEFAULT_EDITS
+        for count in counts:
+            if not any(count >= MIN_POSITIONS[kind] for kind in kinds):
+                raise InvalidKnobError(f"{self.id}: knob 'edits': none of {', '.join(kinds)} fits {count} pictures")
+        config["selected"], config["states"], config["edits"] = selected, tuple(counts), tuple(kinds)
         return config
 
     # ---- generation --------------------------------------------------------------------------------------
@@ -298,7 +314,7 @@ class OrderingTask:
         rng = np.random.default_rng(item_seed)
         counts = config["states"]
         k = int(counts[(index // 4) % len(counts)])
-        kind, orders = _option_set(seed, index // 4, k)
+        kind, orders = _option_set(seed, index // 4, k, config["edits"])
         for _ in range(MAX_TRIES):
             drawn = self._draw_states(rng, config["selected"], k, config["fill"])
             if drawn is not None:

@@ -71,7 +71,7 @@ class PatternPredictionKnobs(Knobs):
     collection: str | None = None
     """A folder of crease-pattern files named and categorised by OrigamiBench's Table 3 (e.g.
     ``../shared/corpus/flat-folder/instagram``); default: the built-in fold sequences."""
-    size: Whole = 384
+    size: Whole = 512
     """Side in pixels of the crease-pattern picture, 64-1024."""
 
     @field_validator("size")
