@@ -93,7 +93,7 @@ class OrderingKnobs(Knobs):
     turned by one, two or three places); default ``two-swaps``."""
     fill: bool = True
     """Draw each state scaled to fill its views (default), so that the size of the folded outline, which shrinks
-    with every fold, gives the order away; false draws every state at one scale, as OrigamiBench does."""
+    with every fold, does not give the order away; false draws every state at one scale, as OrigamiBench does."""
 
     @field_validator("size")
     @classmethod

@@ -110,7 +110,7 @@ def draw_name_set(patterns: Sequence[NamedPattern], rng: np.random.Generator) ->
     return chosen
 
 
-def _options_record(pattern: NamedPattern) -> dict[str, str]:
+def _option_record(pattern: NamedPattern) -> dict[str, str]:
     return {"name": pattern.name, "category": pattern.category, **pattern.source}
 
 
@@ -138,10 +138,9 @@ class PatternPredictionTask:
         }
 
     # ---- generation --------------------------------------------------------------------------------------
-    def patterns(self, knobs: Mapping[str, Any] | None) -> tuple[NamedPattern, ...]:
+    def patterns(self, config: PatternPredictionKnobs) -> tuple[NamedPattern, ...]:
         """The named patterns the knobs select; an :class:`InvalidKnobError` of one line when the collection is
         not a folder or has too few named, categorised patterns to make an item."""
-        config = parse_knobs(PatternPredictionKnobs, self.id, knobs)
         if config.collection is None:
             patterns = builtin_named_patterns()
             where = "the built-in fold sequences"
@@ -165,7 +164,7 @@ class PatternPredictionTask:
         """Items ``start .. n-1``; item ``i`` depends only on ``(seed, i)`` and the knobs (and the folder)."""
         check_modalities(self.id, modalities, self.modalities)
         config = parse_knobs(PatternPredictionKnobs, self.id, knobs)
-        patterns = self.patterns(knobs)
+        patterns = self.patterns(config)
         return (self._item(seed, index, patterns, config.size) for index in range(start, n))
 
     def _name_set(self, seed: int, block: int, patterns: Sequence[NamedPattern]) -> list[NamedPattern]:
@@ -192,7 +191,7 @@ class PatternPredictionTask:
                     "images": {"crease_pattern": f"images/{item_id}/crease_pattern.png"}},
             target={"answer": LETTERS[slot], "shown": dict(answer.source),
                     "digest": pattern_digest(source_pattern(answer.source)),
-                    "options": [_options_record(p) for p in options]},
+                    "options": [_option_record(p) for p in options]},
             metadata={"category": answer.category, "group": answer.group,
                       "collection": "built-in" if answer.source["collection"] == BUILTIN else "folder"},
         )  # fmt: skip
