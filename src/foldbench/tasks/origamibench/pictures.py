@@ -77,12 +77,14 @@ def _view_geometry(sequence: FoldSequence, state: int, side: str
     return cells, lines
 
 
-def _side_view(sequence: FoldSequence, state: int, side: str, size: int) -> Image.Image:
-    """One side of a state at one scale for every state: the unfolded square's diagonal fits the picture."""
+def _side_view(sequence: FoldSequence, state: int, side: str, size: int, fill: bool = False) -> Image.Image:
+    """One side of a state at one scale for every state (the unfolded square's diagonal fits the picture), or,
+    with ``fill``, scaled so that the state itself fills the picture."""
     cells, lines = _view_geometry(sequence, state, side)
     every = np.concatenate([corners for corners, _ in cells])
     centre = (every.min(axis=0) + every.max(axis=0)) / 2
-    scale = size * 0.92 / max(math.sqrt(2.0), float((every.max(axis=0) - every.min(axis=0)).max()))
+    extent = float((every.max(axis=0) - every.min(axis=0)).max())
+    scale = size * 0.92 / (extent if fill else max(math.sqrt(2.0), extent))
 
     def pixels(points: np.ndarray) -> list[tuple[float, float]]:
         mapped = (points - centre) * scale
@@ -100,20 +102,22 @@ def _side_view(sequence: FoldSequence, state: int, side: str, size: int) -> Imag
 
 
 @lru_cache(maxsize=4096)
-def state_picture(sequence: FoldSequence, state: int, size: int) -> Image.Image:
-    """The state's front view (left) and back view (right), each ``size`` pixels square, with a thin frame."""
+def state_picture(sequence: FoldSequence, state: int, size: int, fill: bool = False) -> Image.Image:
+    """The state's front view (left) and back view (right), each ``size`` pixels square, with a thin frame; every
+    state at one scale, or with ``fill`` each state scaled to fill its views (so sizes say nothing)."""
     image = Image.new("RGB", (2 * size + _GAP, size), "white")
-    image.paste(_side_view(sequence, state, "front", size), (0, 0))
-    image.paste(_side_view(sequence, state, "back", size), (size + _GAP, 0))
+    image.paste(_side_view(sequence, state, "front", size, fill), (0, 0))
+    image.paste(_side_view(sequence, state, "back", size, fill), (size + _GAP, 0))
     draw = ImageDraw.Draw(image)
     draw.line([(size + _GAP // 2, 0), (size + _GAP // 2, size)], fill=(200, 200, 200), width=1)
     return image
 
 
 @lru_cache(maxsize=4096)
-def state_signature(sequence: FoldSequence, state: int) -> np.ndarray:
-    """A small grey render of both sides of a state, for telling states apart."""
-    picture = state_picture(sequence, state, 128).convert("L").resize((2 * _SIGNATURE_SIZE, _SIGNATURE_SIZE),
+def state_signature(sequence: FoldSequence, state: int, fill: bool = False) -> np.ndarray:
+    """A small grey render of both sides of a state (at the common scale, or filling the picture), for telling
+    states apart."""
+    picture = state_picture(sequence, state, 128, fill).convert("L").resize((2 * _SIGNATURE_SIZE, _SIGNATURE_SIZE),
                                                                        Image.Resampling.BILINEAR)
     return np.asarray(picture, dtype=float)
 
