@@ -73,9 +73,10 @@ def balanced_batches(labels: list[int], batch_size: int, rng: random.Random) -> 
     while pools:
         batch: list[int] = []
         for label in rng.sample(sorted(pools), len(pools)):
-            if len(batch) + 2 > batch_size:
-                break
+            # a pool of three goes whole (one left over could not pair); it must fit as a whole
             take = 2 if len(pools[label]) != 3 else 3
+            if len(batch) + take > batch_size:
+                break
             batch += pools[label][:take]
             pools[label] = pools[label][take:]
             if len(pools[label]) < 2:

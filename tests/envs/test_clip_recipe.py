@@ -47,3 +47,10 @@ def test_the_split_is_seeded_and_keeps_every_category_in_training(tmp_path: Path
     assert len(train) + len(held) == 31 and {label for _, label in train} == {0, 1, 2}
     # labels in name order (animals 0, geometry 1, plants 2); 10 % held out, none from a category of two
     assert Counter(label for _, label in held) == Counter({0: 2, 2: 1})
+
+
+def test_a_pool_of_three_never_overfills_a_batch() -> None:
+    """Eleven categories of three pictures: eleven whole pools of three would make a batch of 33 > 32."""
+    labels = [label for label in range(11) for _ in range(3)]
+    batches = list(recipe.balanced_batches(labels, 32, random.Random(0)))
+    assert batches and all(len(batch) <= 32 for batch in batches)
