@@ -32,15 +32,18 @@ __all__ = [
     "Crease",
     "FoldState",
     "Layer",
+    "UnfoldedPieces",
     "apply_step",
     "compose",
     "flat_state",
     "fold_region",
     "half_plane",
     "invert",
+    "pieces_difference_area",
     "reflection",
     "step_problem",
     "unfold_cut",
+    "unfold_pieces",
     "unfolded_cut_area",
 ]
 
@@ -273,6 +276,40 @@ def apply_step(state: FoldState, creases: Sequence[Crease]) -> FoldState:
     return FoldState(layers, union([staying, *flaps]))
 
 
+@dataclass(frozen=True, slots=True)
+class UnfoldedPieces:
+    """A cut through a folded state, unfolded piece by piece: ``pieces`` are the holes each layer gets, carried
+    back to the flat sheet (disjoint parts of it, up to rounding), and ``area`` their summed area measured before
+    they were carried back (the layers' maps keep areas). Joining the pieces gives :func:`unfold_cut`'s holes."""
+
+    pieces: tuple[BaseGeometry, ...]
+    area: float
+
+    def holes(self) -> BaseGeometry:
+        """The joined holes (exactly :func:`unfold_cut`'s result)."""
+        return _disjoint_union(list(self.pieces))
+
+
+def unfold_pieces(state: FoldState, cut: BaseGeometry) -> UnfoldedPieces:
+    """The holes made by cutting every layer of ``state`` along ``cut``, as separate pieces on the flat sheet.
+
+    >>> square = Polygon([(0, 0), (2, 0), (2, 2), (0, 2)])
+    >>> folded = apply_step(flat_state(square), [Crease((1.0, 0.0), (1.0, 0.0))])
+    >>> unfolded = unfold_pieces(folded, Polygon([(0, 0), (1, 0), (1, 1)]))
+    >>> len(unfolded.pieces), unfolded.area
+    (2, 1.0)
+    """
+    positions = np.empty(len(state.layers), dtype=object)
+    positions[:] = [layer.position for layer in state.layers]
+    parts = shapely.intersection(positions, cut)
+    pieces = tuple(
+        _transformed(part, invert(layer.transform))
+        for layer, part in zip(state.layers, parts, strict=True)
+        if not part.is_empty
+    )
+    return UnfoldedPieces(pieces, float(shapely.area(parts).sum()))
+
+
 def unfold_cut(state: FoldState, cut: BaseGeometry) -> BaseGeometry:
     """The holes on the flat sheet made by cutting every layer of ``state`` along the region ``cut``.
 
@@ -280,15 +317,7 @@ def unfold_cut(state: FoldState, cut: BaseGeometry) -> BaseGeometry:
     >>> unfold_cut(flat_state(square), Polygon()).is_empty
     True
     """
-    positions = np.empty(len(state.layers), dtype=object)
-    positions[:] = [layer.position for layer in state.layers]
-    parts = shapely.intersection(positions, cut)
-    pieces = [
-        _transformed(part, invert(layer.transform))
-        for layer, part in zip(state.layers, parts, strict=True)
-        if not part.is_empty
-    ]
-    return _disjoint_union(pieces)
+    return unfold_pieces(state, cut).holes()
 
 
 def unfolded_cut_area(state: FoldState, cut: BaseGeometry) -> float:
@@ -304,6 +333,26 @@ def unfolded_cut_area(state: FoldState, cut: BaseGeometry) -> float:
     positions = np.empty(len(state.layers), dtype=object)
     positions[:] = [layer.position for layer in state.layers]
     return float(shapely.area(shapely.intersection(positions, cut)).sum())
+
+
+def pieces_difference_area(first: UnfoldedPieces, second: UnfoldedPieces) -> float:
+    """The area of the symmetric difference of two unfolded cuts' holes, found without joining either: each one's
+    pieces are disjoint, so it is both areas less twice the summed overlaps of their pieces (equal to
+    :func:`~foldbench.pfp.tolerance.difference_area` of the joined holes up to rounding).
+
+    >>> from shapely.geometry import box
+    >>> one = UnfoldedPieces((box(0, 0, 1, 1), box(1, 0, 2, 1)), 2.0)
+    >>> pieces_difference_area(one, UnfoldedPieces((box(0.5, 0, 1.5, 1),), 1.0))
+    1.0
+    """
+    overlap = 0.0
+    if first.pieces and second.pieces:
+        ours = np.array(first.pieces, dtype=object)
+        theirs = np.array(second.pieces, dtype=object)
+        query_index, tree_index = shapely.STRtree(theirs).query(ours, predicate="intersects")
+        if len(query_index):
+            overlap = float(shapely.area(shapely.intersection(ours[query_index], theirs[tree_index])).sum())
+    return first.area + second.area - 2 * overlap
 
 
 def _disjoint_union(pieces: list[BaseGeometry]) -> BaseGeometry:

@@ -32,11 +32,13 @@ from foldbench.pfp.cutouts import capacity, capacity_of, count_distribution, sam
 from foldbench.pfp.folding import (
     Crease,
     FoldState,
+    UnfoldedPieces,
     apply_step,
     half_plane,
+    pieces_difference_area,
     reflection,
     step_problem,
-    unfolded_cut_area,
+    unfold_pieces,
 )
 from foldbench.pfp.memo import FoldMemo
 from foldbench.pfp.puzzle import (
@@ -112,15 +114,15 @@ def _creases_touch(state: FoldState, step: Step, holes: Any) -> bool:
 
 
 class _LazyHoles:
-    """The holes a cut makes through each option's folded paper, unfolded only when asked for."""
+    """The holes a cut makes through each option's folded paper, its pieces joined only when asked for."""
 
-    def __init__(self, puzzles: list[Puzzle], finals: list[FoldState]) -> None:
-        self._puzzles, self._finals = puzzles, finals
+    def __init__(self, unfolded: list[UnfoldedPieces]) -> None:
+        self._unfolded = unfolded
         self._holes: dict[int, Any] = {}
 
     def __getitem__(self, k: int) -> Any:
         if k not in self._holes:
-            self._holes[k] = holes_of(self._puzzles[k], self._finals[k])
+            self._holes[k] = self._unfolded[k].holes()
         return self._holes[k]
 
 
@@ -128,19 +130,24 @@ def _option_results(
     sheet: SheetShape, sequences: list[tuple[Step, ...]], finals: list[FoldState], cutouts: tuple[Any, ...]
 ) -> _LazyHoles | None:
     """The holes the cut makes through each folded paper, or None when the cut misses one of them or two options
-    make the same holes. Two options whose holes' areas differ by at least ``DISTINCT_AREA`` (with room for
-    rounding; the areas are found without unfolding) make different holes; only the others are unfolded."""
+    make the same holes. Two options' holes are compared by the summed areas and overlaps of their pieces, unjoined
+    (:func:`~foldbench.pfp.folding.pieces_difference_area`); only a comparison within rounding of
+    ``DISTINCT_AREA`` joins the pieces and compares the holes themselves."""
     puzzles = [Puzzle(sheet, steps, cutouts) for steps in sequences]
     if any(cutout_problem(puzzle, final) is not None for puzzle, final in zip(puzzles, finals, strict=True)):
         return None
     cut = cut_region(cutouts)
-    areas = [unfolded_cut_area(final, cut) for final in finals]
-    results = _LazyHoles(puzzles, finals)
+    unfolded = [unfold_pieces(final, cut) for final in finals]
+    results = _LazyHoles(unfolded)
     for i in range(len(puzzles)):
         for j in range(i):
-            if abs(areas[i] - areas[j]) >= DISTINCT_AREA + _ROUNDING_MARGIN:
+            if abs(unfolded[i].area - unfolded[j].area) >= DISTINCT_AREA + _ROUNDING_MARGIN:
                 continue
-            if not distinct_regions(results[i], results[j]):
+            estimate = pieces_difference_area(unfolded[i], unfolded[j])
+            if abs(estimate - DISTINCT_AREA) > _ROUNDING_MARGIN:
+                if estimate < DISTINCT_AREA:
+                    return None
+            elif not distinct_regions(results[i], results[j]):
                 return None
     return results
 
