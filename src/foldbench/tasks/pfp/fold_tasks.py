@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 from shapely import affinity
 
-from foldbench.pfp.cutouts import capacity, capacity_of, count_distribution, sample_cutouts
+from foldbench.pfp.cutouts import capacity, capacity_of, sample_cutouts
 from foldbench.pfp.folding import (
     Crease,
     FoldState,
@@ -60,7 +60,14 @@ from foldbench.pfp.variants import make_variant
 from foldbench.tasks.base import Item
 from foldbench.tasks.knobs import Knobs
 from foldbench.tasks.pfp.common import PfpTaskBase
-from foldbench.tasks.pfp.fold_sampling import CUT_TRIES, SUBTASK_FOLDS, check_fold_knobs, sample_puzzle
+from foldbench.tasks.pfp.fold_sampling import (
+    CUT_TRIES,
+    SUBTASK_FOLDS,
+    check_fold_knobs,
+    cuts_through,
+    draw_cutout_count,
+    sample_puzzle,
+)
 from foldbench.tasks.pfp.knobs import PfpFoldKnobs
 
 __all__ = ["OPTION_SIZE", "QUESTION_SIZE", "InverseTask", "MultiStepTask", "SingleStepTask"]
@@ -291,10 +298,9 @@ class MultiStepTask(_FoldTaskBase):
                 break
         else:
             return None
-        allowed, weights = count_distribution(config["cutouts"], capacity_of(common))
-        if not allowed:
+        count = draw_cutout_count(rng, config["cutouts"], capacity_of(common))
+        if count is None:
             return None
-        count = int(allowed[int(rng.choice(len(allowed), p=weights))])
         for _ in range(CUT_TRIES):
             cutouts = sample_cutouts(rng, common, count)
             if cutouts is None:
@@ -413,26 +419,23 @@ class InverseTask(_FoldTaskBase):
         # The four sequences are drawn alike; the answer is the one at the answer's letter, and the cut is made
         # through it. A cut is kept only when every other sequence fails to make its holes.
         steps, states = sequences[answer_index]
-        allowed, weights = count_distribution(config["cutouts"], capacity(sheet, num_folds))
-        count = int(allowed[int(rng.choice(len(allowed), p=weights))])
-        for _ in range(_INVERSE_CUT_TRIES):
-            cutouts = sample_cutouts(rng, states[-1].silhouette, count)
-            if cutouts is None:
-                continue
-            puzzle = Puzzle(sheet, steps, cutouts)
-            if cutout_problem(puzzle, states[-1]) is not None:
-                continue
-            holes = holes_of(puzzle, states[-1])
-            others = [other for k, other in enumerate(sequences) if k != answer_index]
+        count = draw_cutout_count(rng, config["cutouts"], capacity(sheet, num_folds))
+        if count is None:
+            return None
+        others = [other for k, other in enumerate(sequences) if k != answer_index]
+        kept: tuple[Puzzle, Any, Any] | None = None
+        for cut, holes in cuts_through(rng, sheet, steps, states[-1], count, _INVERSE_CUT_TRIES):
             if family == "corner" and not all(_creases_touch(flat, other[0][0], holes) for other in others):
                 continue  # the holes lie away from some option's flaps: that option makes them too
             left = clean_paper(sheet, holes)
-            if left is None:
-                continue
-            if all(refold_misses_by(sheet, other[0], holes, DISTINCT_AREA, other[1][-1]) for other in others):
+            if left is not None and all(
+                refold_misses_by(sheet, other[0], holes, DISTINCT_AREA, other[1][-1]) for other in others
+            ):
+                kept = cut, holes, left
                 break
-        else:
+        if kept is None:
             return None
+        puzzle, holes, left = kept
         for other_steps, other_states in sequences:
             remember_states(self.memo, sheet, other_steps, other_states)
         self.memo.put("holes", puzzle, holes)
