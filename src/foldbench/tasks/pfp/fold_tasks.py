@@ -151,7 +151,7 @@ def _option_results(
             if abs(unfolded[i].area - unfolded[j].area) >= DISTINCT_AREA + _ROUNDING_MARGIN:
                 continue
             estimate = pieces_difference_area(unfolded[i], unfolded[j])
-            if abs(estimate - DISTINCT_AREA) > _ROUNDING_MARGIN:
+            if abs(estimate - DISTINCT_AREA) > _ROUNDING_MARGIN:  # False for NaN
                 if estimate < DISTINCT_AREA:
                     return None
             elif not distinct_regions(results[i], results[j]):
