@@ -16,8 +16,10 @@ from foldbench.pfp.folding import (
     flat_state,
     fold_region,
     half_plane,
+    pieces_difference_area,
     reflection,
     unfold_cut,
+    unfold_pieces,
     unfolded_cut_area,
 )
 from foldbench.pfp.puzzle import (
@@ -31,15 +33,18 @@ from foldbench.pfp.puzzle import (
 )
 from foldbench.pfp.sequences import SYMMETRIC_CODES, resolve_code, sample_sequence
 from foldbench.pfp.shapes import SHEET_SHAPES, Cutout, cutout_polygon, sheet_polygon
-from foldbench.pfp.tolerance import SAME_AREA, same_region
+from foldbench.pfp.tolerance import SAME_AREA, difference_area, same_region
 from foldbench.tasks.pfp.fold_sampling import SUBTASK_FOLDS, Sampled, check_fold_knobs, sample_puzzle
 
 SQUARE = box(-180, -180, 180, 180)
 
 
-def _puzzles(seed: int, subtask: str, count: int = 1) -> list[Sampled]:
+def _puzzles(seed: int, subtask: str, count: int = 1, *, one_sheet: bool = False) -> list[Sampled]:
+    """``count`` random puzzles of ``subtask`` (all on one random sheet with ``one_sheet``)."""
     rng = np.random.default_rng(seed)
-    config = {"subtasks": (subtask,)}
+    config: dict[str, object] = {"subtasks": (subtask,)}
+    if one_sheet:
+        config["shapes"] = (str(rng.choice(SHEET_SHAPES)),)
     check_fold_knobs("test", config)
     found: list[Sampled] = []
     while len(found) < count:
@@ -139,9 +144,9 @@ def test_generated_puzzles_pass_quality_and_refold_exactly(seed: int, subtask: s
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from(["1-fold", "2-fold", "others"]), st.floats(-3.0, 3.0))
 def test_the_cheap_refold_comparison_agrees_with_the_exact_mismatch(seed: int, subtask: str, offset: float) -> None:
-    """Holes of one puzzle against another random sequence: the union-free comparison gives the exact answer,
-    also for bounds within rounding of the mismatch."""
-    (puzzle, _, holes), (other, other_states, _) = _puzzles(seed, subtask, 2)
+    """Holes of one puzzle against another random sequence of the same sheet (as the options of an inverse item
+    are): the union-free comparison gives the exact answer, also for bounds within rounding of the mismatch."""
+    (puzzle, _, holes), (other, other_states, _) = _puzzles(seed, subtask, 2, one_sheet=True)
     exact = refold_mismatch(puzzle.sheet, other.steps, holes)
     for bound in (exact + offset, 600.0, SAME_AREA):
         expected = exact >= bound
@@ -155,6 +160,21 @@ def test_the_union_free_area_of_a_cut_is_the_area_of_its_holes(seed: int, subtas
     cut = unary_union([cutout_polygon(c) for c in puzzle.cutouts])
     assert unfolded_cut_area(states[-1], cut) == pytest.approx(holes.area, abs=1e-3)
     assert unfolded_cut_area(states[-1], cut) == pytest.approx(unfold_cut(states[-1], cut).area, abs=1e-3)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), subtasks)
+def test_the_union_free_difference_of_two_cuts_is_the_difference_of_their_holes(seed: int, subtask: str) -> None:
+    """One cut through two fold sequences of the same sheet: the areas and overlaps of the unjoined pieces give
+    the symmetric difference of the joined holes, and joining the pieces gives the holes themselves."""
+    (puzzle, states, holes), (_, other_states, _) = _puzzles(seed, subtask, 2)
+    cut = unary_union([cutout_polygon(c) for c in puzzle.cutouts])
+    ours, theirs = unfold_pieces(states[-1], cut), unfold_pieces(other_states[-1], cut)
+    assert same_region(ours.holes(), holes)
+    exact = difference_area(holes, theirs.holes())
+    assert pieces_difference_area(ours, theirs) == pytest.approx(exact, abs=1e-3)
+    assert pieces_difference_area(theirs, ours) == pytest.approx(exact, abs=1e-3)
+    assert pieces_difference_area(ours, ours) == pytest.approx(0.0, abs=1e-3)
 
 
 def test_a_symmetric_pattern_is_not_made_by_an_asymmetric_fold() -> None:

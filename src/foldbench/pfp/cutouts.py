@@ -15,7 +15,8 @@ import math
 from itertools import pairwise
 
 import numpy as np
-from shapely.geometry import Point, Polygon
+import shapely
+from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from foldbench.pfp.shapes import CUTOUT_SHAPES, Cutout, SheetShape, cutout_polygon, sheet_polygon
@@ -111,7 +112,7 @@ def _inside_point(rng: np.random.Generator, outline: BaseGeometry) -> tuple[floa
     minx, miny, maxx, maxy = outline.bounds
     for _ in range(20):
         x, y = float(rng.uniform(minx, maxx)), float(rng.uniform(miny, maxy))
-        if outline.contains(Point(x, y)):
+        if shapely.contains_xy(outline, x, y):
             return x, y
     return None
 

@@ -10,6 +10,7 @@ import io
 from functools import cache
 
 import numpy as np
+import shapely
 from PIL import Image, ImageDraw, ImageFont
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
@@ -85,9 +86,10 @@ class Frame:
         return self.size / 2 + x * self.scale, self.size / 2 - y * self.scale
 
     def ring(self, coords: object) -> list[float]:
-        """The pixel positions of a ring of sheet points, flattened ``[x0, y0, x1, y1, ...]``."""
-        points = np.asarray(coords)[:, :2] * np.array([self.scale, -self.scale]) + self.size / 2
-        return points.ravel().tolist()
+        """The pixel positions of a ring of sheet points (a ring geometry or its coordinates), flattened
+        ``[x0, y0, x1, y1, ...]``."""
+        points = shapely.get_coordinates(coords) if isinstance(coords, BaseGeometry) else np.asarray(coords)[:, :2]
+        return (points * np.array([self.scale, -self.scale]) + self.size / 2).ravel().tolist()
 
 
 def _polygons(geometry: BaseGeometry) -> list[Polygon]:
@@ -109,18 +111,20 @@ def draw_geometry(
 ) -> None:
     """Fill the polygons of ``geometry`` (holes left white) and outline them."""
     for polygon in _polygons(geometry):
-        draw.polygon(frame.ring(polygon.exterior.coords), fill=fill)
-        for interior in polygon.interiors:
-            draw.polygon(frame.ring(interior.coords), fill=BACKGROUND)
+        rings = [frame.ring(ring) for ring in (polygon.exterior, *polygon.interiors)]
+        draw.polygon(rings[0], fill=fill)
+        for interior in rings[1:]:
+            draw.polygon(interior, fill=BACKGROUND)
         if outline is not None:
-            draw_outline(draw, frame, polygon, color=outline, width=width)
+            for ring in rings:
+                draw.line(ring, fill=outline, width=width)
 
 
 def draw_outline(draw: ImageDraw.ImageDraw, frame: Frame, geometry: BaseGeometry, *, color: int, width: int) -> None:
     """Outline the polygons of ``geometry`` (exteriors and holes)."""
     for polygon in _polygons(geometry):
         for ring in (polygon.exterior, *polygon.interiors):
-            draw.line(frame.ring(ring.coords), fill=color, width=width)
+            draw.line(frame.ring(ring), fill=color, width=width)
 
 
 @cache

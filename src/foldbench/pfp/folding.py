@@ -13,6 +13,7 @@ these holes on the flat sheet (:func:`unfold_cut`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -20,11 +21,12 @@ from typing import Any
 
 import numpy as np
 import shapely
+from shapely.errors import GEOSException
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
-from foldbench.pfp.tolerance import MIN_FLAP_FRACTION, SAME_AREA, SNAP_DECIMALS, union
+from foldbench.pfp.tolerance import MIN_FLAP_FRACTION, SAME_AREA, SNAP_DECIMALS, UNION_GRID, union
 
 __all__ = [
     "IDENTITY",
@@ -32,15 +34,20 @@ __all__ = [
     "Crease",
     "FoldState",
     "Layer",
+    "UnfoldedPieces",
     "apply_step",
     "compose",
     "flat_state",
     "fold_region",
+    "folded_pieces",
     "half_plane",
     "invert",
+    "overlap_areas",
+    "pieces_difference_area",
     "reflection",
     "step_problem",
     "unfold_cut",
+    "unfold_pieces",
     "unfolded_cut_area",
 ]
 
@@ -273,6 +280,40 @@ def apply_step(state: FoldState, creases: Sequence[Crease]) -> FoldState:
     return FoldState(layers, union([staying, *flaps]))
 
 
+@dataclass(frozen=True, slots=True)
+class UnfoldedPieces:
+    """A cut through a folded state, unfolded piece by piece: ``pieces`` are the holes each layer gets, carried
+    back to the flat sheet (disjoint parts of it, up to rounding), and ``area`` their summed area measured before
+    they were carried back (the layers' maps keep areas). Joining the pieces gives :func:`unfold_cut`'s holes."""
+
+    pieces: tuple[BaseGeometry, ...]
+    area: float
+
+    def holes(self) -> BaseGeometry:
+        """The joined holes (exactly :func:`unfold_cut`'s result)."""
+        return _disjoint_union(list(self.pieces))
+
+
+def unfold_pieces(state: FoldState, cut: BaseGeometry) -> UnfoldedPieces:
+    """The holes made by cutting every layer of ``state`` along ``cut``, as separate pieces on the flat sheet.
+
+    >>> square = Polygon([(0, 0), (2, 0), (2, 2), (0, 2)])
+    >>> folded = apply_step(flat_state(square), [Crease((1.0, 0.0), (1.0, 0.0))])
+    >>> unfolded = unfold_pieces(folded, Polygon([(0, 0), (1, 0), (1, 1)]))
+    >>> len(unfolded.pieces), unfolded.area
+    (2, 1.0)
+    """
+    positions = np.empty(len(state.layers), dtype=object)
+    positions[:] = [layer.position for layer in state.layers]
+    parts = shapely.intersection(positions, cut)
+    pieces = tuple(
+        _transformed(part, invert(layer.transform))
+        for layer, part in zip(state.layers, parts, strict=True)
+        if not part.is_empty
+    )
+    return UnfoldedPieces(pieces, float(shapely.area(parts).sum()))
+
+
 def unfold_cut(state: FoldState, cut: BaseGeometry) -> BaseGeometry:
     """The holes on the flat sheet made by cutting every layer of ``state`` along the region ``cut``.
 
@@ -280,15 +321,7 @@ def unfold_cut(state: FoldState, cut: BaseGeometry) -> BaseGeometry:
     >>> unfold_cut(flat_state(square), Polygon()).is_empty
     True
     """
-    positions = np.empty(len(state.layers), dtype=object)
-    positions[:] = [layer.position for layer in state.layers]
-    parts = shapely.intersection(positions, cut)
-    pieces = [
-        _transformed(part, invert(layer.transform))
-        for layer, part in zip(state.layers, parts, strict=True)
-        if not part.is_empty
-    ]
-    return _disjoint_union(pieces)
+    return unfold_pieces(state, cut).holes()
 
 
 def unfolded_cut_area(state: FoldState, cut: BaseGeometry) -> float:
@@ -304,6 +337,55 @@ def unfolded_cut_area(state: FoldState, cut: BaseGeometry) -> float:
     positions = np.empty(len(state.layers), dtype=object)
     positions[:] = [layer.position for layer in state.layers]
     return float(shapely.area(shapely.intersection(positions, cut)).sum())
+
+
+def overlap_areas(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """The areas of the intersections of two arrays of regions, pair by pair.
+
+    A floating-point overlay can return a whole input where two edges agree only up to rounding; a result that
+    reaches outside both inputs' bounding boxes is such a failure, and those pairs are intersected again on the
+    :data:`~foldbench.pfp.tolerance.UNION_GRID`. NaN where an overlay refuses an input with lines beside its
+    area.
+
+    >>> from shapely.geometry import box
+    >>> overlap_areas(np.array([box(0, 0, 2, 2)]), np.array([box(1, 1, 3, 3)])).tolist()
+    [1.0]
+    """
+    try:
+        overlaps = shapely.intersection(first, second)
+    except GEOSException:  # an input with lines beside its area that the overlay cannot place
+        return np.full(len(first), math.nan)
+    areas = shapely.area(overlaps)
+    low = np.maximum(shapely.bounds(first)[:, :2], shapely.bounds(second)[:, :2]) - _HAIR
+    high = np.minimum(shapely.bounds(first)[:, 2:], shapely.bounds(second)[:, 2:]) + _HAIR
+    reach = shapely.bounds(overlaps)
+    failed = (areas > 0) & ((reach[:, :2] < low).any(axis=1) | (reach[:, 2:] > high).any(axis=1))
+    if failed.any():
+        try:
+            areas[failed] = shapely.area(shapely.intersection(first[failed], second[failed], grid_size=UNION_GRID))
+        except GEOSException:
+            areas[failed] = math.nan
+    return areas
+
+
+def pieces_difference_area(first: UnfoldedPieces, second: UnfoldedPieces) -> float:
+    """The area of the symmetric difference of two unfolded cuts' holes, found without joining either: each one's
+    pieces are disjoint, so it is both areas less twice the summed overlaps of their pieces (equal to
+    :func:`~foldbench.pfp.tolerance.difference_area` of the joined holes up to rounding; NaN when an overlap
+    cannot be found, see :func:`overlap_areas`).
+
+    >>> from shapely.geometry import box
+    >>> one = UnfoldedPieces((box(0, 0, 1, 1), box(1, 0, 2, 1)), 2.0)
+    >>> pieces_difference_area(one, UnfoldedPieces((box(0.5, 0, 1.5, 1),), 1.0))
+    1.0
+    """
+    overlap = 0.0
+    if first.pieces and second.pieces:
+        ours = np.array(first.pieces, dtype=object)
+        theirs = np.array(second.pieces, dtype=object)
+        query_index, tree_index = shapely.STRtree(theirs).query(ours, predicate="intersects")
+        overlap = float(overlap_areas(ours[query_index], theirs[tree_index]).sum())
+    return first.area + second.area - 2 * overlap
 
 
 def _disjoint_union(pieces: list[BaseGeometry]) -> BaseGeometry:
@@ -332,6 +414,24 @@ def _disjoint_union(pieces: list[BaseGeometry]) -> BaseGeometry:
     return merged
 
 
+def folded_pieces(state: FoldState, holes: BaseGeometry) -> np.ndarray:
+    """Each layer's piece of a region of the flat sheet, where that layer lies once folded (an array with one
+    geometry per layer, empty where the layer has none of the region).
+
+    >>> square = Polygon([(0, 0), (2, 0), (2, 2), (0, 2)])
+    >>> folded = apply_step(flat_state(square), [Crease((1.0, 0.0), (1.0, 0.0))])
+    >>> [piece.area for piece in folded_pieces(folded, Polygon([(1, 0), (2, 0), (2, 1)]))]
+    [0.0, 0.5]
+    """
+    # A layer's piece of the holes, folded, is its position cut by the holes carried along with it (the layer's
+    # map is an isometry): one transform per layer instead of two.
+    positions = np.empty(len(state.layers), dtype=object)
+    positions[:] = [layer.position for layer in state.layers]
+    carried = np.empty(len(state.layers), dtype=object)
+    carried[:] = [_transformed(holes, layer.transform) for layer in state.layers]
+    return shapely.intersection(positions, carried)
+
+
 def fold_region(state: FoldState, holes: BaseGeometry) -> BaseGeometry:
     """Where a region of the flat sheet lies once folded: the union of its pieces over every layer.
 
@@ -343,11 +443,4 @@ def fold_region(state: FoldState, holes: BaseGeometry) -> BaseGeometry:
     """
     if holes.is_empty:
         return union([])
-    # A layer's piece of the holes, folded, is its position cut by the holes carried along with it (the layer's
-    # map is an isometry): one transform per layer instead of two.
-    positions = np.empty(len(state.layers), dtype=object)
-    positions[:] = [layer.position for layer in state.layers]
-    carried = np.empty(len(state.layers), dtype=object)
-    carried[:] = [_transformed(holes, layer.transform) for layer in state.layers]
-    parts = shapely.intersection(positions, carried)
-    return union([part for part in parts if not part.is_empty])
+    return union([piece for piece in folded_pieces(state, holes) if not piece.is_empty])

@@ -21,7 +21,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from foldbench.pfp.cutouts import MIN_INSIDE_FRACTION
-from foldbench.pfp.folding import Crease, FoldState, fold_region, unfold_cut
+from foldbench.pfp.folding import Crease, FoldState, fold_region, folded_pieces, overlap_areas, unfold_cut
 from foldbench.pfp.memo import FoldMemo
 from foldbench.pfp.sequences import Step, replay
 from foldbench.pfp.shapes import Cutout, SheetShape, check_sheet_shape, cutout_polygon, sheet_polygon
@@ -367,6 +367,25 @@ _AREA_ROUNDING = 1.0
 """Square units: an area found without unions decides a comparison only when it clears the bound by this much."""
 
 
+def _mismatch_bounds(final: FoldState, pieces: np.ndarray) -> tuple[float, float]:
+    """Bounds on :func:`refold_mismatch` from the folded pieces ``Q_a`` of the holes, one per layer ``L_a``
+    (:func:`~foldbench.pfp.folding.folded_pieces`), without joining them.
+
+    The smallest cut ``U`` is the union of the ``Q_b``, and the mismatch is the paper it adds to each layer beside
+    that layer's own piece, ``sum_a area((L_a & U) - Q_a)``. Each term is at least the largest and at most the sum
+    over ``b`` of ``area((L_a & Q_b) - Q_a) = area(L_a & Q_b) - area(Q_a & Q_b)`` (``Q_a`` lies in ``L_a``). NaN
+    bounds (decide nothing) when an overlap cannot be found (:func:`~foldbench.pfp.folding.overlap_areas`)."""
+    count = len(final.layers)
+    if count < 2:
+        return 0.0, 0.0
+    positions = np.empty(count, dtype=object)
+    positions[:] = [layer.position for layer in final.layers]
+    mine, other = np.nonzero(~np.eye(count, dtype=bool))
+    added = overlap_areas(positions[mine], pieces[other]) - overlap_areas(pieces[mine], pieces[other])
+    per_layer = added.reshape(count, count - 1)
+    return float(per_layer.max(axis=1).sum()), float(per_layer.sum())
+
+
 def refold_misses_by(
     sheet: SheetShape,
     steps: Sequence[Step],
@@ -377,17 +396,24 @@ def refold_misses_by(
 ) -> bool:
     """Whether :func:`refold_mismatch` is at least ``area``, found cheaply when the answer is clear.
 
-    What the smallest cut unfolds to contains the holes and is made of pieces of distinct layers (disjoint on the
-    flat sheet), so the mismatch is the summed area of the layers' pieces of that cut less the holes' area (the
-    layers' maps keep areas): no piece needs to be carried back or joined. Within rounding of the bound, the
-    mismatch is computed exactly.
+    First from bounds on the mismatch that need no union (:func:`_mismatch_bounds`). Then from the smallest cut:
+    what it unfolds to contains the holes and is made of pieces of distinct layers (disjoint on the flat sheet),
+    so the mismatch is the summed area of the layers' pieces of that cut less the holes' area (the layers' maps
+    keep areas): no piece needs to be carried back or joined. Within rounding of the bound, the mismatch is
+    computed exactly.
 
     >>> from shapely.geometry import box
     >>> refold_misses_by("square", (), box(0, 0, 30, 30), 1.0)
     False
     """
     final = final if final is not None else sheet_states(sheet, tuple(steps), memo)[-1]
-    smallest_cut = fold_region(final, holes)
+    pieces = folded_pieces(final, holes)
+    lower, upper = _mismatch_bounds(final, pieces)
+    if lower >= area + _AREA_ROUNDING:
+        return True
+    if upper < area - _AREA_ROUNDING:
+        return False
+    smallest_cut = union([piece for piece in pieces if not piece.is_empty])
     positions = np.empty(len(final.layers), dtype=object)
     positions[:] = [layer.position for layer in final.layers]
     estimate = float(shapely.area(shapely.intersection(positions, smallest_cut)).sum()) - holes.area

@@ -7,7 +7,7 @@ counts asked for explicitly that a sheet cannot hold are an error).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -19,10 +19,18 @@ from foldbench.pfp.errors import PfpKnobError
 from foldbench.pfp.folding import FoldState
 from foldbench.pfp.memo import FoldMemo
 from foldbench.pfp.puzzle import Puzzle, clean_paper, cutout_problem, holes_of, remember_states
-from foldbench.pfp.sequences import FoldFamily, sample_sequence
-from foldbench.pfp.shapes import SHEET_SHAPES, sheet_polygon
+from foldbench.pfp.sequences import FoldFamily, Step, sample_sequence
+from foldbench.pfp.shapes import SHEET_SHAPES, SheetShape, sheet_polygon
 
-__all__ = ["CUT_TRIES", "SUBTASK_FOLDS", "Sampled", "check_fold_knobs", "sample_puzzle"]
+__all__ = [
+    "CUT_TRIES",
+    "SUBTASK_FOLDS",
+    "Sampled",
+    "check_fold_knobs",
+    "cuts_through",
+    "draw_cutout_count",
+    "sample_puzzle",
+]
 
 SUBTASK_FOLDS: dict[str, tuple[int, FoldFamily]] = {
     "1-fold": (1, "symmetric"),
@@ -73,6 +81,35 @@ def check_fold_knobs(task_id: str, config: dict[str, Any]) -> None:
     config["cutouts"] = counts
 
 
+def draw_cutout_count(rng: np.random.Generator, counts: tuple[int, ...], room: int) -> int | None:
+    """A cutout count drawn from ``counts`` with the published probabilities, limited to the ``room`` a folded
+    sheet has (None when no count fits)."""
+    allowed, weights = count_distribution(counts, room)
+    if not allowed:
+        return None
+    return int(allowed[int(rng.choice(len(allowed), p=weights))])
+
+
+def cuts_through(
+    rng: np.random.Generator,
+    sheet: SheetShape,
+    steps: tuple[Step, ...],
+    final: FoldState,
+    count: int,
+    tries: int,
+) -> Iterator[tuple[Puzzle, BaseGeometry]]:
+    """Up to ``tries`` random cuts of ``count`` cutouts through the folded paper ``final``: each cut whose cutouts
+    lie on the paper (:func:`~foldbench.pfp.puzzle.cutout_problem`), as a puzzle with the holes it makes. The
+    caller checks the holes and stops at the first cut it keeps."""
+    for _ in range(tries):
+        cutouts = sample_cutouts(rng, final.silhouette, count)
+        if cutouts is None:
+            continue
+        puzzle = Puzzle(sheet, steps, cutouts)
+        if cutout_problem(puzzle, final) is None:
+            yield puzzle, holes_of(puzzle, final)
+
+
 def sample_puzzle(
     rng: np.random.Generator, subtask: str, config: Mapping[str, Any], memo: FoldMemo | None = None
 ) -> Sampled | None:
@@ -85,16 +122,10 @@ def sample_puzzle(
     if sequence is None:
         return None
     steps, states = sequence
-    allowed, weights = count_distribution(config["cutouts"], capacity(sheet, num_folds))
-    count = int(allowed[int(rng.choice(len(allowed), p=weights))])
-    for _ in range(CUT_TRIES):
-        cutouts = sample_cutouts(rng, states[-1].silhouette, count)
-        if cutouts is None:
-            continue
-        puzzle = Puzzle(sheet, steps, cutouts)
-        if cutout_problem(puzzle, states[-1]) is not None:
-            continue
-        holes = holes_of(puzzle, states[-1])
+    count = draw_cutout_count(rng, config["cutouts"], capacity(sheet, num_folds))
+    if count is None:
+        return None
+    for puzzle, holes in cuts_through(rng, sheet, steps, states[-1], count, CUT_TRIES):
         if clean_paper(sheet, holes) is not None:
             if memo is not None:
                 remember_states(memo, sheet, steps, states)

@@ -28,15 +28,17 @@ from typing import Any
 import numpy as np
 from shapely import affinity
 
-from foldbench.pfp.cutouts import capacity, capacity_of, count_distribution, sample_cutouts
+from foldbench.pfp.cutouts import capacity, capacity_of, sample_cutouts
 from foldbench.pfp.folding import (
     Crease,
     FoldState,
+    UnfoldedPieces,
     apply_step,
     half_plane,
+    pieces_difference_area,
     reflection,
     step_problem,
-    unfolded_cut_area,
+    unfold_pieces,
 )
 from foldbench.pfp.memo import FoldMemo
 from foldbench.pfp.puzzle import (
@@ -58,7 +60,14 @@ from foldbench.pfp.variants import make_variant
 from foldbench.tasks.base import Item
 from foldbench.tasks.knobs import Knobs
 from foldbench.tasks.pfp.common import PfpTaskBase
-from foldbench.tasks.pfp.fold_sampling import CUT_TRIES, SUBTASK_FOLDS, check_fold_knobs, sample_puzzle
+from foldbench.tasks.pfp.fold_sampling import (
+    CUT_TRIES,
+    SUBTASK_FOLDS,
+    check_fold_knobs,
+    cuts_through,
+    draw_cutout_count,
+    sample_puzzle,
+)
 from foldbench.tasks.pfp.knobs import PfpFoldKnobs
 
 __all__ = ["OPTION_SIZE", "QUESTION_SIZE", "InverseTask", "MultiStepTask", "SingleStepTask"]
@@ -112,15 +121,15 @@ def _creases_touch(state: FoldState, step: Step, holes: Any) -> bool:
 
 
 class _LazyHoles:
-    """The holes a cut makes through each option's folded paper, unfolded only when asked for."""
+    """The holes a cut makes through each option's folded paper, its pieces joined only when asked for."""
 
-    def __init__(self, puzzles: list[Puzzle], finals: list[FoldState]) -> None:
-        self._puzzles, self._finals = puzzles, finals
+    def __init__(self, unfolded: list[UnfoldedPieces]) -> None:
+        self._unfolded = unfolded
         self._holes: dict[int, Any] = {}
 
     def __getitem__(self, k: int) -> Any:
         if k not in self._holes:
-            self._holes[k] = holes_of(self._puzzles[k], self._finals[k])
+            self._holes[k] = self._unfolded[k].holes()
         return self._holes[k]
 
 
@@ -128,19 +137,24 @@ def _option_results(
     sheet: SheetShape, sequences: list[tuple[Step, ...]], finals: list[FoldState], cutouts: tuple[Any, ...]
 ) -> _LazyHoles | None:
     """The holes the cut makes through each folded paper, or None when the cut misses one of them or two options
-    make the same holes. Two options whose holes' areas differ by at least ``DISTINCT_AREA`` (with room for
-    rounding; the areas are found without unfolding) make different holes; only the others are unfolded."""
+    make the same holes. Two options' holes are compared by the summed areas and overlaps of their pieces, unjoined
+    (:func:`~foldbench.pfp.folding.pieces_difference_area`); only a comparison within rounding of
+    ``DISTINCT_AREA`` joins the pieces and compares the holes themselves."""
     puzzles = [Puzzle(sheet, steps, cutouts) for steps in sequences]
     if any(cutout_problem(puzzle, final) is not None for puzzle, final in zip(puzzles, finals, strict=True)):
         return None
     cut = cut_region(cutouts)
-    areas = [unfolded_cut_area(final, cut) for final in finals]
-    results = _LazyHoles(puzzles, finals)
+    unfolded = [unfold_pieces(final, cut) for final in finals]
+    results = _LazyHoles(unfolded)
     for i in range(len(puzzles)):
         for j in range(i):
-            if abs(areas[i] - areas[j]) >= DISTINCT_AREA + _ROUNDING_MARGIN:
+            if abs(unfolded[i].area - unfolded[j].area) >= DISTINCT_AREA + _ROUNDING_MARGIN:
                 continue
-            if not distinct_regions(results[i], results[j]):
+            estimate = pieces_difference_area(unfolded[i], unfolded[j])
+            if abs(estimate - DISTINCT_AREA) > _ROUNDING_MARGIN:  # False for NaN
+                if estimate < DISTINCT_AREA:
+                    return None
+            elif not distinct_regions(results[i], results[j]):
                 return None
     return results
 
@@ -284,10 +298,9 @@ class MultiStepTask(_FoldTaskBase):
                 break
         else:
             return None
-        allowed, weights = count_distribution(config["cutouts"], capacity_of(common))
-        if not allowed:
+        count = draw_cutout_count(rng, config["cutouts"], capacity_of(common))
+        if count is None:
             return None
-        count = int(allowed[int(rng.choice(len(allowed), p=weights))])
         for _ in range(CUT_TRIES):
             cutouts = sample_cutouts(rng, common, count)
             if cutouts is None:
@@ -406,26 +419,23 @@ class InverseTask(_FoldTaskBase):
         # The four sequences are drawn alike; the answer is the one at the answer's letter, and the cut is made
         # through it. A cut is kept only when every other sequence fails to make its holes.
         steps, states = sequences[answer_index]
-        allowed, weights = count_distribution(config["cutouts"], capacity(sheet, num_folds))
-        count = int(allowed[int(rng.choice(len(allowed), p=weights))])
-        for _ in range(_INVERSE_CUT_TRIES):
-            cutouts = sample_cutouts(rng, states[-1].silhouette, count)
-            if cutouts is None:
-                continue
-            puzzle = Puzzle(sheet, steps, cutouts)
-            if cutout_problem(puzzle, states[-1]) is not None:
-                continue
-            holes = holes_of(puzzle, states[-1])
-            others = [other for k, other in enumerate(sequences) if k != answer_index]
+        count = draw_cutout_count(rng, config["cutouts"], capacity(sheet, num_folds))
+        if count is None:
+            return None
+        others = [other for k, other in enumerate(sequences) if k != answer_index]
+        kept: tuple[Puzzle, Any, Any] | None = None
+        for cut, holes in cuts_through(rng, sheet, steps, states[-1], count, _INVERSE_CUT_TRIES):
             if family == "corner" and not all(_creases_touch(flat, other[0][0], holes) for other in others):
                 continue  # the holes lie away from some option's flaps: that option makes them too
             left = clean_paper(sheet, holes)
-            if left is None:
-                continue
-            if all(refold_misses_by(sheet, other[0], holes, DISTINCT_AREA, other[1][-1]) for other in others):
+            if left is not None and all(
+                refold_misses_by(sheet, other[0], holes, DISTINCT_AREA, other[1][-1]) for other in others
+            ):
+                kept = cut, holes, left
                 break
-        else:
+        if kept is None:
             return None
+        puzzle, holes, left = kept
         for other_steps, other_states in sequences:
             remember_states(self.memo, sheet, other_steps, other_states)
         self.memo.put("holes", puzzle, holes)
