@@ -180,11 +180,10 @@ def test_an_exact_oripa_hexagonal_design_folds_once_however_it_is_placed(
         assert summary["states"] == 1, name
 
 
-@pytest.mark.xfail(strict=True, reason="known: a folded tolerance raised to 8x the folded disagreement swallows "
-                   "genuine overlaps a few 1e-5 wide; the answer should be 64 states or a precision error")
 def test_jitter_does_not_swallow_small_genuine_overlaps() -> None:
-    """A triangle-twist tessellation clipped so that six corners overlap other faces over about 6e-5 of the
-    paper: 64 states exactly. Rounding it to 1e-6 raises the folded tolerance to 2.4e-4 and the count to 1."""
+    """A triangle-twist tessellation clipped so that six corners overlap other faces by about 2e-5 of the
+    paper: 64 states exactly. Rounded to 1e-6, its folded vertices disagree by 3e-5, and a folded tolerance of
+    8 times that would close the six gaps (one state): the answer is 64 or a precision error, never 1."""
     height = math.sqrt(3) / 2
     segments, letters = shrink_rotate("triangle", 6, math.radians(45), 0.55,
                                       window=(0.25, 0.1, 5.75, 6 * height - 0.1))

@@ -1,0 +1,136 @@
+"""Small gaps of the folded state that a folded tolerance would close, judged against the input's noise.
+
+When the input is rounded, the folded tolerance has to be wide enough to merge points that should coincide
+but land a little apart. The same tolerance may also close a small gap the design really has (a corner that
+overlaps another face by a sliver), which changes the count. The two look alike by size; they differ by
+*how they move when the input moves*: a gap the noise opened changes by about its own width when the input is
+moved again by its precision, a genuine gap hardly changes.
+
+:func:`genuine_gaps` finds, among the folded vertices, every vertex-vertex and vertex-edge gap narrower than a
+tolerance (and wider than :data:`~foldbench.crease.tolerance.FOLDED_DISTANCE_TOLERANCE`, which the policy
+merges even in exact input), refolds the pattern :data:`GAP_TRIALS` times with every crease-pattern vertex
+moved at random by up to the input precision, and returns the gaps wider than :data:`GAP_NOISE_FACTOR` times
+the most they moved: those are features of the design that the tolerance must not merge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+from foldbench.crease.folding import FoldedGeometry, crossing_order, folded_vertex_positions
+from foldbench.crease.pattern import CreasePattern
+from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE
+
+__all__ = ["GAP_NOISE_FACTOR", "GAP_TRIALS", "FoldedGap", "genuine_gaps", "narrow_gaps"]
+
+GAP_TRIALS: int = 16
+"""How many times the pattern is refolded with its vertices moved by up to the input precision."""
+
+GAP_NOISE_FACTOR: float = 4.0
+"""A gap wider than this many times the most the trials moved it is a feature of the design, not noise."""
+
+
+@dataclass(frozen=True)
+class FoldedGap:
+    """A narrow gap of the folded state.
+
+    Attributes:
+        vertex: the crease-pattern vertex on one side.
+        other: the vertex (``kind == "vertex"``) or the edge (``kind == "edge"``) on the other side.
+        kind: ``"vertex"`` or ``"edge"``.
+        width: the gap's width (paper size = 1).
+        noise: the most the gap's width changed over the trials.
+    """
+
+    vertex: int
+    other: int
+    kind: str
+    width: float
+    noise: float = 0.0
+
+    def to_dict(self) -> dict[str, object]:
+        """The gap as a JSON-ready record."""
+        return {"vertex": self.vertex, self.kind: self.other, "width": self.width, "noise": self.noise}
+
+
+def _signed_gaps(coords: np.ndarray, pattern: CreasePattern, pairs: np.ndarray, kinds: np.ndarray) -> np.ndarray:
+    """Widths of the gaps ``pairs`` at folded positions ``coords``: distances between vertices, signed
+    distances of vertices from edge lines."""
+    widths = np.zeros(len(pairs))
+    vertex_rows = kinds == 0
+    first, second = pairs[vertex_rows, 0], pairs[vertex_rows, 1]
+    widths[vertex_rows] = np.hypot(*(coords[first] - coords[second]).T)
+    edge_rows = ~vertex_rows
+    point = coords[pairs[edge_rows, 0]]
+    ends = pattern.edges_vertices[pairs[edge_rows, 1]]
+    start, direction = coords[ends[:, 0]], coords[ends[:, 1]] - coords[ends[:, 0]]
+    offset = point - start
+    widths[edge_rows] = (offset[:, 0] * direction[:, 1] - offset[:, 1] * direction[:, 0]) / np.hypot(*direction.T)
+    return widths
+
+
+def narrow_gaps(pattern: CreasePattern, coords: np.ndarray, low: float, high: float) -> tuple[np.ndarray, np.ndarray]:
+    """Vertex-vertex and vertex-edge gaps of the folded vertices ``coords`` with ``low < width <= high``.
+
+    Returns ``(pairs, kinds)``: rows ``[vertex, other vertex]`` (kind 0) or ``[vertex, edge]`` (kind 1, the
+    vertex within ``high`` of the edge's interior and farther than ``high`` from both its ends).
+    """
+    points = shapely.points(coords)
+    tree = shapely.STRtree(points)
+    first, second = tree.query(points, predicate="dwithin", distance=high)
+    keep = first < second
+    first, second = first[keep], second[keep]
+    distance = np.hypot(*(coords[first] - coords[second]).T)
+    close = (distance > low) & (distance <= high)
+    vertex_pairs = np.stack([first[close], second[close]], axis=1)
+    ends = pattern.edges_vertices
+    start, end = coords[ends[:, 0]], coords[ends[:, 1]]
+    lines = shapely.linestrings(np.stack([start, end], axis=1))
+    vertex, edge = shapely.STRtree(lines).query(points, predicate="dwithin", distance=high)
+    direction = end[edge] - start[edge]
+    length_squared = np.einsum("ij,ij->i", direction, direction)
+    offset = coords[vertex] - start[edge]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        parameter = np.einsum("ij,ij->i", offset, direction) / length_squared
+        across = np.abs(offset[:, 0] * direction[:, 1] - offset[:, 1] * direction[:, 0]) / np.sqrt(length_squared)
+    to_ends = np.minimum(np.hypot(*offset.T), np.hypot(*(coords[vertex] - end[edge]).T))
+    on_edge = ((parameter > 0) & (parameter < 1) & (across > low) & (across <= high) & (to_ends > high)
+               & (ends[edge, 0] != vertex) & (ends[edge, 1] != vertex))
+    edge_pairs = np.stack([vertex[on_edge], edge[on_edge]], axis=1)
+    pairs = np.concatenate([vertex_pairs, edge_pairs]).astype(np.int64).reshape(-1, 2)
+    kinds = np.concatenate([np.zeros(len(vertex_pairs), np.int8), np.ones(len(edge_pairs), np.int8)])
+    return pairs, kinds
+
+
+def genuine_gaps(
+    pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, precision: float, seed: int = 0
+) -> list[FoldedGap]:
+    """The gaps narrower than ``tolerance`` that moving the input by ``precision`` cannot explain.
+
+    A gap counts when it is wider than ``FOLDED_DISTANCE_TOLERANCE`` and wider than ``GAP_NOISE_FACTOR``
+    times the most its width changed over ``GAP_TRIALS`` refolds with every crease-pattern vertex moved by up
+    to ``precision`` in each coordinate (a fixed random sequence from ``seed``: the answer is reproducible).
+    Returns them widest first relative to their noise (empty when no gap is in that range).
+    """
+    coords = folded.vertices_coords_folded
+    if tolerance <= FOLDED_DISTANCE_TOLERANCE or not len(coords):
+        return []
+    pairs, kinds = narrow_gaps(pattern, coords, FOLDED_DISTANCE_TOLERANCE, tolerance)
+    if not len(pairs):
+        return []
+    widths = _signed_gaps(coords, pattern, pairs, kinds)
+    noise = np.zeros(len(pairs))
+    if precision > 0:
+        order = crossing_order(pattern)
+        generator = np.random.default_rng(seed)
+        for _ in range(GAP_TRIALS):
+            moved = pattern.vertices_coords + generator.uniform(-precision, precision, pattern.vertices_coords.shape)
+            moved_widths = _signed_gaps(folded_vertex_positions(pattern, moved, order), pattern, pairs, kinds)
+            noise = np.maximum(noise, np.abs(moved_widths - widths))
+    genuine = np.flatnonzero(np.abs(widths) > GAP_NOISE_FACTOR * noise)
+    genuine = genuine[np.argsort(-np.abs(widths[genuine]) / np.maximum(noise[genuine], 1e-300))]
+    return [FoldedGap(int(pairs[i, 0]), int(pairs[i, 1]), "vertex" if kinds[i] == 0 else "edge",
+                      float(abs(widths[i])), float(noise[i])) for i in genuine]
