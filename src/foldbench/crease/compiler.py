@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from foldbench.crease.cells import OverlapCells
 from foldbench.crease.constraints import ABOVE, BELOW
-from foldbench.crease.errors import AmbiguousFoldedState
+from foldbench.crease.errors import AmbiguousFoldedState, PrecisionProblem
 from foldbench.crease.folding import FoldedGeometry, fold_faces
 from foldbench.crease.layer_constraints import LayerConstraints
 from foldbench.crease.local_checks import LocalCheckReport, check_vertices
 from foldbench.crease.overlay import build_overlay
 from foldbench.crease.pattern import CreasePattern
+from foldbench.crease.regularize import REGULARIZED_RESIDUAL, regularize_kawasaki
 from foldbench.crease.solver import STAGE_LOCAL, LayerSolver, ProgressCallback, SolveResult
 from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE
 
@@ -39,6 +40,8 @@ class CompiledFold:
         folded_tolerance: the folded-state tolerance the overlay was built at (paper size = 1).
         input_precision: how far the input's points seem moved by noise (paper size = 1; 0 for exact input),
             measured from the input itself (:mod:`foldbench.crease.precision`).
+        regularized_moved: 0, or, when the states are those of the regularised pattern (see
+            :func:`compile_crease_pattern`), the largest distance a vertex was moved (paper size = 1).
     """
 
     pattern: CreasePattern
@@ -52,6 +55,7 @@ class CompiledFold:
     warnings: tuple[str, ...] = ()
     folded_tolerance: float = FOLDED_DISTANCE_TOLERANCE
     input_precision: float = 0.0
+    regularized_moved: float = 0.0
 
     @property
     def state_count(self) -> int:
@@ -74,6 +78,7 @@ class CompiledFold:
             "cells": len(self.cells.cells_faces),
             "input_precision": self.input_precision,
             "snap_tolerance": self.pattern.snap_tolerance,
+            "regularized_moved": self.regularized_moved,
             "folded_tolerance": self.folded_tolerance,
             "flipped_faces": int(self.folded.faces_flipped.sum()),
             "variables": len(self.constraints.variables_faces),
@@ -209,6 +214,12 @@ def compile_crease_pattern(
         SelfIntersection: no layer order exists.
         AmbiguousFoldedState: ``require_unique`` and more than one state.
         PrecisionProblem: the coordinates are too imprecise to decide.
+
+    A noisy input (measured precision above 0) whose folded edges give no trustworthy overlay at any level
+    (``E_PRECISION_TOLERANCE``) is regularised (:mod:`foldbench.crease.regularize`): when moving no vertex
+    farther than the snap tolerance makes every vertex meet Kawasaki exactly, the states counted are those of
+    that exact pattern, and the summary says so (``regularized_moved`` and a warning). Otherwise the precision
+    problem stands, with the movement that would have been needed in its ``where``.
     """
     if limit is not None and limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
@@ -235,7 +246,13 @@ def compile_crease_pattern(
             early.raise_conflict(conflict, "found from the local constraints before building transitivity",
                                  STAGE_LOCAL)
 
-    overlay = build_overlay(pattern, folded, check_local)
+    try:
+        overlay = build_overlay(pattern, folded, check_local)
+    except PrecisionProblem as problem:
+        if problem.code != "E_PRECISION_TOLERANCE" or input_precision <= 0:
+            raise
+        return _compile_regularized(pattern, problem, input_precision, limit=limit, require_unique=require_unique,
+                                    timeout=timeout, progress=progress)
     cells, constraints = overlay.cells, overlay.constraints
     lap("overlay")
     solver = LayerSolver(constraints)
@@ -266,3 +283,24 @@ def compile_crease_pattern(
         warnings.append(f"AFS: {message}")
     return CompiledFold(pattern, local, folded, cells, constraints, solution, limit, timings, tuple(warnings),
                         overlay.tolerance, input_precision)
+
+
+def _compile_regularized(
+    pattern: CreasePattern, problem: PrecisionProblem, input_precision: float, *, limit: int | None,
+    require_unique: bool, timeout: float | None, progress: ProgressCallback | None,
+) -> CompiledFold:
+    """Compile the Kawasaki-exact pattern nearest to a noisy one, when no vertex moves farther than the snap
+    tolerance; otherwise raise ``problem`` with the movement that would have been needed."""
+    regularized = regularize_kawasaki(pattern)
+    allowed = pattern.snap_tolerance
+    if regularized.residual >= REGULARIZED_RESIDUAL or regularized.moved > allowed:
+        problem.where["regularization"] = {"moved": regularized.moved, "allowed": allowed,
+                                           "kawasaki_residual": regularized.residual}
+        raise problem
+    note = (f"regularised: no folded tolerance could be trusted at input precision {input_precision:.1e}, so the "
+            f"{regularized.vertices} interior vertices were moved by up to {regularized.moved:.1e} (within the "
+            f"snap tolerance {allowed:.1e}) to meet Kawasaki exactly; the states are those of that exact pattern")
+    exact = replace(regularized.pattern, input_precision=0.0, written_precision=0.0, notes=(*pattern.notes, note))
+    compiled = compile_crease_pattern(exact, limit=limit, require_unique=require_unique, timeout=timeout,
+                                      progress=progress)
+    return replace(compiled, input_precision=input_precision, regularized_moved=regularized.moved)
