@@ -18,9 +18,12 @@ from foldbench.crease.overlay import build_overlay
 from foldbench.crease.pattern import CreasePattern
 from foldbench.crease.regularize import REGULARIZED_RESIDUAL, regularize_kawasaki
 from foldbench.crease.solver import STAGE_LOCAL, LayerSolver, ProgressCallback, SolveResult
-from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE
+from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR
 
-__all__ = ["CompiledFold", "compile_crease_pattern", "crease_assignment_orders"]
+__all__ = ["REGULARIZED_MISMATCH", "CompiledFold", "compile_crease_pattern", "crease_assignment_orders"]
+
+REGULARIZED_MISMATCH: float = 1e-9
+"""A regularised pattern is used only when its folded vertices agree to within this (paper size = 1)."""
 
 
 @dataclass(frozen=True)
@@ -216,10 +219,12 @@ def compile_crease_pattern(
         PrecisionProblem: the coordinates are too imprecise to decide.
 
     A noisy input (measured precision above 0) whose folded edges give no trustworthy overlay at any level
-    (``E_PRECISION_TOLERANCE``) is regularised (:mod:`foldbench.crease.regularize`): when moving no vertex
-    farther than the snap tolerance makes every vertex meet Kawasaki exactly, the states counted are those of
-    that exact pattern, and the summary says so (``regularized_moved`` and a warning). Otherwise the precision
-    problem stands, with the movement that would have been needed in its ``where``.
+    (``E_PRECISION_TOLERANCE``) while its folded vertices disagree by more than ``FOLDED_MISMATCH_FACTOR``
+    times that precision (the folding amplified the Kawasaki residuals) is regularised
+    (:mod:`foldbench.crease.regularize`): when moving no vertex farther than the snap tolerance makes every
+    vertex meet Kawasaki exactly and the folded vertices agree, the states counted are those of that exact
+    pattern, and the summary says so (``regularized_moved`` and a warning). Otherwise the precision problem
+    stands, with the movement that would have been needed in its ``where``.
     """
     if limit is not None and limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
@@ -249,7 +254,9 @@ def compile_crease_pattern(
     try:
         overlay = build_overlay(pattern, folded, check_local)
     except PrecisionProblem as problem:
-        if problem.code != "E_PRECISION_TOLERANCE" or input_precision <= 0:
+        # only a disagreement the folding amplified far beyond the input's noise is Kawasaki's to remove
+        if (problem.code != "E_PRECISION_TOLERANCE" or input_precision <= 0
+                or folded.worst_mismatch <= FOLDED_MISMATCH_FACTOR * input_precision):
             raise
         return _compile_regularized(pattern, problem, input_precision, limit=limit, require_unique=require_unique,
                                     timeout=timeout, progress=progress)
@@ -293,7 +300,8 @@ def _compile_regularized(
     tolerance; otherwise raise ``problem`` with the movement that would have been needed."""
     regularized = regularize_kawasaki(pattern)
     allowed = pattern.snap_tolerance
-    if regularized.residual >= REGULARIZED_RESIDUAL or regularized.moved > allowed:
+    if (regularized.residual >= REGULARIZED_RESIDUAL or regularized.moved > allowed
+            or fold_faces(regularized.pattern).worst_mismatch > REGULARIZED_MISMATCH):
         problem.where["regularization"] = {"moved": regularized.moved, "allowed": allowed,
                                            "kawasaki_residual": regularized.residual}
         raise problem

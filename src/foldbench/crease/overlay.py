@@ -34,7 +34,7 @@ import numpy as np
 
 from foldbench.crease.cells import OverlapCells, build_cells, overlay_folded_edges
 from foldbench.crease.errors import PrecisionProblem
-from foldbench.crease.folded_gaps import genuine_gaps
+from foldbench.crease.folded_gaps import genuine_gaps, noise_amplitude
 from foldbench.crease.folding import FoldedGeometry
 from foldbench.crease.layer_constraints import LayerConstraints, build_layer_constraints
 from foldbench.crease.pattern import CreasePattern
@@ -169,7 +169,7 @@ def build_overlay(
         if not _robust(pattern, folded, tolerance, graph):
             rejected.append((tolerance, "changes with the folded-vertex disagreement"))
             continue
-        closed = genuine_gaps(pattern, folded, tolerance, folded.input_precision or 0.0)
+        closed = genuine_gaps(pattern, folded, tolerance, noise_amplitude(pattern, folded.input_precision or 0.0))
         if closed:
             rejected.append((tolerance, f"closes {len(closed)} gap(s) of the design, the widest {closed[0].width:.1e} "
                                         f"wide (the input's noise moves it by {closed[0].noise:.1e})"))
