@@ -258,7 +258,9 @@ def compile_crease_pattern(
         if (problem.code != "E_PRECISION_TOLERANCE" or input_precision <= 0
                 or folded.worst_mismatch <= FOLDED_MISMATCH_FACTOR * input_precision):
             raise
-        return _compile_regularized(pattern, problem, input_precision, limit=limit, require_unique=require_unique,
+        lap("overlay")
+        return _compile_regularized(pattern, problem, input_precision, timings, limit=limit,
+                                    require_unique=require_unique,
                                     timeout=timeout, progress=progress)
     cells, constraints = overlay.cells, overlay.constraints
     lap("overlay")
@@ -293,12 +295,16 @@ def compile_crease_pattern(
 
 
 def _compile_regularized(
-    pattern: CreasePattern, problem: PrecisionProblem, input_precision: float, *, limit: int | None,
+    pattern: CreasePattern, problem: PrecisionProblem, input_precision: float, timings: dict[str, float], *,
+    limit: int | None,
     require_unique: bool, timeout: float | None, progress: ProgressCallback | None,
 ) -> CompiledFold:
     """Compile the Kawasaki-exact pattern nearest to a noisy one, when no vertex moves farther than the snap
     tolerance; otherwise raise ``problem`` with the movement that would have been needed."""
+    start = time.perf_counter()
     regularized = regularize_kawasaki(pattern)
+    spent = {f"{name} (input)": seconds for name, seconds in timings.items()}
+    spent["regularize"] = time.perf_counter() - start
     allowed = pattern.snap_tolerance
     if (regularized.residual >= REGULARIZED_RESIDUAL or regularized.moved > allowed
             or fold_faces(regularized.pattern).worst_mismatch > REGULARIZED_MISMATCH):
@@ -311,4 +317,5 @@ def _compile_regularized(
     exact = replace(regularized.pattern, input_precision=0.0, written_precision=0.0, notes=(*pattern.notes, note))
     compiled = compile_crease_pattern(exact, limit=limit, require_unique=require_unique, timeout=timeout,
                                       progress=progress)
-    return replace(compiled, input_precision=input_precision, regularized_moved=regularized.moved)
+    return replace(compiled, input_precision=input_precision, regularized_moved=regularized.moved,
+                   timings={**spent, **compiled.timings})
