@@ -14,7 +14,7 @@ A level is accepted when three things hold (rule 6 of :mod:`foldbench.crease.tol
    constraints. A level that separates points only the disagreement keeps apart fails this.
 5. **Closes no genuine gap:** no folded vertex lies within the level of another vertex or of an edge (and
    farther than :data:`~foldbench.crease.tolerance.FOLDED_DISTANCE_TOLERANCE`) by a gap that moving the input
-   by its precision hardly changes (:mod:`foldbench.crease.folded_gaps`): such a gap is a feature of the
+   by its noise hardly changes (:mod:`foldbench.crease.folded_gaps`): such a gap is a feature of the
    design (a sliver of overlap), and merging it would change the count.
 
 Levels are tried from the starting tolerance down by factors of four to the floor, ``FOLDED_MISMATCH_FACTOR``
