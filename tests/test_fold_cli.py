@@ -157,3 +157,24 @@ def test_a_twist_tessellation_exported_with_three_decimals_is_a_one_line_precisi
     assert fold_command(tmp_path / "rounded.cp") == 1
     output = capsys.readouterr()
     assert output.out.count("\n") == 1 and "E_PRECISION_" in output.out and "Traceback" not in output.err
+
+
+def test_a_regularised_pattern_says_so_on_its_summary_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Rounded to 1e-4 of the paper, the square twist tessellation is counted on its Kawasaki-exact neighbour;
+    the line and the JSON say how far its vertices moved."""
+    import math
+
+    import numpy as np
+
+    from .crease.tessellations import cp_text, shrink_rotate
+
+    segments, letters = shrink_rotate("square", 6, math.radians(30), 0.5)
+    size = float(np.ptp(segments.reshape(-1, 2), axis=0).max())
+    unit = (segments - segments.reshape(-1, 2).min(axis=0)) / size
+    (tmp_path / "rounded.cp").write_text(cp_text(np.round(unit, 4) * 100, letters))
+    assert fold_command(tmp_path / "rounded.cp") == 0
+    line = capsys.readouterr().out
+    assert "states 1" in line and "regularised: vertices moved by up to" in line
+    assert fold_command(tmp_path / "rounded.cp", json_output=True) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert 0 < report["regularized_moved"] <= report["snap_tolerance"]

@@ -180,11 +180,10 @@ def test_an_exact_oripa_hexagonal_design_folds_once_however_it_is_placed(
         assert summary["states"] == 1, name
 
 
-@pytest.mark.xfail(strict=True, reason="known: a folded tolerance raised to 8x the folded disagreement swallows "
-                   "genuine overlaps a few 1e-5 wide; the answer should be 64 states or a precision error")
 def test_jitter_does_not_swallow_small_genuine_overlaps() -> None:
-    """A triangle-twist tessellation clipped so that six corners overlap other faces over about 6e-5 of the
-    paper: 64 states exactly. Rounding it to 1e-6 raises the folded tolerance to 2.4e-4 and the count to 1."""
+    """A triangle-twist tessellation clipped so that six corners overlap other faces by about 2e-5 of the
+    paper: 64 states exactly. Rounded to 1e-6, its folded vertices disagree by 3e-5, and a folded tolerance of
+    8 times that would close the six gaps (one state): the answer is 64 or a precision error, never 1."""
     height = math.sqrt(3) / 2
     segments, letters = shrink_rotate("triangle", 6, math.radians(45), 0.55,
                                       window=(0.25, 0.1, 5.75, 6 * height - 0.1))
@@ -196,3 +195,38 @@ def test_jitter_does_not_swallow_small_genuine_overlaps() -> None:
     except PrecisionProblem:
         return
     assert rounded.state_count == 64
+
+
+def _clipped_triangle_twist() -> tuple[np.ndarray, list[str]]:
+    height = math.sqrt(3) / 2
+    segments, letters = shrink_rotate("triangle", 6, math.radians(45), 0.55,
+                                      window=(0.25, 0.1, 5.75, 6 * height - 0.1))
+    size = float(np.ptp(segments.reshape(-1, 2), axis=0).max())
+    return (segments - segments.reshape(-1, 2).min(axis=0)) / size, letters
+
+
+@settings(max_examples=3, deadline=None)
+@given(scale=st.floats(0.8, 1.0), offset=st.tuples(st.floats(0, 1e-3), st.floats(0, 1e-3)))
+def test_rounding_a_pattern_with_slivers_anywhere_on_the_grid_never_gives_a_wrong_count(
+    scale: float, offset: tuple[float, float]
+) -> None:
+    """Placed anywhere and rounded to six decimals, the clipped triangle twist counts its 64 states (or refuses
+    with a precision error): its slivers are gaps of the design, whatever the rounding did to them."""
+    segments, letters = _clipped_triangle_twist()
+    try:
+        compiled = compile_crease_pattern(build_crease_pattern(np.round(segments * scale + offset, 6), letters))
+    except PrecisionProblem:
+        return
+    assert compiled.state_count == 64
+
+
+@pytest.mark.xfail(strict=True, reason="known: with full-length noisy numbers the noise amplitude is four times "
+                   "the measured precision, under which the slivers move by a third of their width, too much "
+                   "to call them gaps of the design; the answer should be 64 states or a precision error")
+def test_jitter_with_no_written_precision_does_not_swallow_small_genuine_overlaps() -> None:
+    segments, letters = _clipped_triangle_twist()
+    try:
+        compiled = compile_crease_pattern(build_crease_pattern(jitter(segments, 5e-7, 0), letters))
+    except PrecisionProblem:
+        return
+    assert compiled.state_count == 64

@@ -91,6 +91,9 @@ def _summary_line(report: dict[str, Any]) -> str:
     if report.get("input_precision"):
         line += (f"; input precision {report['input_precision']:.1e} (snapped at "
                  f"{report['snap_tolerance']:.1e})")
+    if report.get("regularized_moved"):
+        line += (f"; regularised: vertices moved by up to {report['regularized_moved']:.1e} to meet Kawasaki "
+                 "exactly, the states are those of that exact pattern")
     if error is not None:
         line += f"; error {error['code']}: {error['message']}"
     return line

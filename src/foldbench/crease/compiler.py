@@ -3,23 +3,27 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from foldbench.crease.cells import OverlapCells
 from foldbench.crease.constraints import ABOVE, BELOW
-from foldbench.crease.errors import AmbiguousFoldedState
+from foldbench.crease.errors import AmbiguousFoldedState, PrecisionProblem
 from foldbench.crease.folding import FoldedGeometry, fold_faces
 from foldbench.crease.layer_constraints import LayerConstraints
 from foldbench.crease.local_checks import LocalCheckReport, check_vertices
 from foldbench.crease.overlay import build_overlay
 from foldbench.crease.pattern import CreasePattern
+from foldbench.crease.regularize import REGULARIZED_RESIDUAL, regularize_kawasaki
 from foldbench.crease.solver import STAGE_LOCAL, LayerSolver, ProgressCallback, SolveResult
-from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE
+from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR
 
-__all__ = ["CompiledFold", "compile_crease_pattern", "crease_assignment_orders"]
+__all__ = ["REGULARIZED_MISMATCH", "CompiledFold", "compile_crease_pattern", "crease_assignment_orders"]
+
+REGULARIZED_MISMATCH: float = 1e-9
+"""A regularised pattern is used only when its folded vertices agree to within this (paper size = 1)."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,8 @@ class CompiledFold:
         folded_tolerance: the folded-state tolerance the overlay was built at (paper size = 1).
         input_precision: how far the input's points seem moved by noise (paper size = 1; 0 for exact input),
             measured from the input itself (:mod:`foldbench.crease.precision`).
+        regularized_moved: 0, or, when the states are those of the regularised pattern (see
+            :func:`compile_crease_pattern`), the largest distance a vertex was moved (paper size = 1).
     """
 
     pattern: CreasePattern
@@ -52,6 +58,7 @@ class CompiledFold:
     warnings: tuple[str, ...] = ()
     folded_tolerance: float = FOLDED_DISTANCE_TOLERANCE
     input_precision: float = 0.0
+    regularized_moved: float = 0.0
 
     @property
     def state_count(self) -> int:
@@ -74,6 +81,7 @@ class CompiledFold:
             "cells": len(self.cells.cells_faces),
             "input_precision": self.input_precision,
             "snap_tolerance": self.pattern.snap_tolerance,
+            "regularized_moved": self.regularized_moved,
             "folded_tolerance": self.folded_tolerance,
             "flipped_faces": int(self.folded.faces_flipped.sum()),
             "variables": len(self.constraints.variables_faces),
@@ -209,6 +217,14 @@ def compile_crease_pattern(
         SelfIntersection: no layer order exists.
         AmbiguousFoldedState: ``require_unique`` and more than one state.
         PrecisionProblem: the coordinates are too imprecise to decide.
+
+    A noisy input (measured precision above 0) whose folded edges give no trustworthy overlay at any level
+    (``E_PRECISION_TOLERANCE``) while its folded vertices disagree by more than ``FOLDED_MISMATCH_FACTOR``
+    times that precision (the folding amplified the Kawasaki residuals) is regularised
+    (:mod:`foldbench.crease.regularize`): when moving no vertex farther than the snap tolerance makes every
+    vertex meet Kawasaki exactly and the folded vertices agree, the states counted are those of that exact
+    pattern, and the summary says so (``regularized_moved`` and a warning). Otherwise the precision problem
+    stands, with the movement that would have been needed in its ``where``.
     """
     if limit is not None and limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
@@ -235,7 +251,17 @@ def compile_crease_pattern(
             early.raise_conflict(conflict, "found from the local constraints before building transitivity",
                                  STAGE_LOCAL)
 
-    overlay = build_overlay(pattern, folded, check_local)
+    try:
+        overlay = build_overlay(pattern, folded, check_local)
+    except PrecisionProblem as problem:
+        # only a disagreement the folding amplified far beyond the input's noise is Kawasaki's to remove
+        if (problem.code != "E_PRECISION_TOLERANCE" or input_precision <= 0
+                or folded.worst_mismatch <= FOLDED_MISMATCH_FACTOR * input_precision):
+            raise
+        lap("overlay")
+        return _compile_regularized(pattern, problem, input_precision, timings, limit=limit,
+                                    require_unique=require_unique,
+                                    timeout=timeout, progress=progress)
     cells, constraints = overlay.cells, overlay.constraints
     lap("overlay")
     solver = LayerSolver(constraints)
@@ -266,3 +292,30 @@ def compile_crease_pattern(
         warnings.append(f"AFS: {message}")
     return CompiledFold(pattern, local, folded, cells, constraints, solution, limit, timings, tuple(warnings),
                         overlay.tolerance, input_precision)
+
+
+def _compile_regularized(
+    pattern: CreasePattern, problem: PrecisionProblem, input_precision: float, timings: dict[str, float], *,
+    limit: int | None,
+    require_unique: bool, timeout: float | None, progress: ProgressCallback | None,
+) -> CompiledFold:
+    """Compile the Kawasaki-exact pattern nearest to a noisy one, when no vertex moves farther than the snap
+    tolerance; otherwise raise ``problem`` with the movement that would have been needed."""
+    start = time.perf_counter()
+    regularized = regularize_kawasaki(pattern)
+    spent = {f"{name} (input)": seconds for name, seconds in timings.items()}
+    spent["regularize"] = time.perf_counter() - start
+    allowed = pattern.snap_tolerance
+    if (regularized.residual >= REGULARIZED_RESIDUAL or regularized.moved > allowed
+            or fold_faces(regularized.pattern).worst_mismatch > REGULARIZED_MISMATCH):
+        problem.where["regularization"] = {"moved": regularized.moved, "allowed": allowed,
+                                           "kawasaki_residual": regularized.residual}
+        raise problem
+    note = (f"regularised: no folded tolerance could be trusted at input precision {input_precision:.1e}, so the "
+            f"{regularized.vertices} interior vertices were moved by up to {regularized.moved:.1e} (within the "
+            f"snap tolerance {allowed:.1e}) to meet Kawasaki exactly; the states are those of that exact pattern")
+    exact = replace(regularized.pattern, input_precision=0.0, written_precision=0.0, notes=(*pattern.notes, note))
+    compiled = compile_crease_pattern(exact, limit=limit, require_unique=require_unique, timeout=timeout,
+                                      progress=progress)
+    return replace(compiled, input_precision=input_precision, regularized_moved=regularized.moved,
+                   timings={**spent, **compiled.timings})

@@ -16,7 +16,7 @@ from foldbench.crease.errors import GeometricallyImpossibleFold, PrecisionProble
 from foldbench.crease.pattern import CreasePattern
 from foldbench.crease.tolerance import FOLDED_MISMATCH_LIMIT
 
-__all__ = ["FoldedGeometry", "fold_faces"]
+__all__ = ["FoldedGeometry", "crossing_order", "fold_faces", "folded_vertex_positions"]
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def _reflection(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndar
     return matrix, start - matrix @ start
 
 
-def _crossing_order(pattern: CreasePattern) -> list[tuple[int, int, int]]:
+def crossing_order(pattern: CreasePattern) -> list[tuple[int, int, int]]:
     """Breadth-first crossings ``(face, other, edge)`` from face 0; unreachable faces are left out."""
     reached = np.zeros(pattern.face_count, dtype=bool)
     reached[0] = True
@@ -97,6 +97,21 @@ def _folded_corners(
     return np.einsum("kij,kj->ki", matrices[face_of_corner], coords[vertex_of_corner]) + shifts[face_of_corner]
 
 
+def folded_vertex_positions(
+    pattern: CreasePattern, coords: np.ndarray, order: list[tuple[int, int, int]] | None = None
+) -> np.ndarray:
+    """Folded positions of the vertices when the crease pattern's vertices are at ``coords`` (same graph), each
+    from the first face that lists it, as :func:`fold_faces` keeps them. ``order`` is
+    :func:`crossing_order` of the pattern, when the caller has it."""
+    matrices, shifts = _face_transforms(pattern, coords, crossing_order(pattern) if order is None else order)
+    face_of_corner = np.concatenate([np.full(len(f), i) for i, f in enumerate(pattern.faces_vertices)])
+    vertex_of_corner = np.concatenate([np.asarray(f) for f in pattern.faces_vertices])
+    folded = np.zeros_like(coords)
+    corners = _folded_corners(matrices, shifts, coords, face_of_corner, vertex_of_corner)
+    folded[vertex_of_corner[::-1]] = corners[::-1]
+    return folded
+
+
 def fold_faces(pattern: CreasePattern, input_precision: float | None = None) -> FoldedGeometry:
     """Fold every crease flat and return the folded vertex coordinates and face flips.
 
@@ -114,7 +129,7 @@ def fold_faces(pattern: CreasePattern, input_precision: float | None = None) -> 
     [False]
     """
     coords = pattern.vertices_coords
-    order = _crossing_order(pattern)
+    order = crossing_order(pattern)
     if len(order) + 1 < pattern.face_count:
         reached = np.zeros(pattern.face_count, dtype=bool)
         reached[0] = True

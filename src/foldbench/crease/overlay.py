@@ -12,6 +12,10 @@ A level is accepted when three things hold (rule 6 of :mod:`foldbench.crease.tol
    folded-vertex mismatch is trusted only when the overlay built with every vertex at its other folded
    position (from the face that disagrees most) has the same points, segments, variables and local
    constraints. A level that separates points only the disagreement keeps apart fails this.
+5. **Closes no genuine gap:** no folded vertex lies within the level of another vertex or of an edge (and
+   farther than :data:`~foldbench.crease.tolerance.FOLDED_DISTANCE_TOLERANCE`) by a gap that moving the input
+   by its noise hardly changes (:mod:`foldbench.crease.folded_gaps`): such a gap is a feature of the
+   design (a sliver of overlap), and merging it would change the count.
 
 Levels are tried from the starting tolerance down by factors of four to the floor, ``FOLDED_MISMATCH_FACTOR``
 times the input precision (:mod:`foldbench.crease.precision`; at least :data:`FOLDED_TOLERANCE_FLOOR`): finer
@@ -30,6 +34,7 @@ import numpy as np
 
 from foldbench.crease.cells import OverlapCells, build_cells, overlay_folded_edges
 from foldbench.crease.errors import PrecisionProblem
+from foldbench.crease.folded_gaps import genuine_gaps, noise_amplitude
 from foldbench.crease.folding import FoldedGeometry
 from foldbench.crease.layer_constraints import LayerConstraints, build_layer_constraints
 from foldbench.crease.pattern import CreasePattern
@@ -163,6 +168,11 @@ def build_overlay(
             continue
         if not _robust(pattern, folded, tolerance, graph):
             rejected.append((tolerance, "changes with the folded-vertex disagreement"))
+            continue
+        closed = genuine_gaps(pattern, folded, tolerance, noise_amplitude(pattern, folded.input_precision or 0.0))
+        if closed:
+            rejected.append((tolerance, f"closes {len(closed)} gap(s) of the design, the widest {closed[0].width:.1e} "
+                                        f"wide (the input's noise moves it by {closed[0].noise:.1e})"))
             continue
         try:
             cells = build_cells(pattern, folded, tolerance, graph)

@@ -32,7 +32,14 @@ follows one rule, applied everywhere through the constants below:
 8. **One angle tolerance per vertex.** Kawasaki and big-little-big judge a vertex's sectors with the same
    tolerance: ``max(ANGLE_TOLERANCE, ANGLE_NOISE_FACTOR * that vertex's Kawasaki error)``. A vertex Kawasaki
    accepts as approximately flat is never rejected by big-little-big over a difference within that tolerance.
-9. **Precision is reported, never guessed.** When a check fails by less than
+9. **No tolerance closes a gap of the design.** A folded tolerance raised for noisy input may not merge a
+   folded vertex with another vertex or edge across a gap wider than ``FOLDED_DISTANCE_TOLERANCE`` that
+   refolding with the input moved by its noise hardly changes (:mod:`foldbench.crease.folded_gaps`).
+10. **Kawasaki's residuals may be removed, within the snap tolerance.** When no level gives a sound overlay
+   because the folding amplified the input's Kawasaki residuals, the pattern is moved to the nearest one on
+   which every vertex meets Kawasaki exactly (:mod:`foldbench.crease.regularize`), provided no vertex moves
+   farther than the snap tolerance; its states are counted, and the summary says so.
+11. **Precision is reported, never guessed.** When a check fails by less than
    :data:`PRECISION_MARGIN` times its tolerance, the compiler raises
    :class:`foldbench.crease.errors.PrecisionProblem` instead of a geometric verdict. So does a Kawasaki error
    above :data:`KAWASAKI_IMPOSSIBLE` in a visibly noisy input (measured precision above 0) when moving every
