@@ -8,8 +8,9 @@ The answer is the state after the reference. Two variants:
   sequences, at the answer's depth (number of folds) where there are enough, so that the answer and the
   distractors are drawn alike (each option's predecessor, as the reference, looks like no option);
 * **causal**: the four options are states of the *same* sequence, no two of them consecutive, drawn uniformly
-  among the sets that pass the checks below (:func:`causal_option_sets`, so no draw is rejected); one of them (by its place in time, balanced in blocks of four items) is the answer and the state before it
-  the reference, so the distractors are earlier than the reference or two or more folds after it, and the
+  among the sets that pass the checks below (:func:`causal_option_sets`, so no draw is rejected); one of them
+  (by its place in time, balanced in blocks of four items) is the answer and the state before it the
+  reference, so the distractors are earlier than the reference or two or more folds after it, and the
   option set says nothing about which option is the answer: the answer is the least folded, the most folded
   or a middle option equally often, no option has its own predecessor among the options, and no two of the
   options and their predecessors look alike (as the answer and the reference must not).
