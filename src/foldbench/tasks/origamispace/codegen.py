@@ -221,7 +221,7 @@ class CodegenTask:
         a pleated model for a medium or hard item."""
         steps = item.metadata.get("fold_count") or 4
         if item.metadata.get("source") == "pleats":
-            return FoldAnswer.model_validate(Instance.fold_document(pleat_instance(rng, int(steps), 10 * int(steps))))
+            return FoldAnswer.model_validate(pleat_instance(rng, int(steps), 10 * int(steps)).fold_document())
         simple = random_simple_folds(rng, int(steps))
         fields = build_crease_pattern(simple.segments, "".join(simple.assignments)).to_fold_fields()
         del fields["edges_foldAngle"]
