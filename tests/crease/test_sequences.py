@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import json
+import math
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from foldbench.crease import build_crease_pattern, compile_crease_pattern
+from foldbench.crease.errors import CreasePatternError
+from foldbench.crease.local_checks import check_vertices
 from foldbench.crease.sequences import (
     CATEGORIES,
     PAPER_SIZE,
     Crease,
     builtin_sequences,
+    pattern_from_creases,
     random_simple_sequence,
     sequence_by_name,
     simple_fold_sequence,
@@ -62,7 +69,7 @@ def test_names_are_unique_and_categories_known() -> None:
     names = [s.name for s in SEQUENCES]
     assert len(set(names)) == len(names)
     assert {s.category for s in SEQUENCES} == set(CATEGORIES)
-    assert {"kite-base", "fish-base", "waterbomb-base", "preliminary-base"} <= set(names)
+    assert {"kite-base", "fish-base", "waterbomb-base", "preliminary-base", "bird-base"} <= set(names)
     assert sequence_by_name("blintz").category == "simple"
     with pytest.raises(KeyError):
         sequence_by_name("no-such-sequence")
@@ -116,3 +123,130 @@ def test_environment_accepts_every_step_and_ends_at_gs_one(sequence) -> None:
         _, _, _, _, info = env.step(action)
         assert info["accepted"], (index, info["feedback"])
     assert env.final_metrics()["gs"] == 1.0
+
+
+# ---- the bases' crease patterns and their flat sub-patterns -----------------------------------------------------
+
+CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus" / "flat-folder" / "instagram"
+
+
+def _locally_flat(creases) -> bool:
+    """Maekawa and Kawasaki at every interior vertex of a set of crease segments (a quick filter)."""
+    rays: dict[tuple, list[tuple[float, str]]] = {}
+    for crease in creases:
+        for a, b in ((crease.p1, crease.p2), (crease.p2, crease.p1)):
+            key = (round(a[0], 6), round(a[1], 6))
+            rays.setdefault(key, []).append((math.atan2(b[1] - a[1], b[0] - a[0]), crease.assignment))
+    for (x, y), around in rays.items():
+        if min(x, y, PAPER_SIZE - x, PAPER_SIZE - y) < 1e-6:
+            continue
+        mountains = sum(letter == "M" for _, letter in around)
+        if abs(2 * mountains - len(around)) != 2:
+            return False
+        angles = sorted(angle for angle, _ in around)
+        sectors = [(angles[(i + 1) % len(angles)] - angles[i]) % (2 * math.pi) for i in range(len(angles))]
+        if abs(sum(sectors[::2]) - math.pi) > 1e-6:
+            return False
+    return True
+
+
+def _folds(creases) -> bool:
+    try:
+        return compile_crease_pattern(pattern_from_creases(creases), limit=1).state_count >= 1
+    except CreasePatternError:
+        return False
+
+
+def _flat_subsets(creases) -> list[frozenset[int]]:
+    """Every non-empty subset of the creases that folds flat on its own (by index)."""
+    found = []
+    for mask in range(1, 1 << len(creases)):
+        chosen = [c for i, c in enumerate(creases) if mask >> i & 1]
+        if _locally_flat(chosen) and _folds(chosen):
+            found.append(frozenset(i for i in range(len(creases)) if mask >> i & 1))
+    return found
+
+
+def _lies_on(piece: Crease, crease: Crease) -> bool:
+    """Whether a crease segment lies on a (longer) crease with the same letter."""
+    start, end = np.array(crease.p1), np.array(crease.p2)
+    along = end - start
+    for point in (piece.p1, piece.p2):
+        offset = np.array(point) - start
+        t = float(offset @ along / (along @ along))
+        if not -1e-9 <= t <= 1 + 1e-9 or np.hypot(*(offset - t * along)) > 1e-6:
+            return False
+    return piece.assignment == crease.assignment
+
+
+def _segments(sequence) -> list[Crease]:
+    """The final pattern's crease edges as segments."""
+    pattern = sequence.final_pattern
+    coords = pattern.vertices_coords * pattern.scale + np.array(pattern.offset)
+    return [Crease(tuple(coords[a]), tuple(coords[b]), letter)
+            for (a, b), letter in zip(pattern.edges_vertices.tolist(), pattern.edges_assignment, strict=True)
+            if letter in "MV"]
+
+
+def test_bird_base_is_the_known_22_5_degree_pattern() -> None:
+    bird = sequence_by_name("bird-base")
+    assert bird.category == "base" and bird.compiled(len(bird)).state_count >= 1
+    report = check_vertices(bird.final_pattern)
+    assert report.checked_vertices == 5 and max(report.kawasaki_errors.values()) < 1e-9  # centre + 4 petal points
+    segments = _segments(bird)
+    assert len(segments) == 16
+    for crease in segments:
+        angle = math.degrees(math.atan2(crease.p2[1] - crease.p1[1], crease.p2[0] - crease.p1[0])) % 180
+        assert min(abs(angle - 22.5 * k) for k in range(9)) < 1e-9
+    # Maekawa by hand at the centre (4 mountains, 2 valleys) and at each petal point (3 and 1)
+    degrees: dict[tuple, str] = {}
+    for crease in segments:
+        for point in (crease.p1, crease.p2):
+            degrees[(round(point[0], 6), round(point[1], 6))] = degrees.get(
+                (round(point[0], 6), round(point[1], 6)), "") + crease.assignment
+    u = round(5 * math.tan(math.radians(22.5)), 6)
+    assert sorted(degrees[(5.0, 5.0)]) == list("MMMMVV")
+    for point in ((u, 5.0), (5.0, u), (10 - u, 5.0), (5.0, 10 - u)):
+        assert sorted(degrees[point]) == list("MMMV")
+
+
+def test_bird_base_matches_the_traditional_oripa_tile() -> None:
+    """The lower left quarter of the corpus's '4 Birdbase' (four bird bases on one sheet) is our bird base."""
+    path = CORPUS / "082_traditionaloripa_4_Birdbase.fold"
+    if not path.exists():
+        pytest.skip("the flat-folder corpus is not in ../shared")
+    document = json.loads(path.read_text())
+    coords = np.array(document["vertices_coords"], float) * 2 * PAPER_SIZE
+    tile = set()
+    for (a, b), letter in zip(document["edges_vertices"], document["edges_assignment"], strict=True):
+        p, q = coords[a], coords[b]
+        inside = max(p.max(), q.max()) <= PAPER_SIZE + 1e-6
+        on_tile_border = (abs(p - PAPER_SIZE) < 1e-6) & (abs(q - PAPER_SIZE) < 1e-6)
+        if letter in "MV" and inside and not on_tile_border.any():
+            tile.add((*sorted([tuple(np.round(p, 4)), tuple(np.round(q, 4))]), letter))
+    ours = {(*sorted([tuple(np.round(c.p1, 4)), tuple(np.round(c.p2, 4))]), c.assignment)
+            for c in _segments(sequence_by_name("bird-base"))}
+    assert ours == tile
+
+
+@pytest.mark.parametrize(("name", "chain"), [
+    ("bird-base", True),      # the diagonal alone, then everything
+    ("fish-base", False),     # the diagonal, then either rabbit ear, then both
+    ("square-twist", True),   # nothing but the whole twist
+])
+def test_states_are_the_flat_sub_patterns(name: str, chain: bool) -> None:
+    """Every state is a sub-pattern that folds flat, and (for a chain) no other sub-pattern does, so the
+    sequence has as many steps as the geometry allows."""
+    sequence = sequence_by_name(name)
+    segments = _segments(sequence)
+    flat = _flat_subsets(segments)
+    state_sets = []
+    for state in range(1, sequence.state_count):
+        added = sequence.creases_until(state)
+        state_sets.append(frozenset(i for i, c in enumerate(segments) if any(_lies_on(c, a) for a in added)))
+    assert all(s in flat for s in state_sets)
+    assert all(a < b for a, b in zip(state_sets, state_sets[1:], strict=False))
+    if chain:
+        assert sorted(flat, key=len) == state_sets
+    else:
+        assert len(flat) == len(state_sets) + 1

@@ -14,8 +14,8 @@ from foldbench.tasks.base import ImagePart, ParseFailure, TextPart
 from foldbench.tasks.origamibench.one_step import contains_creases, one_fold_after
 from foldbench.tasks.origamibench.pictures import pictures_look_alike, state_signature
 
-ASSOCIATIVE = "origamibench/one-step-associative-v2"
-CAUSAL = "origamibench/one-step-causal-v2"
+ASSOCIATIVE = "origamibench/one-step-associative-v3"
+CAUSAL = "origamibench/one-step-causal-v3"
 N = 24
 
 
@@ -153,3 +153,21 @@ def test_same_seed_same_items() -> None:
     first = list(task.generate(4, 5, modalities=("image",), knobs={"size": 64}))
     assert first == list(task.generate(4, 5, modalities=("image",), knobs={"size": 64}))
     assert Counter(i.id for i in first) == Counter(f"one-step-causal-{k:06d}" for k in range(4))
+
+
+def test_every_long_sequence_contributes_causal_items() -> None:
+    from foldbench.crease.sequences import builtin_sequences
+    from foldbench.tasks.origamibench.one_step import CAUSAL_MIN_FOLDS, causal_option_sets
+
+    long = [s for s in builtin_sequences() if len(s) >= CAUSAL_MIN_FOLDS]
+    assert len(long) >= 8
+    for sequence in long:
+        sets = causal_option_sets(sequence)
+        assert all(sets), sequence.name  # a valid option set for every place of the answer
+        for choices in sets:
+            for states in choices:
+                assert len(states) == 4 and all(b - a >= 2 for a, b in zip(states, states[1:], strict=False))
+                assert max(states) <= len(sequence)
+    drawn = list(make(CAUSAL).generate(4 * len(long), 2, modalities=("image",), knobs={"size": 64}))
+    counts = Counter(item.metadata["sequence"] for item in drawn)
+    assert set(counts) == {s.name for s in long}

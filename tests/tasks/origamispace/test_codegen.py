@@ -111,3 +111,56 @@ def test_any_reply_is_read_or_refused_without_raising(text: str) -> None:
     answer = parse_fold_reply(text)
     assert isinstance(answer, ParseFailure) or answer.document().keys() <= {
         "vertices_coords", "edges_vertices", "edges_assignment", "faces_vertices", "edges_foldAngle"}
+
+
+# ---- medium and hard instances ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("difficulty", "low", "high"), [("medium", 10, 19), ("hard", 20, 30)])
+def test_medium_and_hard_items_have_their_folding_steps(task, difficulty: str, low: int, high: int) -> None:
+    chosen = list(task.generate(3, 7, modalities=("image",), knobs={"difficulty": difficulty}))
+    for item in chosen:
+        assert low <= item.metadata["fold_count"] <= high
+        assert item.metadata["difficulty"] == difficulty and item.metadata["source"] == "pleats"
+        assert item.metadata["faces"] == 2 * item.metadata["fold_count"] <= 200
+        assert task.score(item, task.oracle(item)).values["total"] == 1.0
+
+
+def test_mixed_difficulty_keeps_the_easy_items(task) -> None:
+    default = list(task.generate(6, 3, modalities=("image",), knobs={}))
+    mixed = list(task.generate(6, 3, modalities=("image",), knobs={"difficulty": "mixed"}))
+    assert [item.metadata["difficulty"] for item in mixed] == ["easy", "medium", "hard"] * 2
+    assert mixed[0] == default[0] and mixed[3] == default[3]
+    assert list(task.generate(2, 3, modalities=("image",), knobs={"difficulty": "easy"})) == default[:2]
+    assert task.spec.breakdowns[0] == "difficulty"
+
+
+def test_random_answer_of_a_hard_item_is_a_pleated_pattern_that_scores_below_one(task) -> None:
+    item = next(iter(task.generate(1, 5, modalities=("image",), knobs={"difficulty": "hard"})))
+    values = task.score(item, task.random_answer(item, np.random.default_rng(1))).values
+    assert values["pass_rate"] == 1.0 and 0.0 < values["total"] < 1.0
+
+
+@pytest.mark.parametrize(("knobs", "word"), [
+    ({"difficulty": "medium", "folder": str(GRIDS)}, "'difficulty'"),
+    ({"difficulty": "hard", "max_faces": 40}, "'max_faces'"),
+    ({"difficulty": "impossible"}, "difficulty"),
+])
+def test_difficulty_knob_errors(task, knobs: dict, word: str) -> None:
+    if "folder" in knobs and not GRIDS.is_dir():
+        pytest.skip("the flat-folder corpus is not in ../shared")
+    with pytest.raises(InvalidKnobError, match=word):
+        next(iter(task.generate(1, 0, modalities=("image",), knobs=knobs)))
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), folds=st.integers(2, 32))
+def test_pleated_models_fold_flat_in_one_state(seed: int, folds: int) -> None:
+    from foldbench.crease.local_checks import check_vertices
+    from foldbench.tasks.origamispace.instances import pleat_instance
+
+    instance = pleat_instance(np.random.default_rng(seed), folds, 200)
+    assert instance.fold_count == folds and instance.pattern.face_count == 2 * folds
+    assert instance.compiled.state_count == 1
+    report = check_vertices(instance.pattern)
+    assert report.checked_vertices == folds - 1  # each pleat crosses the fold across at one flat vertex

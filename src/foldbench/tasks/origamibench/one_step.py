@@ -7,9 +7,10 @@ The answer is the state after the reference. Two variants:
 * **associative**: the reference is a state ``k >= 1`` and the three distractors are states of *other*
   sequences, at the answer's depth (number of folds) where there are enough, so that the answer and the
   distractors are drawn alike (each option's predecessor, as the reference, looks like no option);
-* **causal**: the four options are states of the *same* sequence, no two of them consecutive, drawn uniformly;
-  one of them (by its place in time, balanced in blocks of four items) is the answer and the state before it
-  the reference, so the distractors are earlier than the reference or two or more folds after it, and the
+* **causal**: the four options are states of the *same* sequence, no two of them consecutive, drawn uniformly
+  among the sets that pass the checks below (:func:`causal_option_sets`, so no draw is rejected); one of them
+  (by its place in time, balanced in blocks of four items) is the answer and the state before it the
+  reference, so the distractors are earlier than the reference or two or more folds after it, and the
   option set says nothing about which option is the answer: the answer is the least folded, the most folded
   or a middle option equally often, no option has its own predecessor among the options, and no two of the
   options and their predecessors look alike (as the answer and the reference must not).
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
+from itertools import combinations
 from typing import Any, ClassVar
 
 import numpy as np
@@ -55,11 +57,12 @@ __all__ = [
     "OneStepKnobError",
     "OneStepKnobs",
     "OneStepTask",
+    "causal_option_sets",
     "contains_creases",
     "one_fold_after",
 ]
 
-ENGINE_VERSION = "origamibench-sequences-2"
+ENGINE_VERSION = "origamibench-sequences-3"
 """The version of the fold sequences and of the checks the items are built with."""
 MAX_TRIES = 1000
 CAUSAL_MIN_FOLDS = 7
@@ -376,7 +379,7 @@ class OneStepTask:
 class AssociativeTask(OneStepTask):
     """Distractors from other sequences, at the answer's depth where possible."""
 
-    id = "origamibench/one-step-associative-v2"
+    id = "origamibench/one-step-associative-v3"
     name = "one-step-associative"
     variant = "associative"
     _salt = 0xA550
@@ -415,31 +418,57 @@ class AssociativeTask(OneStepTask):
 class CausalTask(OneStepTask):
     """Distractors from the same sequence: earlier states, or states two or more folds ahead."""
 
-    id = "origamibench/one-step-causal-v2"
+    id = "origamibench/one-step-causal-v3"
     name = "one-step-causal"
     variant = "causal"
     _salt = 0xCA05
 
     def _references(self, sequences: Sequence[FoldSequence]) -> list[tuple[FoldSequence, int]]:
-        # four states of 1..n, no two consecutive, need n >= 7
-        return [(s, k) for s in sequences if len(s) >= CAUSAL_MIN_FOLDS for k in range(0, len(s))]
+        # the sequences with a valid option set for every place of the answer, each with its reference states
+        return [(s, k) for s in sequences if all(causal_option_sets(s)) for k in
+                sorted({states[slot] - 1 for slot, sets in enumerate(causal_option_sets(s)) for states in sets})]
 
     def _draw(self, rng: np.random.Generator, sequences: Sequence[FoldSequence], slot: int, size: int
               ) -> tuple[tuple[FoldSequence, int], list[tuple[FoldSequence, int]]] | None:
         names = sorted({s.name for s, _ in self._references(sequences)})
         sequence = _sequences_by_name()[names[int(rng.integers(len(names)))]]
-        spread = sorted(int(b) for b in rng.choice(np.arange(1, len(sequence) - 2), size=4, replace=False))
-        states = [b + offset for offset, b in enumerate(spread)]  # pairwise at least two folds apart
-        # every option's own last fold changes its picture, as the answer's must, and no option's predecessor
-        # looks like another option, as the reference must not: otherwise the answer would stand apart
-        from foldbench.tasks.origamibench.pictures import pictures_look_alike, state_signature
-
-        # (the same for every option: no two of the options and their predecessors look alike)
-        pictures = [state_signature(sequence, k) for k in sorted({*states, *(k - 1 for k in states)})]
-        if any(pictures_look_alike(a, b) for i, a in enumerate(pictures) for b in pictures[i + 1:]):
-            return None
+        choices = causal_option_sets(sequence)[slot]
+        states = choices[int(rng.integers(len(choices)))]
         answer = states[slot]
-        distractors = [(sequence, k) for k in states if k != answer]
-        if not self._valid((sequence, answer - 1), [(sequence, answer), *distractors]):
-            return None
-        return (sequence, answer - 1), distractors
+        return (sequence, answer - 1), [(sequence, k) for k in states if k != answer]
+
+
+def _option_sets_of(count: int, folds: int) -> list[tuple[int, ...]]:
+    """Every set of ``count`` states of ``1..folds``, no two consecutive, in increasing order."""
+    return [tuple(b + offset for offset, b in enumerate(spread))
+            for spread in combinations(range(1, folds - count + 2), count)]
+
+
+@cache
+def causal_option_sets(sequence: FoldSequence) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """For each place of the answer in time (0-3), every valid causal option set of a sequence.
+
+    A set is four states, no two consecutive, such that no two of them and their predecessors look alike (every
+    option's own last fold shows, as the answer's must, and no option's predecessor looks like another option,
+    as the reference must not: otherwise the answer would stand apart), and with the answer at that place,
+    exactly the answer is one fold after the reference (:meth:`OneStepTask._valid`). Items are drawn among
+    these sets, so no draw is ever rejected.
+    """
+    from foldbench.tasks.origamibench.pictures import pictures_look_alike, state_signature
+
+    if len(sequence) < CAUSAL_MIN_FOLDS:
+        return ((), (), (), ())
+    signatures = [state_signature(sequence, k) for k in range(len(sequence) + 1)]
+    alike = {(i, j) for i in range(len(signatures)) for j in range(i + 1, len(signatures))
+             if pictures_look_alike(signatures[i], signatures[j])}
+    distinct = []
+    for states in _option_sets_of(4, len(sequence)):
+        shown = sorted({*states, *(k - 1 for k in states)})
+        if not any((a, b) in alike for i, a in enumerate(shown) for b in shown[i + 1:]):
+            distinct.append(states)
+    by_slot = []
+    for slot in range(4):
+        by_slot.append(tuple(states for states in distinct if OneStepTask._valid(
+            (sequence, states[slot] - 1), [(sequence, states[slot]), *((sequence, k) for k in states
+                                                                        if k != states[slot])])))
+    return tuple(by_slot)

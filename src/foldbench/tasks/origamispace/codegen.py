@@ -47,10 +47,12 @@ from foldbench.tasks.base import (
 from foldbench.tasks.knobs import Knobs, parse_knobs
 from foldbench.tasks.origamispace.answer import FoldAnswer, parse_fold_reply
 from foldbench.tasks.origamispace.instances import (
+    DIFFICULTY_FOLDS,
     Instance,
     difficulty_of,
     folder_instance,
     pattern_files,
+    pleat_instance,
     png_bytes,
     simple_fold_instance,
 )
@@ -139,14 +141,29 @@ class CodegenTask:
             files = pattern_files(config.folder)
             if not files:
                 raise InvalidKnobError(f"{self.id}: knob 'folder': no crease-pattern files in {config.folder}")
+            if config.difficulty != "easy":
+                raise InvalidKnobError(f"{self.id}: knob 'difficulty' is for generated models, not with 'folder'")
+        hardest = {"easy": 0, "medium": DIFFICULTY_FOLDS["medium"][1]}.get(config.difficulty,
+                                                                            DIFFICULTY_FOLDS["hard"][1])
+        if 2 * hardest > config.max_faces:
+            raise InvalidKnobError(f"{self.id}: knob 'max_faces': {config.difficulty} models need up to "
+                                   f"{2 * hardest} faces, got {config.max_faces}")
         folds = config.folds or DEFAULT_FOLDS
-        return (self._item(seed, index, folds, files, config.max_faces) for index in range(start, n))
+        return (self._item(seed, index, folds, files, config.max_faces, config.difficulty)
+                for index in range(start, n))
 
-    def _item(self, seed: int, index: int, folds: tuple[int, ...], files: list[Path], max_faces: int) -> Item:
+    def _item(self, seed: int, index: int, folds: tuple[int, ...], files: list[Path], max_faces: int,
+              difficulty: str = "easy") -> Item:
         item_seed = int(np.random.SeedSequence([seed, index, 0x0C0DE]).generate_state(1, dtype=np.uint64)[0] >> 1)
         rng = np.random.default_rng(item_seed)
-        instance = self._folder_instance(rng, files, max_faces) if files else \
-            simple_fold_instance(rng, folds[index % len(folds)], max_faces)
+        level = ("easy", "medium", "hard")[index % 3] if difficulty == "mixed" else difficulty
+        if files:
+            instance = self._folder_instance(rng, files, max_faces)
+        elif level == "easy":
+            instance = simple_fold_instance(rng, folds[index % len(folds)], max_faces)
+        else:
+            low, high = DIFFICULTY_FOLDS[level]
+            instance = pleat_instance(rng, int(rng.integers(low, high + 1)), max_faces)
         item_id = f"{self.name}-{index:05d}"
         return Item(
             id=item_id, task=self.id, seed=item_seed, engine_version=ENGINE_VERSION,
@@ -203,8 +220,11 @@ class CodegenTask:
         return FoldAnswer.model_validate(item.target["fold"])
 
     def random_answer(self, item: Item, rng: np.random.Generator) -> FoldAnswer:
-        """A random simple-fold pattern with as many steps as the item's (or 4)."""
+        """A random pattern of the item's kind with as many steps: simple folds (4 steps for a folder's file), or
+        a pleated model for a medium or hard item."""
         steps = item.metadata.get("fold_count") or 4
+        if item.metadata.get("source") == "pleats":
+            return FoldAnswer.model_validate(pleat_instance(rng, int(steps), 10 * int(steps)).fold_document())
         simple = random_simple_folds(rng, int(steps))
         fields = build_crease_pattern(simple.segments, "".join(simple.assignments)).to_fold_fields()
         del fields["edges_foldAngle"]

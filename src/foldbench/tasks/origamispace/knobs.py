@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from foldbench.tasks.knobs import CommaList, Knobs, Whole
@@ -22,3 +24,7 @@ class CodegenKnobs(Knobs):
     are skipped."""
     max_faces: Whole = Field(200, ge=2, le=1000)
     """The most faces a reference pattern may have."""
+    difficulty: Literal["easy", "medium", "hard", "mixed"] = "easy"
+    """OrigamiSpace's difficulty by folding steps: ``easy`` (the simple folds of ``folds``), ``medium`` (10-19
+    steps) or ``hard`` (20-30 steps: pleated models, the steps drawn uniformly), or ``mixed`` (easy, medium and
+    hard in turn by item index). Not with ``folder``."""
