@@ -105,8 +105,13 @@ def test_reset_options() -> None:
     assert 1 <= info["fold_count"] <= 9
     pool = CreasePatternCodeEnv(instances=[INSTANCE], observation_mode="text")
     assert pool.reset(seed=5)[1]["model_name"] == INSTANCE.name
-    with pytest.raises(ValueError, match="medium"):
-        env.reset(options={"difficulty": "medium"})
+    for level, (low, high) in (("medium", (10, 19)), ("hard", (20, 30))):
+        _, info = env.reset(seed=2, options={"difficulty": level})
+        assert low <= info["fold_count"] <= high
+        # a pleated model of n steps has 2n faces and folds flat in one way
+        assert env.instance.pattern.face_count == 2 * info["fold_count"] and env.instance.compiled.state_count == 1
+    with pytest.raises(ValueError, match="difficulty 'extreme'"):
+        env.reset(options={"difficulty": "extreme"})
     with pytest.raises(ValueError, match="unknown reset option"):
         env.reset(options={"target": INSTANCE})
     with pytest.raises(gymnasium.error.ResetNeeded):

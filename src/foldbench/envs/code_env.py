@@ -60,15 +60,18 @@ from foldbench.crease.similarity import (
 from foldbench.envs.code_reward import RewardShaping, RewardTerms
 from foldbench.tasks.base import ParseFailure
 from foldbench.tasks.origamispace.answer import parse_fold_reply
-from foldbench.tasks.origamispace.instances import Instance, simple_fold_instance
+from foldbench.tasks.origamispace.instances import DIFFICULTY_FOLDS as STEP_RANGES
+from foldbench.tasks.origamispace.instances import Instance, pleat_instance, simple_fold_instance
 
 __all__ = ["CODE_ENV_ID", "DEFAULT_FOLDS", "DIFFICULTY_FOLDS", "CreasePatternCodeEnv"]
 
 CODE_ENV_ID = "foldbench/CreasePatternCode-v0"
 DEFAULT_FOLDS: tuple[int, ...] = (3, 4, 5, 6)
 """Folding steps of the default random instances (as ``origamispace/codegen-v1``)."""
-DIFFICULTY_FOLDS: dict[str, tuple[int, ...]] = {"easy": (3, 4, 5, 6, 7, 8, 9)}
-"""Folding steps per OrigamiSpace difficulty that simple folds can make (medium and hard need an ``instance``)."""
+DIFFICULTY_FOLDS: dict[str, tuple[int, ...]] = {level: tuple(range(low, high + 1))
+                                                for level, (low, high) in STEP_RANGES.items()}
+"""Folding steps per OrigamiSpace difficulty: easy references are random simple folds, medium and hard ones
+pleated models (as the code-generation tasks draw them)."""
 TEXT_LIMIT: int = 16384
 """The longest text observation."""
 _CHARSET = frozenset(string.printable)
@@ -152,7 +155,8 @@ class CreasePatternCodeEnv(gymnasium.Env[dict[str, Any], Any]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Draw a reference and start over. ``options``: ``instance`` (an :class:`Instance`), ``folds`` (the
-        steps of a random instance), ``difficulty`` (``"easy"``: 3 to 9 steps) and ``budget``."""
+        steps of a random instance), ``difficulty`` (``"easy"``: 3 to 9 steps of
+        random simple folds; ``"medium"`` 10-19 and ``"hard"`` 20-30 steps of pleated models) and ``budget``."""
         super().reset(seed=seed)
         options = dict(options or {})
         unknown = sorted(set(options) - _OPTIONS)
@@ -183,9 +187,11 @@ class CreasePatternCodeEnv(gymnasium.Env[dict[str, Any], Any]):
         if "difficulty" in options:
             difficulty = options["difficulty"]
             if difficulty not in DIFFICULTY_FOLDS:
-                raise ValueError(f"difficulty {difficulty!r}: random simple folds make only {sorted(DIFFICULTY_FOLDS)}"
-                                 " instances; pass options={'instance': ...} for medium or hard ones")
+                raise ValueError(f"difficulty {difficulty!r}: one of {sorted(DIFFICULTY_FOLDS)}")
             choices = DIFFICULTY_FOLDS[difficulty]
+            if difficulty != "easy":
+                folds = choices[int(self.np_random.integers(len(choices)))]
+                return pleat_instance(self.np_random, folds, self.max_faces)
         elif "folds" in options:
             choices = (int(options["folds"]),)
         elif self.instances is not None:

@@ -29,7 +29,6 @@ REFERENCE_TIMEOUT: float = 10.0
 """Seconds the compiler may spend on one reference pattern."""
 DIFFICULTY_FOLDS: dict[str, tuple[int, int]] = {"easy": (3, 9), "medium": (10, 19), "hard": (20, 30)}
 """OrigamiSpace's folding steps per difficulty (inclusive)."""
-"""Share of the steps of a medium or hard instance that fold the top flap only."""
 
 
 @dataclass(frozen=True)
