@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict
 from foldbench.tasks.base import ParseFailure, Scores
 from foldbench.tasks.replies import reply_tail, scan_json_objects
 
-__all__ = ["LETTERS", "Choice", "answer_slot", "parse_choice", "score_choice"]
+__all__ = ["LETTERS", "Choice", "answer_slot", "parse_choice", "random_choice", "score_choice", "the_true_option"]
 
 LETTERS: tuple[str, ...] = ("A", "B", "C", "D")
 # Applied to text whose whitespace runs are single spaces, so that every " ?" matches at most one character.
@@ -108,3 +108,22 @@ def answer_slot(seed: int, index: int, salt: int) -> int:
     """
     order = np.random.default_rng(np.random.SeedSequence([seed, index // 4, salt])).permutation(4)
     return int(order[index % 4])
+
+
+def random_choice(rng: np.random.Generator, options: int = 4) -> Choice:
+    """A letter among the first ``options`` drawn uniformly (the ``random`` baseline of a choice task)."""
+    return Choice(answer=LETTERS[int(rng.integers(options))])  # type: ignore[arg-type]
+
+
+def the_true_option(flags: list[bool], item_id: str, what: str) -> Choice:
+    """The letter of the one option an engine found true (``flags``, one per option).
+
+    >>> the_true_option([False, True, False, False], "q1", "match").answer
+    'B'
+
+    Raises:
+        AssertionError: not exactly one option is true (the item is broken: ``what`` says of what).
+    """
+    if flags.count(True) != 1:
+        raise AssertionError(f"{item_id}: {flags.count(True)} options {what}")
+    return Choice(answer=LETTERS[flags.index(True)])  # type: ignore[arg-type]

@@ -45,7 +45,14 @@ from foldbench.tasks.base import (
     TextPart,
     check_modalities,
 )
-from foldbench.tasks.choice import LETTERS, Choice, answer_slot, parse_choice, score_choice
+from foldbench.tasks.choice import (
+    LETTERS,
+    answer_slot,
+    parse_choice,
+    random_choice,
+    score_choice,
+    the_true_option,
+)
 from foldbench.tasks.knobs import CommaList, Knobs, Whole, parse_knobs
 from foldbench.tasks.prompts import load_prompt
 
@@ -366,14 +373,11 @@ class OneStepTask:
 
     def oracle(self, item: Item) -> BaseModel:
         """The one option one fold after the reference."""
-        consistent = self.consistent_options(item)
-        if consistent.count(True) != 1:
-            raise AssertionError(f"{item.id}: {consistent.count(True)} options are one fold after the reference")
-        return Choice(answer=LETTERS[consistent.index(True)])  # type: ignore[arg-type]
+        return the_true_option(self.consistent_options(item), item.id, "are one fold after the reference")
 
     def random_answer(self, item: Item, rng: np.random.Generator) -> BaseModel:
         """A letter drawn uniformly."""
-        return Choice(answer=LETTERS[int(rng.integers(4))])  # type: ignore[arg-type]
+        return random_choice(rng)
 
 
 class AssociativeTask(OneStepTask):

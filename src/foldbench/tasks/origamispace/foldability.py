@@ -29,7 +29,14 @@ from foldbench.tasks.base import (
     TextPart,
     check_modalities,
 )
-from foldbench.tasks.choice import LETTERS, Choice, answer_slot, parse_choice, score_choice
+from foldbench.tasks.choice import (
+    LETTERS,
+    Choice,
+    answer_slot,
+    parse_choice,
+    random_choice,
+    score_choice,
+)
 from foldbench.tasks.knobs import CommaList, Knobs, Whole, parse_knobs
 from foldbench.tasks.origamispace.instances import png_bytes
 from foldbench.tasks.prompts import load_prompt
@@ -215,4 +222,4 @@ class FoldabilityTask:
 
     def random_answer(self, item: Item, rng: np.random.Generator) -> Choice:
         """A letter drawn uniformly."""
-        return Choice(answer=LETTERS[int(rng.integers(4))])  # type: ignore[arg-type]
+        return random_choice(rng)

@@ -45,7 +45,14 @@ from foldbench.tasks.base import (
     TextPart,
     check_modalities,
 )
-from foldbench.tasks.choice import LETTERS, Choice, answer_slot, parse_choice, score_choice
+from foldbench.tasks.choice import (
+    LETTERS,
+    Choice,
+    answer_slot,
+    parse_choice,
+    random_choice,
+    score_choice,
+)
 from foldbench.tasks.knobs import CommaList, Knobs, Whole, parse_knobs
 from foldbench.tasks.origamibench.one_step import contains_creases
 from foldbench.tasks.origamispace.instances import difficulty_of
@@ -415,4 +422,4 @@ class OrderingTask:
 
     def random_answer(self, item: Item, rng: np.random.Generator) -> Choice:
         """A letter drawn uniformly."""
-        return Choice(answer=LETTERS[int(rng.integers(4))])  # type: ignore[arg-type]
+        return random_choice(rng)

@@ -40,7 +40,15 @@ from foldbench.tasks.base import (
     TextPart,
     check_modalities,
 )
-from foldbench.tasks.choice import LETTERS, Choice, answer_slot, parse_choice, score_choice
+from foldbench.tasks.choice import (
+    LETTERS,
+    Choice,
+    answer_slot,
+    parse_choice,
+    random_choice,
+    score_choice,
+    the_true_option,
+)
 from foldbench.tasks.knobs import Knobs, Whole, parse_knobs
 from foldbench.tasks.origamispace.instances import png_bytes
 from foldbench.tasks.origamispace.named_patterns import (
@@ -244,11 +252,8 @@ class PatternPredictionTask:
 
     def oracle(self, item: Item) -> Choice:
         """The one option whose crease pattern is the shown one."""
-        matching = self.matching_options(item)
-        if matching.count(True) != 1:
-            raise AssertionError(f"{item.id}: {matching.count(True)} options have the shown crease pattern")
-        return Choice(answer=LETTERS[matching.index(True)])  # type: ignore[arg-type]
+        return the_true_option(self.matching_options(item), item.id, "have the shown crease pattern")
 
     def random_answer(self, item: Item, rng: np.random.Generator) -> Choice:
         """A letter drawn uniformly."""
-        return Choice(answer=LETTERS[int(rng.integers(4))])  # type: ignore[arg-type]
+        return random_choice(rng)
