@@ -34,6 +34,8 @@ from foldbench.pfp.folding import (
     FoldState,
     UnfoldedPieces,
     apply_step,
+    carry_back,
+    cut_layers,
     half_plane,
     pieces_difference_area,
     reflection,
@@ -47,6 +49,8 @@ from foldbench.pfp.puzzle import (
     cut_region,
     cutout_problem,
     holes_of,
+    piece_size_problem,
+    piece_spacing_problem,
     puzzle_holes,
     refold_mismatch,
     refold_misses_by,
@@ -61,7 +65,6 @@ from foldbench.tasks.base import Item
 from foldbench.tasks.knobs import Knobs
 from foldbench.tasks.pfp.common import PfpTaskBase
 from foldbench.tasks.pfp.fold_sampling import (
-    CUT_TRIES,
     SUBTASK_FOLDS,
     check_fold_knobs,
     cuts_through,
@@ -80,6 +83,9 @@ _PROCESS_WEIGHTS = np.array([0.3, 0.175, 0.175, 0.175, 0.175])
 _DISTRACTOR_TRIES = 40
 _INVERSE_CUT_TRIES = 8
 """Inverse: cuts tried through the answer's folds before all four sequences are drawn again."""
+_MULTI_STEP_CUT_TRIES = 6
+"""Multi-step: cuts tried through the four folded papers before the folds are drawn again (folding costs more than
+a cut)."""
 _MIN_SHARED_FRACTION = 0.35
 """Multi-step: the four folded papers must share at least this fraction of each one's outline (the cut lies there)."""
 _ROUNDING_MARGIN = 1.0
@@ -127,25 +133,58 @@ class _LazyHoles:
         self._unfolded = unfolded
         self._holes: dict[int, Any] = {}
 
+    def remember(self, k: int, holes: Any) -> None:
+        """Keep option ``k``'s holes, already joined."""
+        self._holes[k] = holes
+
     def __getitem__(self, k: int) -> Any:
         if k not in self._holes:
             self._holes[k] = self._unfolded[k].holes()
         return self._holes[k]
 
 
-def _option_results(
-    sheet: SheetShape, sequences: list[tuple[Step, ...]], finals: list[FoldState], cutouts: tuple[Any, ...]
-) -> _LazyHoles | None:
-    """The holes the cut makes through each folded paper, or None when the cut misses one of them or two options
-    make the same holes. Two options' holes are compared by the summed areas and overlaps of their pieces, unjoined
+def _answer_and_results(
+    rng: np.random.Generator,
+    sheet: SheetShape,
+    sequences: list[tuple[Step, ...]],
+    finals: list[FoldState],
+    cutouts: tuple[Any, ...],
+) -> tuple[int, _LazyHoles, Any] | None:
+    """The answer's index, the holes the cut makes through each folded paper and the answer's paper left, or None
+    when the cut misses one of the papers, no option's result is legible, or two options make the same holes.
+
+    Only the answer's result is drawn (in the question): it alone must pass the quality rules. Small folded papers
+    pass more often, so the answer is the option nearest to a size rank drawn at random (ties broken at random)
+    among those that pass; otherwise "the smallest paper" would beat chance. A candidate's unjoined pieces are
+    checked first (:func:`~foldbench.pfp.puzzle.piece_size_problem` while folded, then
+    :func:`~foldbench.pfp.puzzle.piece_spacing_problem`); only those that pass are joined and
+    checked whole. Two options' holes are compared by the summed areas and overlaps of their pieces, unjoined
     (:func:`~foldbench.pfp.folding.pieces_difference_area`); only a comparison within rounding of
     ``DISTINCT_AREA`` joins the pieces and compares the holes themselves."""
     puzzles = [Puzzle(sheet, steps, cutouts) for steps in sequences]
     if any(cutout_problem(puzzle, final) is not None for puzzle, final in zip(puzzles, finals, strict=True)):
         return None
     cut = cut_region(cutouts)
-    unfolded = [unfold_pieces(final, cut) for final in finals]
+    pieces: list[UnfoldedPieces | None] = [None] * len(finals)
+    size_rank = np.argsort(np.argsort([final.silhouette.area for final in finals]))
+    target, tie_break = int(rng.integers(4)), rng.random(4)
+    by_nearness = sorted(range(4), key=lambda k: (abs(int(size_rank[k]) - target), tie_break[k]))
+    for chosen in by_nearness:
+        parts = cut_layers(finals[chosen], cut)
+        if piece_size_problem(parts) is not None:
+            continue
+        pieces[chosen] = carry_back(finals[chosen], parts)
+        if piece_spacing_problem(sheet, pieces[chosen].pieces) is not None:
+            continue
+        holes = pieces[chosen].holes()
+        left = clean_paper(sheet, holes)
+        if left is not None:
+            break
+    else:
+        return None
+    unfolded = [p if p is not None else unfold_pieces(final, cut) for p, final in zip(pieces, finals, strict=True)]
     results = _LazyHoles(unfolded)
+    results.remember(chosen, holes)
     for i in range(len(puzzles)):
         for j in range(i):
             if abs(unfolded[i].area - unfolded[j].area) >= DISTINCT_AREA + _ROUNDING_MARGIN:
@@ -156,7 +195,7 @@ def _option_results(
                     return None
             elif not distinct_regions(results[i], results[j]):
                 return None
-    return results
+    return chosen, results, left
 
 
 class _FoldTaskBase(PfpTaskBase):
@@ -301,29 +340,14 @@ class MultiStepTask(_FoldTaskBase):
         count = draw_cutout_count(rng, config["cutouts"], capacity_of(common))
         if count is None:
             return None
-        for _ in range(CUT_TRIES):
+        for _ in range(_MULTI_STEP_CUT_TRIES):
             cutouts = sample_cutouts(rng, common, count)
             if cutouts is None:
                 continue
             sequences = [first_steps + (last,) for last in lasts]
-            results = _option_results(sheet, sequences, finals, cutouts)
-            if results is None:
-                continue
-            # Only the answer's result is drawn (in the question): it alone must pass the quality rules. Small
-            # folded papers pass more often, so the answer is the option nearest to a size rank drawn at random
-            # (ties broken at random) among those that pass; otherwise "the smallest paper" would beat chance.
-            size_rank = np.argsort(np.argsort([final.silhouette.area for final in finals]))
-            target, tie_break = int(rng.integers(4)), rng.random(4)
-            by_nearness = sorted(range(4), key=lambda k: (abs(int(size_rank[k]) - target), tie_break[k]))
-            lefts = {}
-            for k in by_nearness:
-                left = clean_paper(sheet, results[k])
-                if left is not None:
-                    chosen, lefts[k] = k, left
-                    break
-            else:
-                chosen = None
-            if chosen is not None:
+            found = _answer_and_results(rng, sheet, sequences, finals, cutouts)
+            if found is not None:
+                chosen, results, left = found
                 break
         else:
             return None
@@ -336,7 +360,7 @@ class MultiStepTask(_FoldTaskBase):
         centre = Puzzle(sheet, first_steps, cutouts)
         truth = Puzzle(centre.sheet, sequences[answer_index], centre.cutouts)
         self.memo.put("holes", truth, results[chosen])
-        self.memo.put("pattern", truth, lefts[chosen])
+        self.memo.put("pattern", truth, left)
         inputs = {"puzzle": truth.to_dict(), "options": [_steps_data(steps) for steps in sequences]}
         return inputs, {}, _describe(truth)
 
