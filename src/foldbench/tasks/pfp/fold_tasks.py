@@ -295,7 +295,7 @@ class SingleStepTask(_FoldTaskBase):
 class MultiStepTask(_FoldTaskBase):
     """Choose the folded paper (after all three folds) that the shown cut turns into the shown result."""
 
-    id = "pfp/multi-step-v2"
+    id = "pfp/multi-step-v3"
     name = "multi-step"
     type_name = "multi-step"
     subtasks = ("3-fold",)
@@ -404,7 +404,7 @@ class MultiStepTask(_FoldTaskBase):
 class InverseTask(_FoldTaskBase):
     """Choose the fold sequence that produces the shown unfolded sheet."""
 
-    id = "pfp/inverse-v2"
+    id = "pfp/inverse-v3"
     name = "inverse"
     type_name = "inverse"
     subtasks = ("1-fold", "2-fold", "others")
