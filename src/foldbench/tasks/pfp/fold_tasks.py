@@ -40,7 +40,6 @@ from foldbench.pfp.folding import (
     pieces_difference_area,
     reflection,
     step_problem,
-    unfold_pieces,
 )
 from foldbench.pfp.memo import FoldMemo
 from foldbench.pfp.puzzle import (
@@ -133,10 +132,6 @@ class _LazyHoles:
         self._unfolded = unfolded
         self._holes: dict[int, Any] = {}
 
-    def remember(self, k: int, holes: Any) -> None:
-        """Keep option ``k``'s holes, already joined."""
-        self._holes[k] = holes
-
     def __getitem__(self, k: int) -> Any:
         if k not in self._holes:
             self._holes[k] = self._unfolded[k].holes()
@@ -144,18 +139,18 @@ class _LazyHoles:
 
 
 def _answer_and_results(
-    rng: np.random.Generator,
+    by_preference: list[int],
     sheet: SheetShape,
     sequences: list[tuple[Step, ...]],
     finals: list[FoldState],
     cutouts: tuple[Any, ...],
 ) -> tuple[int, _LazyHoles, Any] | None:
     """The answer's index, the holes the cut makes through each folded paper and the answer's paper left, or None
-    when the cut misses one of the papers, no option's result is legible, or two options make the same holes.
+    when the cut misses one of the papers, two options make the same holes (checked first: the commoner and
+    cheaper failure) or no option's result is legible.
 
-    Only the answer's result is drawn (in the question): it alone must pass the quality rules. Small folded papers
-    pass more often, so the answer is the option nearest to a size rank drawn at random (ties broken at random)
-    among those that pass; otherwise "the smallest paper" would beat chance. A candidate's unjoined pieces are
+    Only the answer's result is drawn (in the question): it alone must pass the quality rules. The answer is the
+    first option in ``by_preference`` whose result passes them. A candidate's unjoined pieces are
     checked first (:func:`~foldbench.pfp.puzzle.piece_size_problem` while folded, then
     :func:`~foldbench.pfp.puzzle.piece_spacing_problem`); only those that pass are joined and
     checked whole. Two options' holes are compared by the summed areas and overlaps of their pieces, unjoined
@@ -165,26 +160,9 @@ def _answer_and_results(
     if any(cutout_problem(puzzle, final) is not None for puzzle, final in zip(puzzles, finals, strict=True)):
         return None
     cut = cut_region(cutouts)
-    pieces: list[UnfoldedPieces | None] = [None] * len(finals)
-    size_rank = np.argsort(np.argsort([final.silhouette.area for final in finals]))
-    target, tie_break = int(rng.integers(4)), rng.random(4)
-    by_nearness = sorted(range(4), key=lambda k: (abs(int(size_rank[k]) - target), tie_break[k]))
-    for chosen in by_nearness:
-        parts = cut_layers(finals[chosen], cut)
-        if piece_size_problem(parts) is not None:
-            continue
-        pieces[chosen] = carry_back(finals[chosen], parts)
-        if piece_spacing_problem(sheet, pieces[chosen].pieces) is not None:
-            continue
-        holes = pieces[chosen].holes()
-        left = clean_paper(sheet, holes)
-        if left is not None:
-            break
-    else:
-        return None
-    unfolded = [p if p is not None else unfold_pieces(final, cut) for p, final in zip(pieces, finals, strict=True)]
+    parts = [cut_layers(final, cut) for final in finals]
+    unfolded = [carry_back(final, part) for final, part in zip(finals, parts, strict=True)]
     results = _LazyHoles(unfolded)
-    results.remember(chosen, holes)
     for i in range(len(puzzles)):
         for j in range(i):
             if abs(unfolded[i].area - unfolded[j].area) >= DISTINCT_AREA + _ROUNDING_MARGIN:
@@ -195,6 +173,16 @@ def _answer_and_results(
                     return None
             elif not distinct_regions(results[i], results[j]):
                 return None
+    for chosen in by_preference:
+        if piece_size_problem(parts[chosen]) is not None:
+            continue
+        if piece_spacing_problem(sheet, unfolded[chosen].pieces) is not None:
+            continue
+        left = clean_paper(sheet, results[chosen])
+        if left is not None:
+            break
+    else:
+        return None
     return chosen, results, left
 
 
@@ -340,12 +328,27 @@ class MultiStepTask(_FoldTaskBase):
         count = draw_cutout_count(rng, config["cutouts"], capacity_of(common))
         if count is None:
             return None
+        # Small folded papers pass the quality rules more often, so the answer is the option nearest to a size rank
+        # drawn at random (ties broken at random) among those whose result passes; otherwise "the smallest paper"
+        # would beat chance. The cutouts are placed so that none cuts a sliver off a layer of the preferred option
+        # (legible by construction: most cuts then pass).
+        size_rank = np.argsort(np.argsort([final.silhouette.area for final in finals]))
+        target, tie_break = int(rng.integers(4)), rng.random(4)
+        by_preference = sorted(range(4), key=lambda k: (abs(int(size_rank[k]) - target), tie_break[k]))
+        preferred = finals[by_preference[0]]
+
+        def no_sliver(polygon: Any) -> bool:
+            parts = cut_layers(preferred, polygon)
+            if piece_size_problem(parts) is not None:
+                return False
+            return piece_spacing_problem(sheet, carry_back(preferred, parts).pieces) is None
+
+        sequences = [first_steps + (last,) for last in lasts]
         for _ in range(_MULTI_STEP_CUT_TRIES):
-            cutouts = sample_cutouts(rng, common, count)
+            cutouts = sample_cutouts(rng, common, count, accept=no_sliver)
             if cutouts is None:
                 continue
-            sequences = [first_steps + (last,) for last in lasts]
-            found = _answer_and_results(rng, sheet, sequences, finals, cutouts)
+            found = _answer_and_results(by_preference, sheet, sequences, finals, cutouts)
             if found is not None:
                 chosen, results, left = found
                 break
