@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+import shapely
 from shapely import affinity
 
 from foldbench.pfp.cutouts import capacity, capacity_of, sample_cutouts
@@ -126,15 +127,24 @@ def _creases_touch(state: FoldState, step: Step, holes: Any) -> bool:
 
 
 class _LazyHoles:
-    """The holes a cut makes through each option's folded paper, its pieces joined only when asked for."""
+    """The holes a cut makes through each option's folded paper: each option's pieces (its layers' parts of the
+    cut) carried back to the sheet, and joined, only when asked for."""
 
-    def __init__(self, unfolded: list[UnfoldedPieces]) -> None:
-        self._unfolded = unfolded
+    def __init__(self, finals: list[FoldState], parts: list[np.ndarray]) -> None:
+        self._finals = finals
+        self._parts = parts
+        self._unfolded: dict[int, UnfoldedPieces] = {}
         self._holes: dict[int, Any] = {}
+
+    def pieces(self, k: int) -> UnfoldedPieces:
+        """Option ``k``'s unjoined pieces on the sheet."""
+        if k not in self._unfolded:
+            self._unfolded[k] = carry_back(self._finals[k], self._parts[k])
+        return self._unfolded[k]
 
     def __getitem__(self, k: int) -> Any:
         if k not in self._holes:
-            self._holes[k] = self._unfolded[k].holes()
+            self._holes[k] = self.pieces(k).holes()
         return self._holes[k]
 
 
@@ -161,13 +171,13 @@ def _answer_and_results(
         return None
     cut = cut_region(cutouts)
     parts = [cut_layers(final, cut) for final in finals]
-    unfolded = [carry_back(final, part) for final, part in zip(finals, parts, strict=True)]
-    results = _LazyHoles(unfolded)
+    areas = [float(shapely.area(part).sum()) for part in parts]  # each option's unfolded area, before carrying back
+    results = _LazyHoles(finals, parts)
     for i in range(len(puzzles)):
         for j in range(i):
-            if abs(unfolded[i].area - unfolded[j].area) >= DISTINCT_AREA + _ROUNDING_MARGIN:
+            if abs(areas[i] - areas[j]) >= DISTINCT_AREA + _ROUNDING_MARGIN:
                 continue
-            estimate = pieces_difference_area(unfolded[i], unfolded[j])
+            estimate = pieces_difference_area(results.pieces(i), results.pieces(j))
             if abs(estimate - DISTINCT_AREA) > _ROUNDING_MARGIN:  # False for NaN
                 if estimate < DISTINCT_AREA:
                     return None
@@ -176,7 +186,7 @@ def _answer_and_results(
     for chosen in by_preference:
         if piece_size_problem(parts[chosen]) is not None:
             continue
-        if piece_spacing_problem(sheet, unfolded[chosen].pieces) is not None:
+        if piece_spacing_problem(sheet, results.pieces(chosen).pieces) is not None:
             continue
         left = clean_paper(sheet, results[chosen])
         if left is not None:
