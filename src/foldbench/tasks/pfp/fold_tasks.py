@@ -83,7 +83,7 @@ _PROCESS_WEIGHTS = np.array([0.3, 0.175, 0.175, 0.175, 0.175])
 _DISTRACTOR_TRIES = 40
 _INVERSE_CUT_TRIES = 8
 """Inverse: cuts tried through the answer's folds before all four sequences are drawn again."""
-_MULTI_STEP_CUT_TRIES = 6
+_MULTI_STEP_CUT_TRIES = 10
 """Multi-step: cuts tried through the four folded papers before the folds are drawn again (folding costs more than
 a cut)."""
 _MIN_SHARED_FRACTION = 0.35
@@ -313,14 +313,15 @@ class MultiStepTask(_FoldTaskBase):
         common = before.silhouette
         for code_index in rng.permutation(len(SYMMETRIC_CODES)):
             last = (resolve_code(before.silhouette, SYMMETRIC_CODES[int(code_index)]),)
-            if step_problem(before, last) is not None:
-                continue
             # A valid fold lays its flap inside the paper that stays, so that paper is the folded outline (up to
-            # rounding): third folds that clearly fail the checks below are dropped before the layers are folded.
+            # rounding): third folds that clearly fail the checks below are dropped before the fold is checked and
+            # the layers are folded (the checks only filter, so their order changes no item).
             staying = before.silhouette.difference(half_plane(last[0]))
             if any(_clearly_same(staying, other.silhouette) for other in finals) or (
                 common.intersection(staying).area < _MIN_SHARED_FRACTION * staying.area - _ROUNDING_MARGIN
             ):
+                continue
+            if step_problem(before, last) is not None:
                 continue
             final = apply_step(before, last)
             if any(not distinct_regions(final.silhouette, other.silhouette) for other in finals):
