@@ -89,6 +89,8 @@ a cut)."""
 _MIN_SHARED_FRACTION = 0.35
 """Multi-step: the four folded papers must share at least this fraction of each one's outline (the cut lies there)."""
 _ROUNDING_MARGIN = 1.0
+_UNTOUCHED = 1e-3
+"""Square units: a cut overlapping a region by less than this leaves it unchanged (far below ``DISTINCT_AREA``)."""
 """Square units: a cheap estimate of an area is trusted to decide a check only when it misses by more than this."""
 Drawn = tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
 
@@ -153,6 +155,7 @@ def _answer_and_results(
     sheet: SheetShape,
     sequences: list[tuple[Step, ...]],
     finals: list[FoldState],
+    changed: np.ndarray,
     cutouts: tuple[Any, ...],
 ) -> tuple[int, _LazyHoles, Any] | None:
     """The answer's index, the holes the cut makes through each folded paper and the answer's paper left, or None
@@ -165,11 +168,16 @@ def _answer_and_results(
     :func:`~foldbench.pfp.puzzle.piece_spacing_problem`); only those that pass are joined and
     checked whole. Two options' holes are compared by the summed areas and overlaps of their pieces, unjoined
     (:func:`~foldbench.pfp.folding.pieces_difference_area`); only a comparison within rounding of
-    ``DISTINCT_AREA`` joins the pieces and compares the holes themselves."""
+    ``DISTINCT_AREA`` joins the pieces and compares the holes themselves. ``changed`` holds, for each option, the
+    paper its last fold changes (the flap where it lay and where it lands): a cut that misses the changed paper of
+    two options makes the same holes through both, and is refused before anything is unfolded."""
     puzzles = [Puzzle(sheet, steps, cutouts) for steps in sequences]
     if any(cutout_problem(puzzle, final) is not None for puzzle, final in zip(puzzles, finals, strict=True)):
         return None
     cut = cut_region(cutouts)
+    touched = shapely.area(shapely.intersection(changed, cut))
+    if any(touched[i] + touched[j] < _UNTOUCHED for i in range(len(finals)) for j in range(i)):
+        return None  # the cut misses the paper both third folds change: those two options make the same holes
     parts = [cut_layers(final, cut) for final in finals]
     areas = [float(shapely.area(part).sum()) for part in parts]  # each option's unfolded area, before carrying back
     results = _LazyHoles(finals, parts)
@@ -194,6 +202,13 @@ def _answer_and_results(
     else:
         return None
     return chosen, results, left
+
+
+def _changed_paper(before: FoldState, crease: Crease) -> Any:
+    """The paper a one-crease fold of ``before`` changes, where it lies folded: its flap before and after the fold
+    (elsewhere the folded paper has the layers it had before)."""
+    flap = before.silhouette.intersection(half_plane(crease))
+    return shapely.union_all([flap, affinity.affine_transform(flap, reflection(crease))])
 
 
 class _FoldTaskBase(PfpTaskBase):
@@ -355,11 +370,13 @@ class MultiStepTask(_FoldTaskBase):
             return piece_spacing_problem(sheet, carry_back(preferred, parts).pieces) is None
 
         sequences = [first_steps + (last,) for last in lasts]
+        changed = np.empty(4, dtype=object)
+        changed[:] = [_changed_paper(before, last[0]) for last in lasts]
         for _ in range(_MULTI_STEP_CUT_TRIES):
             cutouts = sample_cutouts(rng, common, count, accept=no_sliver)
             if cutouts is None:
                 continue
-            found = _answer_and_results(by_preference, sheet, sequences, finals, cutouts)
+            found = _answer_and_results(by_preference, sheet, sequences, finals, changed, cutouts)
             if found is not None:
                 chosen, results, left = found
                 break
