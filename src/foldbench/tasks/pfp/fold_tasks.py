@@ -7,14 +7,16 @@
 * **multi-step** (3-fold): the flat sheet, the cutouts and the unfolded sheet are shown; choose the paper as it
   lies after the three folds. The four options share the first two folds and differ in the third (four of the
   valid third folds, drawn at random, whose folded papers overlap); the cut is placed where all four lie, so it
-  goes through every option's paper; the question shows the result of one of them, and the others unfold to
-  visibly different results.
+  goes through every option's paper, each cutout placed so that it cuts no sliver off, and keeps clear of the
+  creases and edge of, the layers of the option preferred as the answer (legible by construction); the question
+  shows the result of one of them, and the others unfold to visibly different results.
 * **inverse** (1-fold, 2-fold, others): the unfolded sheet is shown; choose the fold sequence that makes it. The
   four options are drawn alike (fresh random sequences of the family, never edits of the answer; corner folds
   all fold the same corners, each with its own creases); the cut is made through the one at the answer's letter
-  and kept only when no other option can make its holes. A sequence is consistent when some cut through it gives
-  exactly the holes shown (:func:`foldbench.pfp.puzzle.refold_mismatch`); every wrong option misses by at least
-  ``DISTINCT_AREA``.
+  and kept only when no other option can make its holes (a cut whose unjoined hole pieces are too small, or too
+  close to each other or to the edge, is dropped before they are joined). A sequence is consistent when some cut
+  through it gives exactly the holes shown (:func:`foldbench.pfp.puzzle.refold_mismatch`); every wrong option
+  misses by at least ``DISTINCT_AREA``.
 
 Options as a set: the four options of an item are drawn alike and the answer is one of them at random, so no rule
 that sees only the options can single the answer out (``foldbench audit`` checks this; see the README).
