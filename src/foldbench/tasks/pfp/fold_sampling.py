@@ -130,9 +130,16 @@ def legible_cuts_through(
 ) -> Iterator[tuple[Puzzle, BaseGeometry]]:
     """Like :func:`cuts_through`, keeping only cuts whose hole pieces pass the stricter, cheaper rules checked
     before the pieces are joined (:func:`~foldbench.pfp.puzzle.piece_size_problem` on the folded layers, then
-    :func:`~foldbench.pfp.puzzle.piece_spacing_problem` on the sheet)."""
+    :func:`~foldbench.pfp.puzzle.piece_spacing_problem` on the sheet); each cutout is placed where it passes them
+    alone."""
+    def legible_alone(polygon: BaseGeometry) -> bool:
+        alone = cut_layers(final, polygon)
+        if piece_size_problem(alone) is not None:
+            return False
+        return piece_spacing_problem(sheet, carry_back(final, alone).pieces) is None
+
     for _ in range(tries):
-        cutouts = sample_cutouts(rng, final.silhouette, count)
+        cutouts = sample_cutouts(rng, final.silhouette, count, accept=legible_alone)
         if cutouts is None:
             continue
         puzzle = Puzzle(sheet, steps, cutouts)
