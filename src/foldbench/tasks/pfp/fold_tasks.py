@@ -13,8 +13,9 @@
 * **inverse** (1-fold, 2-fold, others): the unfolded sheet is shown; choose the fold sequence that makes it. The
   four options are drawn alike (fresh random sequences of the family, never edits of the answer; corner folds
   all fold the same corners, each with its own creases); the cut is made through the one at the answer's letter
-  and kept only when no other option can make its holes (a cut whose unjoined hole pieces are too small, or too
-  close to each other or to the edge, is dropped before they are joined). A sequence is consistent when some cut
+  and kept only when no other option can make its holes (each cutout is placed where its own hole pieces are not
+  too small, nor too close to each other or to the edge; a cut whose pieces fail those rules together is dropped
+  before they are joined). A sequence is consistent when some cut
   through it gives exactly the holes shown (:func:`foldbench.pfp.puzzle.refold_mismatch`); every wrong option
   misses by at least ``DISTINCT_AREA``.
 
