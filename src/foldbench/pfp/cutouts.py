@@ -12,6 +12,7 @@ cutout needs with its clearance. With three folds the hexagon and the house hold
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from itertools import pairwise
 
 import numpy as np
@@ -118,12 +119,18 @@ def _inside_point(rng: np.random.Generator, outline: BaseGeometry) -> tuple[floa
 
 
 def sample_cutouts(
-    rng: np.random.Generator, outline: BaseGeometry, count: int, *, size: float | None = None
+    rng: np.random.Generator,
+    outline: BaseGeometry,
+    count: int,
+    *,
+    size: float | None = None,
+    accept: Callable[[Polygon], bool] | None = None,
 ) -> tuple[Cutout, ...] | None:
     """``count`` cutouts of distinct shapes on the folded ``outline``, or None when they do not fit.
 
     The size, unless given, is drawn in proportion to the outline's size and clamped to
-    ``[MIN_CUTOUT_SIZE, MAX_CUTOUT_SIZE]``.
+    ``[MIN_CUTOUT_SIZE, MAX_CUTOUT_SIZE]``. ``accept``, when given, must also hold for each cutout's polygon
+    (a placement it refuses is drawn again, like one that lies off the paper).
 
     >>> from shapely.geometry import box
     >>> sample_cutouts(np.random.default_rng(0), box(0, 0, 100, 100), 0)
@@ -154,6 +161,8 @@ def sample_cutouts(
             if polygon.intersection(outline).area < MIN_INSIDE_FRACTION * polygon.area:
                 continue
             if any(polygon.distance(other) < CUTOUT_GAP for other in polygons):
+                continue
+            if accept is not None and not accept(polygon):
                 continue
             placed.append(cutout)
             polygons.append(polygon)

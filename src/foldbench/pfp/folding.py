@@ -36,7 +36,9 @@ __all__ = [
     "Layer",
     "UnfoldedPieces",
     "apply_step",
+    "carry_back",
     "compose",
+    "cut_layers",
     "flat_state",
     "fold_region",
     "folded_pieces",
@@ -303,9 +305,26 @@ def unfold_pieces(state: FoldState, cut: BaseGeometry) -> UnfoldedPieces:
     >>> len(unfolded.pieces), unfolded.area
     (2, 1.0)
     """
+    return carry_back(state, cut_layers(state, cut))
+
+
+def cut_layers(state: FoldState, cut: BaseGeometry) -> np.ndarray:
+    """Each layer's piece of the region ``cut``, where the layer lies folded (an array with one geometry per layer,
+    empty where the cut misses the layer). The layers' maps keep shapes, so sizes can be judged here, before the
+    pieces are carried back (:func:`carry_back`).
+
+    >>> square = Polygon([(0, 0), (2, 0), (2, 2), (0, 2)])
+    >>> folded = apply_step(flat_state(square), [Crease((1.0, 0.0), (1.0, 0.0))])
+    >>> [part.area for part in cut_layers(folded, Polygon([(0, 0), (1, 0), (1, 1)]))]
+    [0.5, 0.5]
+    """
     positions = np.empty(len(state.layers), dtype=object)
     positions[:] = [layer.position for layer in state.layers]
-    parts = shapely.intersection(positions, cut)
+    return shapely.intersection(positions, cut)
+
+
+def carry_back(state: FoldState, parts: np.ndarray) -> UnfoldedPieces:
+    """The layers' pieces of a cut (:func:`cut_layers`), carried back to the flat sheet."""
     pieces = tuple(
         _transformed(part, invert(layer.transform))
         for layer, part in zip(state.layers, parts, strict=True)

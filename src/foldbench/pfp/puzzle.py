@@ -47,6 +47,8 @@ __all__ = [
     "paper_left",
     "paper_problem",
     "pattern_of",
+    "piece_size_problem",
+    "piece_spacing_problem",
     "puzzle_holes",
     "quality_problem",
     "refold_misses_by",
@@ -325,6 +327,57 @@ def _hole_legibility_problem(sheet: SheetShape, holes: BaseGeometry) -> str | No
         if piece.buffer(MIN_FEATURE, quad_segs=2).intersection(edge).length - opening > _NEAR_EDGE_SLACK * MIN_FEATURE:
             return "a hole runs too close along the edge"
     return None
+
+
+def piece_size_problem(pieces: np.ndarray) -> str | None:
+    """Why some piece of a cut's holes, one per cut layer (folded or carried back: the layers' maps keep shapes),
+    is too small to see (None when none is): every part of every piece must be at least ``MIN_HOLE_AREA`` large
+    and ``MIN_FEATURE`` wide, so that a cutout crossing a crease by a sliver (a feature too small to see) is
+    refused. Stricter than the hole rules of :func:`legibility_problem`, and checked before pieces are joined.
+
+    >>> from shapely.geometry import box
+    >>> piece_size_problem(np.array([box(-20, -20, 0, 0), box(0, -20, 20, 0)])) is None
+    True
+    >>> piece_size_problem(np.array([box(-20, -20, 0, 0), box(0, -20, 3, 0)]))
+    'a piece of a hole is too narrow to see'
+    """
+    parts = _parts(pieces)
+    if len(parts) == 0:
+        return "the cut misses the paper"
+    if (shapely.area(parts) < MIN_HOLE_AREA).any():
+        return "a hole is too small"
+    if shapely.is_empty(shapely.buffer(parts, -MIN_FEATURE / 2, quad_segs=1)).any():
+        return "a piece of a hole is too narrow to see"
+    return None
+
+
+def piece_spacing_problem(sheet: SheetShape, pieces: Sequence[BaseGeometry]) -> str | None:
+    """Why the unjoined pieces of a cut's holes, carried back to the flat sheet, lie too close together or to the
+    edge (None when they do not): two parts either meet (parts of one hole) or keep ``MIN_FEATURE`` apart, and a
+    part either opens onto the edge or keeps ``MIN_FEATURE`` from it. Stricter than the hole rules of
+    :func:`legibility_problem`, and checked before the pieces are joined.
+
+    >>> from shapely.geometry import box
+    >>> piece_spacing_problem("square", [box(-20, -20, 0, 0), box(0, -20, 20, 0)]) is None
+    True
+    >>> piece_spacing_problem("square", [box(-20, -20, 0, 0), box(4, -20, 24, 0)])
+    'two holes are too close to tell apart'
+    """
+    parts = _parts(np.array(pieces, dtype=object))
+    if len(parts) > 1:
+        first, second = shapely.STRtree(parts).query(parts, predicate="dwithin", distance=MIN_FEATURE)
+        pairs = first < second
+        if (shapely.distance(parts[first[pairs]], parts[second[pairs]]) >= _TOUCH).any():
+            return "two holes are too close to tell apart"
+    edge_gaps = shapely.distance(parts, sheet_polygon(sheet).exterior)
+    if ((edge_gaps >= _TOUCH) & (edge_gaps < MIN_FEATURE)).any():
+        return "a hole is too close to the edge"
+    return None
+
+
+def _parts(pieces: np.ndarray) -> np.ndarray:
+    parts = shapely.get_parts(pieces)
+    return parts[~shapely.is_empty(parts)]
 
 
 def _bridge_problem(left: BaseGeometry) -> str | None:

@@ -16,9 +16,18 @@ from shapely.geometry.base import BaseGeometry
 from foldbench.errors import UnknownNameError
 from foldbench.pfp.cutouts import COUNT_PROBABILITIES, capacity, count_distribution, sample_cutouts
 from foldbench.pfp.errors import PfpKnobError
-from foldbench.pfp.folding import FoldState
+from foldbench.pfp.folding import FoldState, carry_back, cut_layers
 from foldbench.pfp.memo import FoldMemo
-from foldbench.pfp.puzzle import Puzzle, clean_paper, cutout_problem, holes_of, remember_states
+from foldbench.pfp.puzzle import (
+    Puzzle,
+    clean_paper,
+    cut_region,
+    cutout_problem,
+    holes_of,
+    piece_size_problem,
+    piece_spacing_problem,
+    remember_states,
+)
 from foldbench.pfp.sequences import FoldFamily, Step, sample_sequence
 from foldbench.pfp.shapes import SHEET_SHAPES, SheetShape, sheet_polygon
 
@@ -28,6 +37,7 @@ __all__ = [
     "Sampled",
     "check_fold_knobs",
     "cuts_through",
+    "legible_cuts_through",
     "draw_cutout_count",
     "sample_puzzle",
 ]
@@ -108,6 +118,39 @@ def cuts_through(
         puzzle = Puzzle(sheet, steps, cutouts)
         if cutout_problem(puzzle, final) is None:
             yield puzzle, holes_of(puzzle, final)
+
+
+def legible_cuts_through(
+    rng: np.random.Generator,
+    sheet: SheetShape,
+    steps: tuple[Step, ...],
+    final: FoldState,
+    count: int,
+    tries: int,
+) -> Iterator[tuple[Puzzle, BaseGeometry]]:
+    """Like :func:`cuts_through`, keeping only cuts whose hole pieces pass the stricter, cheaper rules checked
+    before the pieces are joined (:func:`~foldbench.pfp.puzzle.piece_size_problem` on the folded layers, then
+    :func:`~foldbench.pfp.puzzle.piece_spacing_problem` on the sheet); each cutout is placed where it passes them
+    alone."""
+    def legible_alone(polygon: BaseGeometry) -> bool:
+        alone = cut_layers(final, polygon)
+        if piece_size_problem(alone) is not None:
+            return False
+        return piece_spacing_problem(sheet, carry_back(final, alone).pieces) is None
+
+    for _ in range(tries):
+        cutouts = sample_cutouts(rng, final.silhouette, count, accept=legible_alone)
+        if cutouts is None:
+            continue
+        puzzle = Puzzle(sheet, steps, cutouts)
+        if cutout_problem(puzzle, final) is not None:
+            continue
+        parts = cut_layers(final, cut_region(cutouts))
+        if piece_size_problem(parts) is not None:
+            continue
+        pieces = carry_back(final, parts)
+        if piece_spacing_problem(sheet, pieces.pieces) is None:
+            yield puzzle, pieces.holes()
 
 
 def sample_puzzle(

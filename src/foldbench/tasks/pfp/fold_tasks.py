@@ -7,14 +7,17 @@
 * **multi-step** (3-fold): the flat sheet, the cutouts and the unfolded sheet are shown; choose the paper as it
   lies after the three folds. The four options share the first two folds and differ in the third (four of the
   valid third folds, drawn at random, whose folded papers overlap); the cut is placed where all four lie, so it
-  goes through every option's paper; the question shows the result of one of them, and the others unfold to
-  visibly different results.
+  goes through every option's paper, each cutout placed so that it cuts no sliver off, and keeps clear of the
+  creases and edge of, the layers of the option preferred as the answer (legible by construction); the question
+  shows the result of one of them, and the others unfold to visibly different results.
 * **inverse** (1-fold, 2-fold, others): the unfolded sheet is shown; choose the fold sequence that makes it. The
   four options are drawn alike (fresh random sequences of the family, never edits of the answer; corner folds
   all fold the same corners, each with its own creases); the cut is made through the one at the answer's letter
-  and kept only when no other option can make its holes. A sequence is consistent when some cut through it gives
-  exactly the holes shown (:func:`foldbench.pfp.puzzle.refold_mismatch`); every wrong option misses by at least
-  ``DISTINCT_AREA``.
+  and kept only when no other option can make its holes (each cutout is placed where its own hole pieces are not
+  too small, nor too close to each other or to the edge; a cut whose pieces fail those rules together is dropped
+  before they are joined). A sequence is consistent when some cut
+  through it gives exactly the holes shown (:func:`foldbench.pfp.puzzle.refold_mismatch`); every wrong option
+  misses by at least ``DISTINCT_AREA``.
 
 Options as a set: the four options of an item are drawn alike and the answer is one of them at random, so no rule
 that sees only the options can single the answer out (``foldbench audit`` checks this; see the README).
@@ -26,6 +29,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+import shapely
 from shapely import affinity
 
 from foldbench.pfp.cutouts import capacity, capacity_of, sample_cutouts
@@ -34,11 +38,12 @@ from foldbench.pfp.folding import (
     FoldState,
     UnfoldedPieces,
     apply_step,
+    carry_back,
+    cut_layers,
     half_plane,
     pieces_difference_area,
     reflection,
     step_problem,
-    unfold_pieces,
 )
 from foldbench.pfp.memo import FoldMemo
 from foldbench.pfp.puzzle import (
@@ -47,6 +52,8 @@ from foldbench.pfp.puzzle import (
     cut_region,
     cutout_problem,
     holes_of,
+    piece_size_problem,
+    piece_spacing_problem,
     puzzle_holes,
     refold_mismatch,
     refold_misses_by,
@@ -61,11 +68,10 @@ from foldbench.tasks.base import Item
 from foldbench.tasks.knobs import Knobs
 from foldbench.tasks.pfp.common import PfpTaskBase
 from foldbench.tasks.pfp.fold_sampling import (
-    CUT_TRIES,
     SUBTASK_FOLDS,
     check_fold_knobs,
-    cuts_through,
     draw_cutout_count,
+    legible_cuts_through,
     sample_puzzle,
 )
 from foldbench.tasks.pfp.knobs import PfpFoldKnobs
@@ -80,9 +86,14 @@ _PROCESS_WEIGHTS = np.array([0.3, 0.175, 0.175, 0.175, 0.175])
 _DISTRACTOR_TRIES = 40
 _INVERSE_CUT_TRIES = 8
 """Inverse: cuts tried through the answer's folds before all four sequences are drawn again."""
+_MULTI_STEP_CUT_TRIES = 10
+"""Multi-step: cuts tried through the four folded papers before the folds are drawn again (folding costs more than
+a cut)."""
 _MIN_SHARED_FRACTION = 0.35
 """Multi-step: the four folded papers must share at least this fraction of each one's outline (the cut lies there)."""
 _ROUNDING_MARGIN = 1.0
+_UNTOUCHED = 1e-3
+"""Square units: a cut overlapping a region by less than this leaves it unchanged (far below ``DISTINCT_AREA``)."""
 """Square units: a cheap estimate of an area is trusted to decide a check only when it misses by more than this."""
 Drawn = tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
 
@@ -121,42 +132,86 @@ def _creases_touch(state: FoldState, step: Step, holes: Any) -> bool:
 
 
 class _LazyHoles:
-    """The holes a cut makes through each option's folded paper, its pieces joined only when asked for."""
+    """The holes a cut makes through each option's folded paper: each option's pieces (its layers' parts of the
+    cut) carried back to the sheet, and joined, only when asked for."""
 
-    def __init__(self, unfolded: list[UnfoldedPieces]) -> None:
-        self._unfolded = unfolded
+    def __init__(self, finals: list[FoldState], parts: list[np.ndarray]) -> None:
+        self._finals = finals
+        self._parts = parts
+        self._unfolded: dict[int, UnfoldedPieces] = {}
         self._holes: dict[int, Any] = {}
+
+    def pieces(self, k: int) -> UnfoldedPieces:
+        """Option ``k``'s unjoined pieces on the sheet."""
+        if k not in self._unfolded:
+            self._unfolded[k] = carry_back(self._finals[k], self._parts[k])
+        return self._unfolded[k]
 
     def __getitem__(self, k: int) -> Any:
         if k not in self._holes:
-            self._holes[k] = self._unfolded[k].holes()
+            self._holes[k] = self.pieces(k).holes()
         return self._holes[k]
 
 
-def _option_results(
-    sheet: SheetShape, sequences: list[tuple[Step, ...]], finals: list[FoldState], cutouts: tuple[Any, ...]
-) -> _LazyHoles | None:
-    """The holes the cut makes through each folded paper, or None when the cut misses one of them or two options
-    make the same holes. Two options' holes are compared by the summed areas and overlaps of their pieces, unjoined
+def _answer_and_results(
+    by_preference: list[int],
+    sheet: SheetShape,
+    sequences: list[tuple[Step, ...]],
+    finals: list[FoldState],
+    changed: np.ndarray,
+    cutouts: tuple[Any, ...],
+) -> tuple[int, _LazyHoles, Any] | None:
+    """The answer's index, the holes the cut makes through each folded paper and the answer's paper left, or None
+    when the cut misses one of the papers, two options make the same holes (checked first: the commoner and
+    cheaper failure) or no option's result is legible.
+
+    Only the answer's result is drawn (in the question): it alone must pass the quality rules. The answer is the
+    first option in ``by_preference`` whose result passes them. A candidate's unjoined pieces are
+    checked first (:func:`~foldbench.pfp.puzzle.piece_size_problem` while folded, then
+    :func:`~foldbench.pfp.puzzle.piece_spacing_problem`); only those that pass are joined and
+    checked whole. Two options' holes are compared by the summed areas and overlaps of their pieces, unjoined
     (:func:`~foldbench.pfp.folding.pieces_difference_area`); only a comparison within rounding of
-    ``DISTINCT_AREA`` joins the pieces and compares the holes themselves."""
+    ``DISTINCT_AREA`` joins the pieces and compares the holes themselves. ``changed`` holds, for each option, the
+    paper its last fold changes (the flap where it lay and where it lands): a cut that misses the changed paper of
+    two options makes the same holes through both, and is refused before anything is unfolded."""
     puzzles = [Puzzle(sheet, steps, cutouts) for steps in sequences]
     if any(cutout_problem(puzzle, final) is not None for puzzle, final in zip(puzzles, finals, strict=True)):
         return None
     cut = cut_region(cutouts)
-    unfolded = [unfold_pieces(final, cut) for final in finals]
-    results = _LazyHoles(unfolded)
+    touched = shapely.area(shapely.intersection(changed, cut))
+    if any(touched[i] + touched[j] < _UNTOUCHED for i in range(len(finals)) for j in range(i)):
+        return None  # the cut misses the paper both third folds change: those two options make the same holes
+    parts = [cut_layers(final, cut) for final in finals]
+    areas = [float(shapely.area(part).sum()) for part in parts]  # each option's unfolded area, before carrying back
+    results = _LazyHoles(finals, parts)
     for i in range(len(puzzles)):
         for j in range(i):
-            if abs(unfolded[i].area - unfolded[j].area) >= DISTINCT_AREA + _ROUNDING_MARGIN:
+            if abs(areas[i] - areas[j]) >= DISTINCT_AREA + _ROUNDING_MARGIN:
                 continue
-            estimate = pieces_difference_area(unfolded[i], unfolded[j])
+            estimate = pieces_difference_area(results.pieces(i), results.pieces(j))
             if abs(estimate - DISTINCT_AREA) > _ROUNDING_MARGIN:  # False for NaN
                 if estimate < DISTINCT_AREA:
                     return None
             elif not distinct_regions(results[i], results[j]):
                 return None
-    return results
+    for chosen in by_preference:
+        if piece_size_problem(parts[chosen]) is not None:
+            continue
+        if piece_spacing_problem(sheet, results.pieces(chosen).pieces) is not None:
+            continue
+        left = clean_paper(sheet, results[chosen])
+        if left is not None:
+            break
+    else:
+        return None
+    return chosen, results, left
+
+
+def _changed_paper(before: FoldState, crease: Crease) -> Any:
+    """The paper a one-crease fold of ``before`` changes, where it lies folded: its flap before and after the fold
+    (elsewhere the folded paper has the layers it had before)."""
+    flap = before.silhouette.intersection(half_plane(crease))
+    return shapely.union_all([flap, affinity.affine_transform(flap, reflection(crease))])
 
 
 class _FoldTaskBase(PfpTaskBase):
@@ -256,7 +311,7 @@ class SingleStepTask(_FoldTaskBase):
 class MultiStepTask(_FoldTaskBase):
     """Choose the folded paper (after all three folds) that the shown cut turns into the shown result."""
 
-    id = "pfp/multi-step-v2"
+    id = "pfp/multi-step-v3"
     name = "multi-step"
     type_name = "multi-step"
     subtasks = ("3-fold",)
@@ -276,14 +331,15 @@ class MultiStepTask(_FoldTaskBase):
         common = before.silhouette
         for code_index in rng.permutation(len(SYMMETRIC_CODES)):
             last = (resolve_code(before.silhouette, SYMMETRIC_CODES[int(code_index)]),)
-            if step_problem(before, last) is not None:
-                continue
             # A valid fold lays its flap inside the paper that stays, so that paper is the folded outline (up to
-            # rounding): third folds that clearly fail the checks below are dropped before the layers are folded.
+            # rounding): third folds that clearly fail the checks below are dropped before the fold is checked and
+            # the layers are folded (the checks only filter, so their order changes no item).
             staying = before.silhouette.difference(half_plane(last[0]))
             if any(_clearly_same(staying, other.silhouette) for other in finals) or (
                 common.intersection(staying).area < _MIN_SHARED_FRACTION * staying.area - _ROUNDING_MARGIN
             ):
+                continue
+            if step_problem(before, last) is not None:
                 continue
             final = apply_step(before, last)
             if any(not distinct_regions(final.silhouette, other.silhouette) for other in finals):
@@ -301,29 +357,31 @@ class MultiStepTask(_FoldTaskBase):
         count = draw_cutout_count(rng, config["cutouts"], capacity_of(common))
         if count is None:
             return None
-        for _ in range(CUT_TRIES):
-            cutouts = sample_cutouts(rng, common, count)
+        # Small folded papers pass the quality rules more often, so the answer is the option nearest to a size rank
+        # drawn at random (ties broken at random) among those whose result passes; otherwise "the smallest paper"
+        # would beat chance. The cutouts are placed so that none cuts a sliver off a layer of the preferred option
+        # (legible by construction: most cuts then pass).
+        size_rank = np.argsort(np.argsort([final.silhouette.area for final in finals]))
+        target, tie_break = int(rng.integers(4)), rng.random(4)
+        by_preference = sorted(range(4), key=lambda k: (abs(int(size_rank[k]) - target), tie_break[k]))
+        preferred = finals[by_preference[0]]
+
+        def no_sliver(polygon: Any) -> bool:
+            parts = cut_layers(preferred, polygon)
+            if piece_size_problem(parts) is not None:
+                return False
+            return piece_spacing_problem(sheet, carry_back(preferred, parts).pieces) is None
+
+        sequences = [first_steps + (last,) for last in lasts]
+        changed = np.empty(4, dtype=object)
+        changed[:] = [_changed_paper(before, last[0]) for last in lasts]
+        for _ in range(_MULTI_STEP_CUT_TRIES):
+            cutouts = sample_cutouts(rng, common, count, accept=no_sliver)
             if cutouts is None:
                 continue
-            sequences = [first_steps + (last,) for last in lasts]
-            results = _option_results(sheet, sequences, finals, cutouts)
-            if results is None:
-                continue
-            # Only the answer's result is drawn (in the question): it alone must pass the quality rules. Small
-            # folded papers pass more often, so the answer is the option nearest to a size rank drawn at random
-            # (ties broken at random) among those that pass; otherwise "the smallest paper" would beat chance.
-            size_rank = np.argsort(np.argsort([final.silhouette.area for final in finals]))
-            target, tie_break = int(rng.integers(4)), rng.random(4)
-            by_nearness = sorted(range(4), key=lambda k: (abs(int(size_rank[k]) - target), tie_break[k]))
-            lefts = {}
-            for k in by_nearness:
-                left = clean_paper(sheet, results[k])
-                if left is not None:
-                    chosen, lefts[k] = k, left
-                    break
-            else:
-                chosen = None
-            if chosen is not None:
+            found = _answer_and_results(by_preference, sheet, sequences, finals, changed, cutouts)
+            if found is not None:
+                chosen, results, left = found
                 break
         else:
             return None
@@ -336,7 +394,7 @@ class MultiStepTask(_FoldTaskBase):
         centre = Puzzle(sheet, first_steps, cutouts)
         truth = Puzzle(centre.sheet, sequences[answer_index], centre.cutouts)
         self.memo.put("holes", truth, results[chosen])
-        self.memo.put("pattern", truth, lefts[chosen])
+        self.memo.put("pattern", truth, left)
         inputs = {"puzzle": truth.to_dict(), "options": [_steps_data(steps) for steps in sequences]}
         return inputs, {}, _describe(truth)
 
@@ -380,7 +438,7 @@ class MultiStepTask(_FoldTaskBase):
 class InverseTask(_FoldTaskBase):
     """Choose the fold sequence that produces the shown unfolded sheet."""
 
-    id = "pfp/inverse-v2"
+    id = "pfp/inverse-v3"
     name = "inverse"
     type_name = "inverse"
     subtasks = ("1-fold", "2-fold", "others")
@@ -424,7 +482,7 @@ class InverseTask(_FoldTaskBase):
             return None
         others = [other for k, other in enumerate(sequences) if k != answer_index]
         kept: tuple[Puzzle, Any, Any] | None = None
-        for cut, holes in cuts_through(rng, sheet, steps, states[-1], count, _INVERSE_CUT_TRIES):
+        for cut, holes in legible_cuts_through(rng, sheet, steps, states[-1], count, _INVERSE_CUT_TRIES):
             if family == "corner" and not all(_creases_touch(flat, other[0][0], holes) for other in others):
                 continue  # the holes lie away from some option's flaps: that option makes them too
             left = clean_paper(sheet, holes)
