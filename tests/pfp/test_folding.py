@@ -20,7 +20,6 @@ from foldbench.pfp.folding import (
     reflection,
     unfold_cut,
     unfold_pieces,
-    unfolded_cut_area,
 )
 from foldbench.pfp.puzzle import (
     Puzzle,
@@ -151,15 +150,6 @@ def test_the_cheap_refold_comparison_agrees_with_the_exact_mismatch(seed: int, s
     for bound in (exact + offset, 600.0, SAME_AREA):
         expected = exact >= bound
         assert refold_misses_by(puzzle.sheet, other.steps, holes, bound) == expected, (exact, bound)
-
-
-@settings(max_examples=25, deadline=None)
-@given(st.integers(0, 10**6), subtasks)
-def test_the_union_free_area_of_a_cut_is_the_area_of_its_holes(seed: int, subtask: str) -> None:
-    puzzle, states, holes = _puzzles(seed, subtask)[0]
-    cut = unary_union([cutout_polygon(c) for c in puzzle.cutouts])
-    assert unfolded_cut_area(states[-1], cut) == pytest.approx(holes.area, abs=1e-3)
-    assert unfolded_cut_area(states[-1], cut) == pytest.approx(unfold_cut(states[-1], cut).area, abs=1e-3)
 
 
 @settings(max_examples=25, deadline=None)

@@ -50,7 +50,6 @@ __all__ = [
     "step_problem",
     "unfold_cut",
     "unfold_pieces",
-    "unfolded_cut_area",
 ]
 
 Affine = tuple[float, float, float, float, float, float]
@@ -341,21 +340,6 @@ def unfold_cut(state: FoldState, cut: BaseGeometry) -> BaseGeometry:
     True
     """
     return unfold_pieces(state, cut).holes()
-
-
-def unfolded_cut_area(state: FoldState, cut: BaseGeometry) -> float:
-    """The area of :func:`unfold_cut`'s holes, found without carrying pieces back or joining them: the layers are
-    disjoint parts of the sheet and their maps keep areas, so it is the summed area of the layers cut by ``cut``
-    (equal to the holes' area up to rounding).
-
-    >>> square = Polygon([(0, 0), (2, 0), (2, 2), (0, 2)])
-    >>> folded = apply_step(flat_state(square), [Crease((1.0, 0.0), (1.0, 0.0))])
-    >>> unfolded_cut_area(folded, Polygon([(0, 0), (1, 0), (1, 1)]))
-    1.0
-    """
-    positions = np.empty(len(state.layers), dtype=object)
-    positions[:] = [layer.position for layer in state.layers]
-    return float(shapely.area(shapely.intersection(positions, cut)).sum())
 
 
 def overlap_areas(first: np.ndarray, second: np.ndarray) -> np.ndarray:
