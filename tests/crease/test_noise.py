@@ -166,3 +166,15 @@ def test_big_little_big_uses_the_angle_tolerance_kawasaki_used() -> None:
     assert _vertex_with_sectors([71.52, 71.62, 108.4, 108.46], "MMVM") == 1
     # a real violation still is one: three equal-sized creases around the two small sectors
     assert _vertex_with_sectors([71.52, 71.62, 108.4, 108.46], "MMMV") == "E_GEOM_BIG_LITTLE_BIG"
+
+
+def test_creases_meant_to_meet_that_stop_at_two_points_are_one_vertex() -> None:
+    """Six creases of a waterbomb base jittered so that their centre ends fall into two groups 1.9e-6 apart,
+    just beyond eight measured precisions: the two nearby vertices are noise (each alone breaks Maekawa), so the
+    pattern is snapped wider and folds as the exact one."""
+    segments, letters = PATTERNS["waterbomb base"]
+    noisy = jitter(segments, NOISE, 245, shared=False)
+    centre_ends = noisy[4:, 0]
+    spread = max(np.hypot(*(a - b)) for a in centre_ends for b in centre_ends)
+    assert 1e-6 < spread < 4e-6
+    assert outcome(noisy, letters) == outcome(segments, letters) == 1

@@ -335,13 +335,20 @@ def _noise_snap(segments: np.ndarray, tolerance: float, precision: float) -> tup
 
 
 def _noise_artefact(graph: PlanarGraph, below: float, precision: float) -> float:
-    """The longest noise artefact: an edge, or a gap between a dangling crease end and another edge, shorter
-    than ``below``; or an edge shorter than ``NOISE_CROSSING_FACTOR * precision`` that every other edge exceeds
-    by ``NOISE_GAP_RATIO`` (lines crossing at a small angle move their crossing by much more than the noise)."""
+    """The longest noise artefact: an edge, a gap between a dangling crease end and another edge, or the
+    distance between two vertices (creases meant to meet at one point that stop at several), shorter than
+    ``below``; or an edge shorter than ``NOISE_CROSSING_FACTOR * precision`` that every other edge exceeds by
+    ``NOISE_GAP_RATIO`` (lines crossing at a small angle move their crossing by much more than the noise)."""
     ends = graph.vertices_coords[graph.edges_vertices]
     lengths = np.hypot(*(ends[:, 1] - ends[:, 0]).T)
     short = lengths[lengths < below]
     worst = float(short.max()) if len(short) else 0.0
+    if len(graph.vertices_coords) > 1:
+        points = shapely.points(graph.vertices_coords)
+        _, distances = shapely.STRtree(points).query_nearest(points, max_distance=below, exclusive=True,
+                                                             return_distance=True)
+        if len(distances):
+            worst = max(worst, float(distances.max()))
     ordered = np.sort(lengths[lengths > 0])
     ratios = ordered[1:] / ordered[:-1]
     gaps = np.flatnonzero((ratios >= NOISE_GAP_RATIO) & (ordered[:-1] < NOISE_CROSSING_FACTOR * precision))
