@@ -132,3 +132,32 @@ def test_eval_keeps_its_run_store_on_s3_and_resumes_from_it(
                     source_filesystem=s3_server.filesystem, destination_filesystem=pafs.LocalFileSystem())  # fmt: skip
     with Store(tmp_path / "downloaded.db") as downloaded:
         assert len(list(downloaded.scores("r"))) == 5
+
+
+def _remote_bytes(server: S3Server, key: str, local: Path) -> bytes:
+    pafs.copy_files(f"foldbench-test/{key}", str(local), source_filesystem=server.filesystem,
+                    destination_filesystem=pafs.LocalFileSystem())  # fmt: skip
+    return local.read_bytes()
+
+
+def test_report_compare_and_export_runs_read_a_run_store_on_s3_without_changing_it(
+    s3_server: S3Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data"
+    write_dataset(TASK, data, n=4, seed=5, modalities=("image",))
+    store = s3_server.uri("runs/foldbench.db")
+    for model in ("oracle", "random"):
+        args = ["eval", "--task", TASK, "--data", str(data), "--model", model, "--run", model, "--db", store]
+        assert run_cli(*args) == 0
+    before = _remote_bytes(s3_server, "runs/foldbench.db", tmp_path / "before.db")
+    capsys.readouterr()
+    assert run_cli("report", "oracle", "--db", store, "--out", str(tmp_path / "report")) == 0
+    assert "accuracy" in (tmp_path / "report" / "report.md").read_text()
+    assert run_cli("compare", "oracle", "random", "--db", store) == 0
+    assert "A = oracle" in capsys.readouterr().out
+    assert run_cli("export-runs", "oracle", "random", "--db", store, "--out", str(tmp_path / "runs.csv")) == 0
+    assert len((tmp_path / "runs.csv").read_text().splitlines()) == 1 + 2 * 4
+    after = _remote_bytes(s3_server, "runs/foldbench.db", tmp_path / "after.db")
+    assert after == before and s3_server.keys("runs") == ["runs/foldbench.db"]
+    assert run_cli("compare", "oracle", "--db", s3_server.uri("nowhere/foldbench.db")) == 2
+    assert "no run store at s3://" in capsys.readouterr().err

@@ -179,13 +179,13 @@ def _upload(source: Path, target: Destination, last: tuple[str, ...]) -> None:
 
 
 @contextlib.contextmanager
-def local_copy(target: str | Path) -> Iterator[Path]:
+def local_copy(target: str | Path, *, upload: bool = True) -> Iterator[Path]:
     """A file on this machine that stands for ``target`` while the block runs (a run store on an object store).
 
-    A local ``target`` is itself. Otherwise it is downloaded into a temporary directory (when it exists) and
-    uploaded back when the block ends, by an error or an interrupt too, so what was committed is kept; the upload
-    goes beside ``target`` first and is then moved onto it. A process killed outright uploads nothing: its work
-    since the download is lost.
+    A local ``target`` is itself. Otherwise it is downloaded into a temporary directory (when it exists) and,
+    unless ``upload`` is false (a command that only reads it), uploaded back when the block ends, by an error or
+    an interrupt too, so what was committed is kept; the upload goes beside ``target`` first and is then moved
+    onto it. A process killed outright uploads nothing: its work since the download is lost.
     """
     place = destination(target)
     if place.is_local:
@@ -202,7 +202,7 @@ def local_copy(target: str | Path) -> Iterator[Path]:
         try:
             yield local
         finally:
-            if local.exists():
+            if upload and local.exists():
                 _upload_file(local, place)
 
 

@@ -19,6 +19,9 @@ __all__ = ["eval_command", "report_command", "compare_command", "suite_command",
 DEFAULT_DB = Path("runs/foldbench.db")
 
 DbOption = Annotated[Path, typer.Option("--db", help="The SQLite run store.")]
+ReadDbOption = Annotated[
+    str, typer.Option("--db", help="The SQLite run store: a path, or a URI such as s3://bucket/runs.db (read only).")
+]
 
 
 def _model_params(temperature: float | None, max_tokens: int | None, timeout: float | None) -> dict[str, Any]:
@@ -130,7 +133,7 @@ def report_command(
             "configurations, or per-item agreement for a run of the same task (people and a model); repeatable.",
         ),
     ] = None,
-    db: DbOption = DEFAULT_DB,
+    db: ReadDbOption = str(DEFAULT_DB),
     from_table: Annotated[
         str | None,
         typer.Option("--from", help="Read the run from a table written by 'foldbench export-runs' instead of --db."),
@@ -141,20 +144,22 @@ def report_command(
 
     from foldbench.harness import Store
     from foldbench.harness.report import write_report
+    from foldbench.storage import is_uri, local_copy
     from foldbench.tasks import make
     from foldbench.tasks.dataset import read_items
 
-    with tempfile.TemporaryDirectory(prefix="foldbench-table-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="foldbench-table-") as scratch, local_copy(db, upload=False) as local:
         if from_table is not None:
             from foldbench.export.runs import read_run_table, store_from_table
 
-            db, default_out = Path(scratch) / "table.db", Path("reports") / run
-            store_from_table(read_run_table(from_table), db)
+            store_path, default_out = Path(scratch) / "table.db", Path("reports") / run
+            store_from_table(read_run_table(from_table), store_path)
         else:
-            default_out = db.parent / "reports" / run
-        if not db.exists():
+            store_path = local
+            default_out = Path("reports") / run if is_uri(db) else Path(db).parent / "reports" / run
+        if not store_path.exists():
             raise FoldbenchError(f"no run store at {db}; run 'foldbench eval' first or pass --db")
-        with Store(db) as store:
+        with Store(store_path) as store:
             info = store.run(run)
             if info is None:
                 known = ", ".join(r.name for r in store.runs()) or "none"
@@ -174,16 +179,18 @@ def report_command(
 
 def compare_command(
     runs: Annotated[list[str], typer.Argument(help="Run names.")],
-    db: DbOption = DEFAULT_DB,
+    db: ReadDbOption = str(DEFAULT_DB),
 ) -> None:
     """Print the runs' overall metrics side by side (percentages)."""
     from foldbench.harness import Store
     from foldbench.harness.report import compare_runs
+    from foldbench.storage import local_copy
 
-    if not db.exists():
-        raise FoldbenchError(f"no run store at {db}; run 'foldbench eval' first or pass --db")
-    with Store(db) as store:
-        header, rows = compare_runs(store, runs)
+    with local_copy(db, upload=False) as local:
+        if not local.exists():
+            raise FoldbenchError(f"no run store at {db}; run 'foldbench eval' first or pass --db")
+        with Store(local) as store:
+            header, rows = compare_runs(store, runs)
     labels = [chr(ord("A") + index) if index < 26 else f"R{index}" for index in range(len(runs))]
     for label, run in zip(labels, runs, strict=True):
         console.print(f"{label} = {run}")

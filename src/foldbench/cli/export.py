@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 
 from foldbench.cli._common import console
-from foldbench.cli.evaluate import DEFAULT_DB, DbOption, _Bars
+from foldbench.cli.evaluate import DEFAULT_DB, ReadDbOption, _Bars
+from foldbench.errors import FoldbenchError
 
 __all__ = ["ExportFormat", "export_command", "export_runs_command"]
 
@@ -60,11 +61,15 @@ def export_command(
 def export_runs_command(
     runs: Annotated[list[str], typer.Argument(help="Run names.")],
     out: Annotated[str, typer.Option("--out", "-o", help="The table to write: a .parquet or .csv file (or URI).")],
-    db: DbOption = DEFAULT_DB,
+    db: ReadDbOption = str(DEFAULT_DB),
 ) -> None:
     """Write runs as one table, one row per item and run: task, model, modality, item metadata, every
     per-item metric, parse status, latency and tokens."""
     from foldbench.export.runs import export_runs
+    from foldbench.storage import local_copy
 
-    rows = export_runs(db, runs, out)
+    with local_copy(db, upload=False) as local:
+        if not local.exists():
+            raise FoldbenchError(f"no run store at {db}; run 'foldbench eval' first or pass --db")
+        rows = export_runs(local, runs, out)
     console.print(f"wrote {rows} rows of {len(runs)} run(s) to {out}")
