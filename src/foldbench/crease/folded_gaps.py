@@ -13,11 +13,12 @@ moved at random by up to the input's noise (:func:`noise_amplitude`), and return
 :data:`GAP_NOISE_FACTOR` times the most they moved: those are features of the design that the tolerance must
 not merge.
 
-Without a written precision the noise is only estimated (:func:`noise_amplitudes`: from the measured precision
-to :data:`NOISE_MARGIN` times it), and a gap may be design-like under the lowest plausible noise and noise-like
-under the highest. Such a gap is returned too, marked ``certain=False``: the tolerance may not close it either,
-and when no other level is sound the answer is a precision error naming it (or, in the compiler, the states of
-the Kawasaki-regularised pattern, on which the gap no longer depends on the noise).
+Without a written precision the noise is only estimated (``NOISE_MARGIN`` times the measured precision, which
+can be several times too large on a big pattern and up to three times too small on a tiny one), and a gap may
+be neither clearly noise nor clearly design: wider than :data:`GAP_DOUBT_FACTOR` but at most
+``GAP_NOISE_FACTOR`` times its movement. Such a gap is returned too, marked ``certain=False``: the tolerance may
+not close it either, and when no other level is sound the answer is a precision error naming it (or, in the
+compiler, the states of the Kawasaki-regularised pattern, whose folded vertices agree).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE
 
 __all__ = [
     "GAP_NOISE_FACTOR", "GAP_TRIALS", "NOISE_MARGIN", "FoldedGap", "genuine_gaps", "narrow_gaps", "noise_amplitude",
-    "noise_amplitudes",
+    "GAP_DOUBT_FACTOR",
 ]
 
 GAP_TRIALS: int = 16
@@ -48,6 +49,12 @@ precision, and jittered by 5e-7 with full-length numbers 2.2 to 3.7 times under 
 precision, 12 to 15 times under the measured precision itself)."""
 
 
+GAP_DOUBT_FACTOR: float = 2.0
+"""Under an estimated noise amplitude (no written precision), a gap wider than this many times the most the
+trials moved it, but not ``GAP_NOISE_FACTOR`` times, is doubtful: not closed, not trusted (gaps opened by
+jitter of 1e-6 reach 1.6 times, a brochure fold with its creases' ends moved on their own; the slivers of the
+clipped triangle twist jittered by 5e-7 reach 2.2 to 3.7 times)."""
+
 NOISE_MARGIN: float = 4.0
 """Without a written precision, the noise amplitude is this many times the measured input precision."""
 
@@ -57,16 +64,7 @@ def noise_amplitude(pattern: CreasePattern, measured_precision: float) -> float:
     rounded (:func:`~foldbench.crease.precision.written_precision`, a bound), otherwise four times the measured
     precision (an estimate from nearly parallel creases, which a pattern with few creases can make several
     times too small)."""
-    return noise_amplitudes(pattern, measured_precision)[1]
-
-
-def noise_amplitudes(pattern: CreasePattern, measured_precision: float) -> tuple[float, float]:
-    """The lowest and highest plausible noise amplitude: the written precision twice when the coordinates are
-    rounded (a bound), otherwise the measured precision and ``NOISE_MARGIN`` times it (an estimate that can
-    be several times too large on a big pattern and several times too small on a tiny one)."""
-    if pattern.written_precision > 0:
-        return pattern.written_precision, pattern.written_precision
-    return measured_precision, NOISE_MARGIN * measured_precision
+    return pattern.written_precision if pattern.written_precision > 0 else NOISE_MARGIN * measured_precision
 
 
 @dataclass(frozen=True)
@@ -78,9 +76,9 @@ class FoldedGap:
         other: the vertex (``kind == "vertex"``) or the edge (``kind == "edge"``) on the other side.
         kind: ``"vertex"`` or ``"edge"``.
         width: the gap's width (paper size = 1).
-        noise: the most the gap's width changed over the trials (input moved by the highest noise amplitude).
-        certain: False when the gap is a feature only if the noise is nearer the lowest plausible amplitude
-            than the highest (neither design nor noise can be told apart).
+        noise: the most the gap's width changed over the trials.
+        certain: False for a doubtful gap (between ``GAP_DOUBT_FACTOR`` and ``GAP_NOISE_FACTOR`` times its
+            noise): neither design nor noise can be told apart.
     """
 
     vertex: int
@@ -182,17 +180,17 @@ def narrow_gaps(pattern: CreasePattern, coords: np.ndarray, low: float, high: fl
 
 def genuine_gaps(
     pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, precision: float, seed: int = 0, *,
-    lowest_precision: float | None = None,
+    doubt_factor: float | None = None,
 ) -> list[FoldedGap]:
     """The gaps narrower than ``tolerance`` that moving the input by ``precision`` cannot explain.
 
     ``precision`` is the noise amplitude (:func:`noise_amplitude`). A gap counts when it is wider than
     ``FOLDED_DISTANCE_TOLERANCE`` and wider than ``GAP_NOISE_FACTOR`` times the most its width changed over
     ``GAP_TRIALS`` refolds with every crease-pattern vertex moved by up to ``precision`` in each coordinate
-    (a fixed random sequence from ``seed``: the answer is reproducible). With ``lowest_precision`` (the lowest
-    plausible amplitude, :func:`noise_amplitudes`), a gap that would count under it is returned too, with
-    ``certain=False`` (the movement scales with the amplitude, so one set of refolds judges both). Returns the
-    gaps, certain ones first, each group widest first relative to its noise (empty when none is in range).
+    (a fixed random sequence from ``seed``: the answer is reproducible). With ``doubt_factor`` (for an
+    estimated amplitude, :data:`GAP_DOUBT_FACTOR`), a gap wider than that many times its movement is returned
+    too, with ``certain=False``. Returns the gaps widest first relative to their noise, so certain ones first
+    (empty when none is in range).
     """
     coords = folded.vertices_coords_folded
     if tolerance <= FOLDED_DISTANCE_TOLERANCE or not len(coords):
@@ -208,8 +206,7 @@ def genuine_gaps(
                                                             (GAP_TRIALS, *pattern.vertices_coords.shape))
         noise = np.abs(_signed_gaps(_refold(pattern, moved), pattern, pairs, kinds) - widths).max(axis=0)
     ratio = np.abs(widths) / np.maximum(noise, 1e-300)
-    scale = precision / lowest_precision if lowest_precision and 0 < lowest_precision < precision else 1.0
-    kept = np.flatnonzero(ratio * scale > GAP_NOISE_FACTOR)
+    kept = np.flatnonzero(ratio > min(GAP_NOISE_FACTOR, doubt_factor or GAP_NOISE_FACTOR))
     kept = kept[np.argsort(-ratio[kept])]
     return [FoldedGap(int(pairs[i, 0]), int(pairs[i, 1]), "vertex" if kinds[i] == 0 else "edge",
                       float(abs(widths[i])), float(noise[i]), bool(ratio[i] > GAP_NOISE_FACTOR)) for i in kept]

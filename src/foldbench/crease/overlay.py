@@ -34,7 +34,7 @@ import numpy as np
 
 from foldbench.crease.cells import OverlapCells, build_cells, overlay_folded_edges
 from foldbench.crease.errors import PrecisionProblem
-from foldbench.crease.folded_gaps import FoldedGap, genuine_gaps, noise_amplitudes
+from foldbench.crease.folded_gaps import GAP_DOUBT_FACTOR, FoldedGap, genuine_gaps, noise_amplitude
 from foldbench.crease.folding import FoldedGeometry
 from foldbench.crease.layer_constraints import LayerConstraints, build_layer_constraints
 from foldbench.crease.pattern import CreasePattern
@@ -156,7 +156,8 @@ def build_overlay(
             graphs[tolerance] = overlay_folded_edges(pattern, folded, tolerance)
         return graphs[tolerance]
 
-    lowest, highest = noise_amplitudes(pattern, folded.input_precision or 0.0)
+    amplitude = noise_amplitude(pattern, folded.input_precision or 0.0)
+    doubt_factor = GAP_DOUBT_FACTOR if pattern.written_precision == 0 else None  # only an estimate is doubted
     doubtful: FoldedGap | None = None
     rejected: list[tuple[float, str]] = []
     for tolerance in folded_tolerance_levels(pattern, folded):
@@ -171,16 +172,16 @@ def build_overlay(
         if not _robust(pattern, folded, tolerance, graph):
             rejected.append((tolerance, "changes with the folded-vertex disagreement"))
             continue
-        closed = genuine_gaps(pattern, folded, tolerance, highest, lowest_precision=lowest)
+        closed = genuine_gaps(pattern, folded, tolerance, amplitude, doubt_factor=doubt_factor)
         if closed:
             if closed[0].certain:
                 rejected.append((tolerance, f"closes {len(closed)} gap(s) of the design, the first "
                                             f"{closed[0].describe()}"))
             else:
                 doubtful = doubtful or closed[0]
-                rejected.append((tolerance, f"closes {len(closed)} gap(s) that may be the design's (a feature if the "
-                                            f"noise is {lowest:.1e}, noise if it is {highest:.1e}), the first "
-                                            f"{closed[0].describe()}"))
+                rejected.append((tolerance, f"closes {len(closed)} gap(s) that may be the design's (the noise, "
+                                            f"estimated at {amplitude:.1e}, moves them by more than a fifth of "
+                                            f"their width), the first {closed[0].describe()}"))
             continue
         try:
             cells = build_cells(pattern, folded, tolerance, graph)
@@ -194,7 +195,7 @@ def build_overlay(
     if doubtful is not None:
         where["doubtful_gap"] = doubtful.to_dict()
         because = (f"; a folded gap is too close to the noise to tell design from noise ({doubtful.describe()}, "
-                   f"noise estimated between {lowest:.1e} and {highest:.1e})")
+                   f"noise estimated at {amplitude:.1e})")
     raise PrecisionProblem(
         "E_PRECISION_TOLERANCE",
         f"no folded tolerance between {floor:.1e} and {coarsest:.1e} gives a stable, "
