@@ -43,10 +43,8 @@ GAP_TRIALS: int = 16
 
 GAP_NOISE_FACTOR: float = 5.0
 """A gap wider than this many times the most the trials moved it is a feature of the design, not noise (gaps
-opened by jitter of 1e-6 reach 0.9 times, under four times the measured precision, in 600 jittered test
-patterns; the six slivers of the clipped triangle twist rounded to 1e-6 reach 23 times under the written
-precision, and jittered by 5e-7 with full-length numbers 2.2 to 3.7 times under four times the measured
-precision, 12 to 15 times under the measured precision itself)."""
+opened by jitter of up to 1e-6 reach 1.6 times in 1,400 jittered test patterns; the six slivers of the
+clipped triangle twist rounded to 1e-6 reach 23 times)."""
 
 
 GAP_DOUBT_FACTOR: float = 2.0
