@@ -157,7 +157,12 @@ def build_overlay(
         return graphs[tolerance]
 
     amplitude = noise_amplitude(pattern, folded.input_precision or 0.0)
-    doubt_factor = GAP_DOUBT_FACTOR if pattern.written_precision == 0 else None  # only an estimate is doubted
+    # only an estimated noise is doubted, and only where the folding amplifies it (folded vertices disagree by
+    # more than FOLDED_MISMATCH_FACTOR times the precision): there the estimate says little about how far the
+    # folded points move; where they agree, a tiny pattern's estimate may be 7 times too small and its noise
+    # gaps reach 3 times their movement (a single fold jittered by 1e-6)
+    amplified = folded.worst_mismatch > FOLDED_MISMATCH_FACTOR * (folded.input_precision or 0.0)
+    doubt_factor = GAP_DOUBT_FACTOR if pattern.written_precision == 0 and amplified else None
     doubtful: FoldedGap | None = None
     rejected: list[tuple[float, str]] = []
     for tolerance in folded_tolerance_levels(pattern, folded):
