@@ -17,8 +17,9 @@ Without a written precision the noise is only estimated (``NOISE_MARGIN`` times 
 can be several times too large on a big pattern and up to three times too small on a tiny one), and a gap may
 be neither clearly noise nor clearly design: wider than :data:`GAP_DOUBT_FACTOR` but at most
 ``GAP_NOISE_FACTOR`` times its movement. Such a gap is returned too, marked ``certain=False``: the tolerance may
-not close it either, and when no other level is sound the answer is a precision error naming it (or, in the
-compiler, the states of the Kawasaki-regularised pattern, whose folded vertices agree).
+not close it either where the folding amplifies the noise (:mod:`foldbench.crease.overlay`), and when no
+other level is sound the answer is a precision error naming it (or, in the compiler, the states of the
+Kawasaki-regularised pattern, whose folded vertices agree).
 """
 
 from __future__ import annotations
@@ -48,10 +49,11 @@ clipped triangle twist rounded to 1e-6 reach 23 times)."""
 
 
 GAP_DOUBT_FACTOR: float = 2.0
-"""Under an estimated noise amplitude (no written precision), a gap wider than this many times the most the
-trials moved it, but not ``GAP_NOISE_FACTOR`` times, is doubtful: not closed, not trusted (gaps opened by
-jitter of 1e-6 reach 1.6 times, a brochure fold with its creases' ends moved on their own; the slivers of the
-clipped triangle twist jittered by 5e-7 reach 2.2 to 3.7 times)."""
+"""Under an estimated noise amplitude (no written precision) in a pattern whose folding amplifies the noise, a
+gap wider than this many times the most the trials moved it, but not ``GAP_NOISE_FACTOR`` times, is
+doubtful: not closed, not trusted (the slivers of the clipped triangle twist jittered by 5e-7 reach 2.2 to 3.7
+times; noise gaps of the jittered test patterns stay under 1.6 times, except where the folded vertices agree,
+where a tiny pattern's measured precision can be 7 times too small: a single fold jittered by 1e-6, 3 times)."""
 
 NOISE_MARGIN: float = 4.0
 """Without a written precision, the noise amplitude is this many times the measured input precision."""
