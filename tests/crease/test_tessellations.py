@@ -247,3 +247,15 @@ def test_jittering_the_clipped_twist_never_closes_its_slivers(seed: int, amount:
     except PrecisionProblem:
         return
     assert compiled.state_count == 64
+
+
+def test_a_sliver_closed_as_noise_that_the_regularised_pattern_keeps_is_a_precision_error() -> None:
+    """Jittered by 1e-6, the folded vertices of the clipped twist disagree by 1e-4, five times the slivers'
+    width: they move like noise and a folded tolerance closes them (one state). The regularised pattern,
+    whose folded vertices agree, keeps them open (64 states): the answer is E_PRECISION_GAPS with both counts."""
+    segments, letters = _clipped_triangle_twist()
+    with pytest.raises(PrecisionProblem) as caught:
+        compile_crease_pattern(build_crease_pattern(jitter(segments, 1e-6, 2047), letters))
+    assert caught.value.code == "E_PRECISION_GAPS"
+    assert (caught.value.where["states"], caught.value.where["regularized_states"]) == (1, 64)
+    assert caught.value.where["gap_count"] == len(caught.value.where["gaps"]) > 0
