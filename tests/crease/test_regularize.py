@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from foldbench.crease.folded_gaps import genuine_gaps, narrow_gaps
+from foldbench.crease.folded_gaps import GAP_NOISE_FACTOR, genuine_gaps, narrow_gaps
 from foldbench.crease.folding import fold_faces
 from foldbench.crease.local_checks import check_vertices, vertices_creases
 from foldbench.crease.pattern import build_crease_pattern
@@ -152,3 +152,17 @@ def test_a_jittered_brochure_fold_keeps_its_two_states_and_is_not_regularised() 
                          [[1 / 3, 0], [1 / 3, 1]], [[2 / 3, 0], [2 / 3, 1]]])
     summary = summarize(build_crease_pattern(jitter(segments, 1e-6, 22684603, shared=False), "BBBBVV"))
     assert summary["states"] == 2 and summary["regularized_moved"] == 0
+
+
+def test_a_gap_between_the_doubt_and_the_noise_factors_is_returned_as_doubtful() -> None:
+    """With a doubt factor, gaps wider than it but not GAP_NOISE_FACTOR times their movement come back marked
+    ``certain=False``; without one the same gaps are noise."""
+    segments, letters = _square_twist()
+    noisy = build_crease_pattern(jitter(segments, 3e-6, 7), letters)
+    folded = fold_faces(noisy)
+    tolerance = 8 * folded.worst_mismatch
+    every = genuine_gaps(noisy, folded, tolerance, 3e-6, doubt_factor=1e-9)
+    assert every and not any(gap.certain for gap in every)
+    assert all(gap.width > 1e-9 * gap.noise for gap in every)
+    assert not genuine_gaps(noisy, folded, tolerance, 3e-6)
+    assert genuine_gaps(noisy, folded, tolerance, 3e-6, doubt_factor=GAP_NOISE_FACTOR) == []

@@ -10,7 +10,8 @@ import numpy as np
 
 from foldbench.crease.cells import OverlapCells
 from foldbench.crease.constraints import ABOVE, BELOW
-from foldbench.crease.errors import AmbiguousFoldedState, PrecisionProblem
+from foldbench.crease.errors import AmbiguousFoldedState, CreasePatternError, PrecisionProblem
+from foldbench.crease.folded_gaps import narrow_gaps
 from foldbench.crease.folding import FoldedGeometry, fold_faces
 from foldbench.crease.layer_constraints import LayerConstraints
 from foldbench.crease.local_checks import LocalCheckReport, check_vertices
@@ -268,6 +269,8 @@ def compile_crease_pattern(
     solution = solver.solve(crease_assignment_orders(pattern, folded, constraints), limit, timeout=timeout,
                             progress=progress)
     lap("solve")
+    if _closed_gaps_need_a_cross_check(pattern, folded, overlay.tolerance, input_precision) and not solution.stopped:
+        _cross_check_closed_gaps(pattern, folded, overlay.tolerance, solution.state_count, timeout)
     warnings = list(pattern.notes)
     if input_precision > 0:
         warnings.append(f"input precision {input_precision:.1e} (measured from the input's nearly parallel "
@@ -292,6 +295,51 @@ def compile_crease_pattern(
         warnings.append(f"AFS: {message}")
     return CompiledFold(pattern, local, folded, cells, constraints, solution, limit, timings, tuple(warnings),
                         overlay.tolerance, input_precision)
+
+
+def _closed_gaps_need_a_cross_check(
+    pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, input_precision: float
+) -> bool:
+    """Whether the accepted folded tolerance closed gaps judged by an estimated noise (no written precision)
+    in a pattern whose folding amplified its Kawasaki residuals far beyond that noise: there a sliver of the
+    design can move by its own width and pass for noise."""
+    return (pattern.written_precision == 0 and input_precision > 0 and tolerance > FOLDED_DISTANCE_TOLERANCE
+            and folded.worst_mismatch > FOLDED_MISMATCH_FACTOR * input_precision
+            and len(narrow_gaps(pattern, folded.vertices_coords_folded, FOLDED_DISTANCE_TOLERANCE, tolerance)[0]) > 0)
+
+
+def _cross_check_closed_gaps(
+    pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, states: int, timeout: float | None
+) -> None:
+    """Count the Kawasaki-regularised pattern too (its folded vertices agree, so no gap is closed for noise) and
+    raise ``E_PRECISION_GAPS`` when it has another count: closing the gaps changed the answer. Nothing is
+    checked when the pattern cannot be regularised within its snap tolerance, when the regularised pattern
+    gives an error instead of a count (coincidences of the design that the noise broke, such as a corner on a
+    crease, stay broken by a move to exact Kawasaki) or when its count does not end within ``timeout``."""
+    regularized = regularize_kawasaki(pattern)
+    if (regularized.residual >= REGULARIZED_RESIDUAL or regularized.moved > pattern.snap_tolerance
+            or fold_faces(regularized.pattern).worst_mismatch > REGULARIZED_MISMATCH):
+        return
+    exact = replace(regularized.pattern, input_precision=0.0, written_precision=0.0)
+    try:
+        compiled = compile_crease_pattern(exact, timeout=timeout)
+    except CreasePatternError:
+        return  # moved to exact Kawasaki, coincidences the noise broke stay broken: no count to compare
+    other = compiled.state_count
+    if compiled.solution.stopped or other == states:
+        return
+    pairs, kinds = narrow_gaps(pattern, folded.vertices_coords_folded, FOLDED_DISTANCE_TOLERANCE, tolerance)
+    gaps = [{"vertex": int(a), ("vertex" if kind == 0 else "edge"): int(b)}
+            for (a, b), kind in zip(pairs, kinds, strict=True)]
+    raise PrecisionProblem(
+        "E_PRECISION_GAPS",
+        f"the folded tolerance {tolerance:.1e} closes {len(gaps)} folded gap(s) as noise (the first: vertex "
+        f"{gaps[0]['vertex']} to {'vertex' if kinds[0] == 0 else 'edge'} {int(pairs[0, 1])}) and gives {states} "
+        f"state(s), but the Kawasaki-regularised pattern (moved by {regularized.moved:.1e}), on which they stay "
+        f"open, gives {other}: the input's noise is too close to the design's gaps to decide",
+        {"folded_tolerance": tolerance, "states": states, "regularized_states": other,
+         "regularized_moved": regularized.moved, "gaps": gaps[:20], "gap_count": len(gaps)},
+    )
 
 
 def _compile_regularized(

@@ -34,7 +34,7 @@ import numpy as np
 
 from foldbench.crease.cells import OverlapCells, build_cells, overlay_folded_edges
 from foldbench.crease.errors import PrecisionProblem
-from foldbench.crease.folded_gaps import genuine_gaps, noise_amplitude
+from foldbench.crease.folded_gaps import GAP_DOUBT_FACTOR, FoldedGap, genuine_gaps, noise_amplitude
 from foldbench.crease.folding import FoldedGeometry
 from foldbench.crease.layer_constraints import LayerConstraints, build_layer_constraints
 from foldbench.crease.pattern import CreasePattern
@@ -156,6 +156,14 @@ def build_overlay(
             graphs[tolerance] = overlay_folded_edges(pattern, folded, tolerance)
         return graphs[tolerance]
 
+    amplitude = noise_amplitude(pattern, folded.input_precision or 0.0)
+    # only an estimated noise is doubted, and only where the folding amplifies it (folded vertices disagree by
+    # more than FOLDED_MISMATCH_FACTOR times the precision): there the estimate says little about how far the
+    # folded points move; where they agree, a tiny pattern's estimate may be 7 times too small and its noise
+    # gaps reach 3 times their movement (a single fold jittered by 1e-6)
+    amplified = folded.worst_mismatch > FOLDED_MISMATCH_FACTOR * (folded.input_precision or 0.0)
+    doubt_factor = GAP_DOUBT_FACTOR if pattern.written_precision == 0 and amplified else None
+    doubtful: FoldedGap | None = None
     rejected: list[tuple[float, str]] = []
     for tolerance in folded_tolerance_levels(pattern, folded):
         graph = overlay_at(tolerance)
@@ -169,10 +177,16 @@ def build_overlay(
         if not _robust(pattern, folded, tolerance, graph):
             rejected.append((tolerance, "changes with the folded-vertex disagreement"))
             continue
-        closed = genuine_gaps(pattern, folded, tolerance, noise_amplitude(pattern, folded.input_precision or 0.0))
+        closed = genuine_gaps(pattern, folded, tolerance, amplitude, doubt_factor=doubt_factor)
         if closed:
-            rejected.append((tolerance, f"closes {len(closed)} gap(s) of the design, the widest {closed[0].width:.1e} "
-                                        f"wide (the input's noise moves it by {closed[0].noise:.1e})"))
+            if closed[0].certain:
+                rejected.append((tolerance, f"closes {len(closed)} gap(s) of the design, the first "
+                                            f"{closed[0].describe()}"))
+            else:
+                doubtful = doubtful or closed[0]
+                rejected.append((tolerance, f"closes {len(closed)} gap(s) that may be the design's (the noise, "
+                                            f"estimated at {amplitude:.1e}, moves them by more than a fifth of "
+                                            f"their width), the first {closed[0].describe()}"))
             continue
         try:
             cells = build_cells(pattern, folded, tolerance, graph)
@@ -181,9 +195,15 @@ def build_overlay(
             rejected.append((tolerance, problem.code))
             continue
         return FoldedOverlay(cells, constraints, tolerance, tuple(rejected))
+    where: dict[str, object] = {"tried": [{"tolerance": tolerance, "reason": reason} for tolerance, reason in rejected]}
+    because = ""
+    if doubtful is not None:
+        where["doubtful_gap"] = doubtful.to_dict()
+        because = (f"; a folded gap is too close to the noise to tell design from noise ({doubtful.describe()}, "
+                   f"noise estimated at {amplitude:.1e})")
     raise PrecisionProblem(
         "E_PRECISION_TOLERANCE",
         f"no folded tolerance between {floor:.1e} and {coarsest:.1e} gives a stable, "
-        "consistent overlay of the folded edges; the coordinates are too imprecise to decide",
-        {"tried": [{"tolerance": tolerance, "reason": reason} for tolerance, reason in rejected]},
+        f"consistent overlay of the folded edges; the coordinates are too imprecise to decide{because}",
+        where,
     )
