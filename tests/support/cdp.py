@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
+import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -40,6 +43,10 @@ class Browser:
                 "--disable-gpu",
                 "--no-first-run",
                 "--disable-extensions",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-quic",
                 "--remote-debugging-port=0",
                 f"--user-data-dir={self._profile.name}",
                 "--window-size=1200,1400",
@@ -48,6 +55,7 @@ class Browser:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
+            start_new_session=True,  # its helper processes share the group, so closing can end them all
         )
         port = self._debug_port()
         self._loop = asyncio.new_event_loop()
@@ -168,9 +176,16 @@ class Browser:
             self._run(self._session.close())
         finally:
             self._loop.close()
-            self._process.terminate()
-            try:
-                self._process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
+            # chromium's helper processes may still write to the profile after the main one exits: end the group
+            for signal_number in (signal.SIGTERM, signal.SIGKILL):
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self._process.pid, signal_number)
+                try:
+                    self._process.wait(timeout=10)
+                    break
+                except subprocess.TimeoutExpired:
+                    continue
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self._process.pid, signal.SIGKILL)
+            shutil.rmtree(self._profile.name, ignore_errors=True)
             self._profile.cleanup()
