@@ -16,7 +16,7 @@ from shapely.geometry.base import BaseGeometry
 from foldbench.errors import UnknownNameError
 from foldbench.pfp.cutouts import COUNT_PROBABILITIES, capacity, count_distribution, sample_cutouts
 from foldbench.pfp.errors import PfpKnobError
-from foldbench.pfp.folding import FoldState, carry_back, cut_layers
+from foldbench.pfp.folding import FoldState, UnfoldedPieces, carry_back, cut_layers
 from foldbench.pfp.memo import FoldMemo
 from foldbench.pfp.puzzle import (
     Puzzle,
@@ -38,6 +38,7 @@ __all__ = [
     "check_fold_knobs",
     "cuts_through",
     "legible_cuts_through",
+    "legible_pieces",
     "draw_cutout_count",
     "sample_puzzle",
 ]
@@ -133,10 +134,7 @@ def legible_cuts_through(
     :func:`~foldbench.pfp.puzzle.piece_spacing_problem` on the sheet); each cutout is placed where it passes them
     alone."""
     def legible_alone(polygon: BaseGeometry) -> bool:
-        alone = cut_layers(final, polygon)
-        if piece_size_problem(alone) is not None:
-            return False
-        return piece_spacing_problem(sheet, carry_back(final, alone).pieces) is None
+        return legible_pieces(sheet, final, polygon) is not None
 
     for _ in range(tries):
         cutouts = sample_cutouts(rng, final.silhouette, count, accept=legible_alone)
@@ -145,12 +143,20 @@ def legible_cuts_through(
         puzzle = Puzzle(sheet, steps, cutouts)
         if cutout_problem(puzzle, final) is not None:
             continue
-        parts = cut_layers(final, cut_region(cutouts))
-        if piece_size_problem(parts) is not None:
-            continue
-        pieces = carry_back(final, parts)
-        if piece_spacing_problem(sheet, pieces.pieces) is None:
+        pieces = legible_pieces(sheet, final, cut_region(cutouts))
+        if pieces is not None:
             yield puzzle, pieces.holes()
+
+
+def legible_pieces(sheet: SheetShape, final: FoldState, region: BaseGeometry) -> UnfoldedPieces | None:
+    """The pieces ``region`` cuts from the layers of ``final``, carried back to the sheet, when they pass the
+    rules checked before pieces are joined (:func:`~foldbench.pfp.puzzle.piece_size_problem` on the folded
+    layers, then :func:`~foldbench.pfp.puzzle.piece_spacing_problem` on the sheet); None when they do not."""
+    parts = cut_layers(final, region)
+    if piece_size_problem(parts) is not None:
+        return None
+    pieces = carry_back(final, parts)
+    return pieces if piece_spacing_problem(sheet, pieces.pieces) is None else None
 
 
 def sample_puzzle(

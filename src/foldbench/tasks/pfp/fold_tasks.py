@@ -72,6 +72,7 @@ from foldbench.tasks.pfp.fold_sampling import (
     check_fold_knobs,
     draw_cutout_count,
     legible_cuts_through,
+    legible_pieces,
     sample_puzzle,
 )
 from foldbench.tasks.pfp.knobs import PfpFoldKnobs
@@ -367,10 +368,7 @@ class MultiStepTask(_FoldTaskBase):
         preferred = finals[by_preference[0]]
 
         def no_sliver(polygon: Any) -> bool:
-            parts = cut_layers(preferred, polygon)
-            if piece_size_problem(parts) is not None:
-                return False
-            return piece_spacing_problem(sheet, carry_back(preferred, parts).pieces) is None
+            return legible_pieces(sheet, preferred, polygon) is not None
 
         sequences = [first_steps + (last,) for last in lasts]
         changed = np.empty(4, dtype=object)
