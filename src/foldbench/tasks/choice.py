@@ -17,7 +17,8 @@ found there), and the patterns run on the text with its whitespace runs collapse
 from __future__ import annotations
 
 import re
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
@@ -25,7 +26,8 @@ from pydantic import BaseModel, ConfigDict
 from foldbench.tasks.base import ParseFailure, Scores
 from foldbench.tasks.replies import reply_tail, scan_json_objects
 
-__all__ = ["LETTERS", "Choice", "answer_slot", "parse_choice", "random_choice", "score_choice", "the_true_option"]
+__all__ = ["LETTERS", "Choice", "answer_slot", "parse_choice", "random_choice", "score_choice", "the_true_option",
+           "wrong_choice"]
 
 LETTERS: tuple[str, ...] = ("A", "B", "C", "D")
 # Applied to text whose whitespace runs are single spaces, so that every " ?" matches at most one character.
@@ -127,3 +129,21 @@ def the_true_option(flags: list[bool], item_id: str, what: str) -> Choice:
     if flags.count(True) != 1:
         raise AssertionError(f"{item_id}: {flags.count(True)} options {what}")
     return Choice(answer=LETTERS[flags.index(True)])  # type: ignore[arg-type]
+
+
+def wrong_choice(correct: str, answer: Mapping[str, Any] | None) -> tuple[str | None, str]:
+    """For a report's gallery: the letter a stored answer chose when it is wrong (None otherwise), and a caption
+    naming the right letter and that choice.
+
+    >>> wrong_choice("B", {"answer": "D"})
+    ('D', 'answer B, model chose D')
+    >>> wrong_choice("B", None)
+    (None, 'answer B, no readable choice')
+    """
+    chosen = (answer or {}).get("answer")
+    caption = f"answer {correct}"
+    if chosen in LETTERS and chosen != correct:
+        return chosen, f"{caption}, model chose {chosen}"
+    if chosen is None:
+        return None, f"{caption}, no readable choice"
+    return None, caption

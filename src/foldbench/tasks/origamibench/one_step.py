@@ -52,6 +52,7 @@ from foldbench.tasks.choice import (
     random_choice,
     score_choice,
     the_true_option,
+    wrong_choice,
 )
 from foldbench.tasks.knobs import CommaList, Knobs, Whole, parse_knobs
 from foldbench.tasks.prompts import load_prompt
@@ -334,15 +335,10 @@ class OneStepTask:
         from foldbench.tasks.origamibench.pictures import RIGHT_MARK, WRONG_MARK, composite, png_bytes
 
         reference, options = self._pictures(item)
-        right = LETTERS.index(item.target["answer"])
-        marks = {right: RIGHT_MARK}
-        chosen = (answer or {}).get("answer")
-        caption = f"answer {item.target['answer']}"
-        if chosen in LETTERS and chosen != item.target["answer"]:
-            marks[LETTERS.index(chosen)] = WRONG_MARK
-            caption += f", model chose {chosen}"
-        elif chosen is None:
-            caption += ", no readable choice"
+        marks = {LETTERS.index(item.target["answer"]): RIGHT_MARK}
+        wrong, caption = wrong_choice(item.target["answer"], answer)
+        if wrong is not None:
+            marks[LETTERS.index(wrong)] = WRONG_MARK
         return [(caption, png_bytes(composite(reference, options, marks)))]
 
     # ---- prompts and answers -----------------------------------------------------------------------------

@@ -48,6 +48,7 @@ from foldbench.tasks.choice import (
     random_choice,
     score_choice,
     the_true_option,
+    wrong_choice,
 )
 from foldbench.tasks.knobs import Knobs, Whole, parse_knobs
 from foldbench.tasks.origamispace.instances import png_bytes
@@ -221,12 +222,7 @@ class PatternPredictionTask:
         draw = ImageDraw.Draw(image)
         for row, line in enumerate(lines):
             draw.text((8, picture.height + 8 + 18 * row), line, fill=(0, 0, 0))
-        chosen = (answer or {}).get("answer")
-        caption = f"answer {item.target['answer']}"
-        if chosen in LETTERS and chosen != item.target["answer"]:
-            caption += f", model chose {chosen}"
-        elif chosen is None:
-            caption += ", no readable choice"
+        _, caption = wrong_choice(item.target["answer"], answer)
         return [(caption, png_bytes(image))]
 
     # ---- prompts and answers -----------------------------------------------------------------------------

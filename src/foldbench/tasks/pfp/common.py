@@ -28,7 +28,14 @@ from foldbench.tasks.base import (
     TextPart,
     check_modalities,
 )
-from foldbench.tasks.choice import LETTERS, Choice, parse_choice, score_choice
+from foldbench.tasks.choice import (
+    LETTERS,
+    parse_choice,
+    random_choice,
+    score_choice,
+    the_true_option,
+    wrong_choice,
+)
 from foldbench.tasks.choice import answer_slot as balanced_slot
 from foldbench.tasks.knobs import Knobs, parse_knobs
 from foldbench.tasks.pfp.knobs import PfpKnobs
@@ -260,15 +267,10 @@ class PfpTaskBase:
         from foldbench.pfp.drawing import RIGHT_MARK, WRONG_MARK, composite, png_bytes
 
         question, options = self._pictures(item)
-        right = LETTERS.index(item.target["answer"])
-        marks = {right: RIGHT_MARK}
-        chosen = (answer or {}).get("answer")
-        caption = f"answer {item.target['answer']}"
-        if chosen in LETTERS and chosen != item.target["answer"]:
-            marks[LETTERS.index(chosen)] = WRONG_MARK
-            caption += f", model chose {chosen}"
-        elif chosen is None:
-            caption += ", no readable choice"
+        marks = {LETTERS.index(item.target["answer"]): RIGHT_MARK}
+        wrong, caption = wrong_choice(item.target["answer"], answer)
+        if wrong is not None:
+            marks[LETTERS.index(wrong)] = WRONG_MARK
         return [(caption, png_bytes(composite(question, options, marks=marks)))]
 
     # ---- prompts and answers -----------------------------------------------------------------------------
@@ -297,11 +299,8 @@ class PfpTaskBase:
 
     def oracle(self, item: Item) -> BaseModel:
         """The engine's answer: the one option it finds consistent."""
-        consistent = self.consistent_options(item)
-        if consistent.count(True) != 1:
-            raise AssertionError(f"{item.id}: the engine finds {consistent.count(True)} consistent options")
-        return Choice(answer=LETTERS[consistent.index(True)])  # type: ignore[arg-type]
+        return the_true_option(self.consistent_options(item), item.id, "are consistent for the engine")
 
     def random_answer(self, item: Item, rng: np.random.Generator) -> BaseModel:
         """A letter drawn uniformly."""
-        return Choice(answer=LETTERS[int(rng.integers(4))])  # type: ignore[arg-type]
+        return random_choice(rng)
