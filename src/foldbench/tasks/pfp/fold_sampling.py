@@ -37,7 +37,6 @@ __all__ = [
     "Sampled",
     "check_fold_knobs",
     "cuts_through",
-    "legible_cuts_through",
     "legible_pieces",
     "draw_cutout_count",
     "sample_puzzle",
@@ -108,40 +107,27 @@ def cuts_through(
     final: FoldState,
     count: int,
     tries: int,
+    *,
+    legible: bool = False,
 ) -> Iterator[tuple[Puzzle, BaseGeometry]]:
     """Up to ``tries`` random cuts of ``count`` cutouts through the folded paper ``final``: each cut whose cutouts
     lie on the paper (:func:`~foldbench.pfp.puzzle.cutout_problem`), as a puzzle with the holes it makes. The
-    caller checks the holes and stops at the first cut it keeps."""
-    for _ in range(tries):
-        cutouts = sample_cutouts(rng, final.silhouette, count)
-        if cutouts is None:
-            continue
-        puzzle = Puzzle(sheet, steps, cutouts)
-        if cutout_problem(puzzle, final) is None:
-            yield puzzle, holes_of(puzzle, final)
+    caller checks the holes and stops at the first cut it keeps.
 
-
-def legible_cuts_through(
-    rng: np.random.Generator,
-    sheet: SheetShape,
-    steps: tuple[Step, ...],
-    final: FoldState,
-    count: int,
-    tries: int,
-) -> Iterator[tuple[Puzzle, BaseGeometry]]:
-    """Like :func:`cuts_through`, keeping only cuts whose hole pieces pass the stricter, cheaper rules checked
-    before the pieces are joined (:func:`~foldbench.pfp.puzzle.piece_size_problem` on the folded layers, then
-    :func:`~foldbench.pfp.puzzle.piece_spacing_problem` on the sheet); each cutout is placed where it passes them
-    alone."""
+    With ``legible``, only cuts whose hole pieces pass the stricter, cheaper rules checked before the pieces are
+    joined (:func:`legible_pieces`) are kept, and each cutout is placed where it passes them alone."""
     def legible_alone(polygon: BaseGeometry) -> bool:
         return legible_pieces(sheet, final, polygon) is not None
 
     for _ in range(tries):
-        cutouts = sample_cutouts(rng, final.silhouette, count, accept=legible_alone)
+        cutouts = sample_cutouts(rng, final.silhouette, count, accept=legible_alone if legible else None)
         if cutouts is None:
             continue
         puzzle = Puzzle(sheet, steps, cutouts)
         if cutout_problem(puzzle, final) is not None:
+            continue
+        if not legible:
+            yield puzzle, holes_of(puzzle, final)
             continue
         pieces = legible_pieces(sheet, final, cut_region(cutouts))
         if pieces is not None:

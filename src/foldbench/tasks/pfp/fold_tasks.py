@@ -70,8 +70,8 @@ from foldbench.tasks.pfp.common import PfpTaskBase
 from foldbench.tasks.pfp.fold_sampling import (
     SUBTASK_FOLDS,
     check_fold_knobs,
+    cuts_through,
     draw_cutout_count,
-    legible_cuts_through,
     legible_pieces,
     sample_puzzle,
 )
@@ -480,7 +480,7 @@ class InverseTask(_FoldTaskBase):
             return None
         others = [other for k, other in enumerate(sequences) if k != answer_index]
         kept: tuple[Puzzle, Any, Any] | None = None
-        for cut, holes in legible_cuts_through(rng, sheet, steps, states[-1], count, _INVERSE_CUT_TRIES):
+        for cut, holes in cuts_through(rng, sheet, steps, states[-1], count, _INVERSE_CUT_TRIES, legible=True):
             if family == "corner" and not all(_creases_touch(flat, other[0][0], holes) for other in others):
                 continue  # the holes lie away from some option's flaps: that option makes them too
             left = clean_paper(sheet, holes)
