@@ -34,7 +34,7 @@ class Browser:
     """One headless chromium with one page."""
 
     def __init__(self, executable: str) -> None:
-        self._profile = tempfile.TemporaryDirectory(prefix="foldbench-chromium-")
+        self._profile = tempfile.TemporaryDirectory(prefix="foldbench-chromium-", ignore_cleanup_errors=True)
         self._process = subprocess.Popen(
             [
                 executable,
@@ -187,5 +187,4 @@ class Browser:
                     continue
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self._process.pid, signal.SIGKILL)
-            shutil.rmtree(self._profile.name, ignore_errors=True)
             self._profile.cleanup()
