@@ -12,12 +12,12 @@ Families (see :func:`builtin_sequences`):
 * ``simple``: valley and mountain folds of all layers, and valley folds of the top flap only, along lines on a
   grid of 1/8 of the side at multiples of 22.5° (``simple-grid-*``) or at free angles (``simple-free-*``), and
   longer sequences of 8 or 9 folds of both kinds (``simple-long-*``);
-* ``base``: the traditional kite, fish, waterbomb, preliminary and bird bases. A state is the union of the
-  creases of its steps, so a step can only add creases; where a traditional move unfolds a crease again (the
-  petal fold opens the outer halves of the preliminary base's middle creases), the sequence takes the states the
-  final pattern allows instead: the fish base folds a diagonal, then one rabbit ear, then the other; the bird
-  base folds its diagonal, then collapses (of its 16 creases only the diagonal folds flat alone). The frog base
-  is not built;
+* ``base``: the traditional kite, fish, waterbomb, preliminary, bird and frog bases. A state is the union of
+  the creases of its steps, so a step can only add creases; where a traditional move unfolds a crease again (the
+  petal fold opens the outer halves of the preliminary base's middle creases, a squash opens its flap's middle
+  line), the sequence takes the states the final pattern allows instead: the fish base folds a diagonal, then one
+  rabbit ear, then the other; the bird base folds its diagonal, then collapses (of its 16 creases only the
+  diagonal folds flat alone); the frog base folds its diagonal, then collapses its flaps in three steps;
 * ``pleat`` and ``twist``: pleats of parallel creases and a square twist (one step: none of its 12 creases'
   proper subsets folds flat).
 
