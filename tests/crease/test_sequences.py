@@ -25,6 +25,7 @@ from foldbench.crease.sequences import (
     simple_fold_sequence,
     square_border,
 )
+from foldbench.envs.folded import align_fold, silhouette_of
 
 SEQUENCES = builtin_sequences()
 
@@ -69,7 +70,7 @@ def test_names_are_unique_and_categories_known() -> None:
     names = [s.name for s in SEQUENCES]
     assert len(set(names)) == len(names)
     assert {s.category for s in SEQUENCES} == set(CATEGORIES)
-    assert {"kite-base", "fish-base", "waterbomb-base", "preliminary-base", "bird-base"} <= set(names)
+    assert {"kite-base", "fish-base", "waterbomb-base", "preliminary-base", "bird-base", "frog-base"} <= set(names)
     assert sequence_by_name("blintz").category == "simple"
     with pytest.raises(KeyError):
         sequence_by_name("no-such-sequence")
@@ -227,6 +228,55 @@ def test_bird_base_matches_the_traditional_oripa_tile() -> None:
     ours = {(*sorted([tuple(np.round(c.p1, 4)), tuple(np.round(c.p2, 4))]), c.assignment)
             for c in _segments(sequence_by_name("bird-base"))}
     assert ours == tile
+
+
+def test_frog_base_is_a_22_5_degree_pattern_flat_at_every_vertex() -> None:
+    frog = sequence_by_name("frog-base")
+    assert frog.category == "base" and len(frog) == 4
+    report = check_vertices(frog.final_pattern)
+    assert report.checked_vertices == 9 and max(report.kawasaki_errors.values()) < 1e-9  # centre + 8 kite vertices
+    segments = _segments(frog)
+    for crease in segments:
+        angle = math.degrees(math.atan2(crease.p2[1] - crease.p1[1], crease.p2[0] - crease.p1[0])) % 180
+        assert min(abs(angle - 22.5 * k) for k in range(9)) < 1e-9
+    letters: dict[tuple, str] = {}
+    for crease in segments:
+        for point in (crease.p1, crease.p2):
+            key = (round(point[0], 6), round(point[1], 6))
+            letters[key] = letters.get(key, "") + crease.assignment
+    # Maekawa by hand: 14 creases at the centre (8 mountains to the kite vertices, one diagonal and both middle
+    # lines as valleys), three mountains and a valley at each kite vertex
+    assert sorted(letters[(5.0, 5.0)]) == list("M" * 8 + "V" * 6)
+    kite_vertices = [key for key in letters if 0 < key[0] < 10 and 0 < key[1] < 10 and key != (5.0, 5.0)]
+    assert len(kite_vertices) == 8 and all(sorted(letters[key]) == list("MMMV") for key in kite_vertices)
+
+
+def test_frog_base_folds_into_a_long_diamond_with_the_corners_at_one_tip_and_the_centre_at_the_other() -> None:
+    """The frog base's known form: a rhombus with 45° tips, all four corners of the square at one tip and its
+    centre at the other, so the rhombus is as long as half the square's diagonal."""
+    compiled = sequence_by_name("frog-base").compiled(4)
+    aligned = align_fold(compiled)
+    outline = silhouette_of(aligned).simplify(1e-9)
+    corners = np.array(outline.exterior.coords)[:-1]
+    assert len(corners) == 4
+    sides = [np.linalg.norm(corners[i] - corners[i - 1]) for i in range(4)]
+    assert max(sides) - min(sides) < 1e-9
+    pattern = compiled.pattern
+    coords = pattern.vertices_coords * pattern.scale + np.array(pattern.offset)
+    folded = aligned.transform(compiled.folded.vertices_coords_folded)
+
+    def image(point: tuple[float, float]) -> np.ndarray:
+        return folded[int(np.argmin(np.linalg.norm(coords - np.array(point), axis=1)))]
+
+    tips = [image(p) for p in ((0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0))]
+    assert all(np.linalg.norm(t - tips[0]) < 1e-9 for t in tips)
+    centre = image((5.0, 5.0))
+    assert abs(np.linalg.norm(centre - tips[0]) - 5 * math.sqrt(2)) < 1e-9
+    for tip, other in ((tips[0], centre), (centre, tips[0])):
+        assert min(np.linalg.norm(corners - tip, axis=1)) < 1e-9
+        neighbours = [c for c in corners if 1e-9 < np.linalg.norm(c - tip) and np.linalg.norm(c - other) > 1e-9]
+        a, b = (neighbours[0] - tip), (neighbours[1] - tip)
+        assert math.degrees(math.acos(a @ b / np.linalg.norm(a) / np.linalg.norm(b))) == pytest.approx(45, abs=1e-7)
 
 
 @pytest.mark.parametrize(("name", "chain"), [

@@ -12,12 +12,12 @@ Families (see :func:`builtin_sequences`):
 * ``simple``: valley and mountain folds of all layers, and valley folds of the top flap only, along lines on a
   grid of 1/8 of the side at multiples of 22.5° (``simple-grid-*``) or at free angles (``simple-free-*``), and
   longer sequences of 8 or 9 folds of both kinds (``simple-long-*``);
-* ``base``: the traditional kite, fish, waterbomb, preliminary and bird bases. A state is the union of the
-  creases of its steps, so a step can only add creases; where a traditional move unfolds a crease again (the
-  petal fold opens the outer halves of the preliminary base's middle creases), the sequence takes the states the
-  final pattern allows instead: the fish base folds a diagonal, then one rabbit ear, then the other; the bird
-  base folds its diagonal, then collapses (of its 16 creases only the diagonal folds flat alone). The frog base
-  is not built;
+* ``base``: the traditional kite, fish, waterbomb, preliminary, bird and frog bases. A state is the union of
+  the creases of its steps, so a step can only add creases; where a traditional move unfolds a crease again (the
+  petal fold opens the outer halves of the preliminary base's middle creases, a squash opens its flap's middle
+  line), the sequence takes the states the final pattern allows instead: the fish base folds a diagonal, then one
+  rabbit ear, then the other; the bird base folds its diagonal, then collapses (of its 16 creases only the
+  diagonal folds flat alone); the frog base folds its diagonal, then collapses its flaps in three steps;
 * ``pleat`` and ``twist``: pleats of parallel creases and a square twist (one step: none of its 12 creases'
   proper subsets folds flat).
 
@@ -457,7 +457,7 @@ def _bases() -> list[FoldSequence]:
         ("fold in half again along the horizontal middle line", [_c(*c, 0, 5, "V"), _c(*c, 10, 5, "M")]),
         ("squash the flaps along a diagonal into a square", [_c(*c, 0, 10, "M"), _c(*c, 10, 0, "V")]),
     ), "preliminary (square) base: both middle lines and one diagonal collapsed into a square")
-    return [kite, fish, waterbomb, preliminary, _bird_base()]
+    return [kite, fish, waterbomb, preliminary, _bird_base(), _frog_base()]
 
 
 def _bird_base() -> FoldSequence:
@@ -478,6 +478,51 @@ def _bird_base() -> FoldSequence:
         ("petal fold the front and the back flap together (the kite folds, the middle lines from the centre, "
          "and the two petal hinges)", [*petals, *kites, _c(*left, *bottom, "V"), _c(*right, *top, "V")]),
     ), "bird base: a preliminary base with its front and back flaps petal folded")
+
+
+def _frog_flap(side: int) -> list[Crease]:
+    """The creases of the frog base's flap at one edge (``side`` 0 bottom, 1 right, 2 top, 3 left).
+
+    The flap at the bottom edge has two vertices ``(a, b)`` and ``(10 - a, b)`` with ``a = 10 / (2 √2)`` and
+    ``b = 5 - a``: each is where the line from a bottom corner at 22.5° to the edge meets the line at 45° from the
+    edge's midpoint, and lies on the line from the centre at 22.5° to the vertical middle line. Each has four
+    creases: to its corner, to the edge's midpoint and to the centre (mountains), and straight down to the edge
+    (a valley). The other flaps are this one turned by quarter turns about the centre.
+    """
+    a = PAPER_SIZE / (2 * math.sqrt(2))
+    b = PAPER_SIZE / 2 - a
+    bottom = [_c(0, 0, a, b, "M"), _c(5, 0, a, b, "M"), _c(a, b, 5, 5, "M"), _c(a, b, a, 0, "V"),
+              _c(10, 0, 10 - a, b, "M"), _c(5, 0, 10 - a, b, "M"), _c(10 - a, b, 5, 5, "M"),
+              _c(10 - a, b, 10 - a, 0, "V")]
+
+    def turn(point: tuple[float, float]) -> tuple[float, float]:
+        x, y = point
+        for _ in range(side):
+            x, y = PAPER_SIZE - y, x
+        return x, y
+
+    return [Crease(turn(c.p1), turn(c.p2), c.assignment) for c in bottom]
+
+
+def _frog_base() -> FoldSequence:
+    """The frog base, 22.5° geometry: a preliminary base with all four flaps squash folded and petal folded.
+
+    Its pattern is one diagonal and both middle lines (valleys) and, for each edge, the flap of
+    :func:`_frog_flap`; it folds into a long diamond. As with the bird base, the traditional route through the
+    preliminary base unfolds creases again (a squash opens the middle line of its flap), so the steps are the
+    states the final pattern allows: a search over its flaps and middle-line halves finds no sub-pattern chain
+    longer than these four steps (``bench/base_sub_states.py``). The second diagonal, creased along the way in
+    the traditional folding, lies flat in the finished base and is left out.
+    """
+    return FoldSequence("frog-base", "base", _steps(
+        ("valley fold in half along the diagonal", [_c(10, 0, 0, 10, "V")]),
+        ("collapse the flap at the bottom edge (its kite creases from the two bottom corners, the creases from the "
+         "bottom edge's midpoint, and the middle lines from the centre to the bottom and right edges)",
+         [*_frog_flap(0), _c(5, 5, 5, 0, "V"), _c(5, 5, 10, 5, "V")]),
+        ("collapse the flap at the top edge the same way, with the middle lines from the centre to the top and "
+         "left edges", [*_frog_flap(2), _c(5, 5, 5, 10, "V"), _c(5, 5, 0, 5, "V")]),
+        ("collapse the flaps at the left and right edges the same way", [*_frog_flap(1), *_frog_flap(3)]),
+    ), "frog base: a preliminary base with its four flaps squash folded and petal folded")
 
 
 def _pleats_and_twists() -> list[FoldSequence]:

@@ -14,7 +14,7 @@ from foldbench.tasks.base import ImagePart, ParseFailure, TextPart
 from foldbench.tasks.origamibench.one_step import contains_creases, one_fold_after
 from foldbench.tasks.origamibench.pictures import pictures_look_alike, state_signature
 
-ASSOCIATIVE = "origamibench/one-step-associative-v3"
+ASSOCIATIVE = "origamibench/one-step-associative-v4"
 CAUSAL = "origamibench/one-step-causal-v3"
 N = 24
 

@@ -15,8 +15,8 @@ from foldbench.tasks.dataset import write_dataset
 from foldbench.tasks.origamispace.ordering import order_text
 
 CASES = [
-    ("origamispace/pattern-prediction-v1", 200, {"size": 64}, 9),
-    ("origamispace/multi-step-ordering-v1", 120, {"size": 64}, 13),
+    ("origamispace/pattern-prediction-v2", 200, {"size": 64}, 9),
+    ("origamispace/multi-step-ordering-v2", 120, {"size": 64}, 13),
 ]
 
 

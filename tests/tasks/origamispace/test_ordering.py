@@ -24,7 +24,7 @@ from foldbench.tasks.origamibench.one_step import contains_creases
 from foldbench.tasks.origamibench.pictures import pictures_look_alike, state_signature
 from foldbench.tasks.origamispace.ordering import EDIT_KINDS, _compose, edit_group
 
-TASK_ID = "origamispace/multi-step-ordering-v1"
+TASK_ID = "origamispace/multi-step-ordering-v2"
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,7 @@ from foldbench.tasks.base import ImagePart, ParseFailure
 from foldbench.tasks.dataset import read_items, write_dataset
 from foldbench.tasks.origamispace.named_patterns import builtin_named_patterns, display_name, pattern_digest
 
-TASK_ID = "origamispace/pattern-prediction-v1"
+TASK_ID = "origamispace/pattern-prediction-v2"
 INSTAGRAM = Path(__file__).resolve().parents[3] / ".." / "shared" / "corpus" / "flat-folder" / "instagram"
 
 

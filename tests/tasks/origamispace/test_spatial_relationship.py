@@ -16,7 +16,7 @@ from foldbench.tasks.choice import LETTERS
 from foldbench.tasks.origamispace.relationship_pictures import to_pixels
 from foldbench.tasks.origamispace.spatial_relationship import SpatialRelationshipTask, question_type_of
 
-TASK_ID = "origamispace/spatial-relationship-v1"
+TASK_ID = "origamispace/spatial-relationship-v2"
 
 
 @pytest.fixture(scope="module")

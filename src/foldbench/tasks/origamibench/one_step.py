@@ -70,7 +70,7 @@ __all__ = [
     "one_fold_after",
 ]
 
-ENGINE_VERSION = "origamibench-sequences-3"
+ENGINE_VERSION = "origamibench-sequences-4"
 """The version of the fold sequences and of the checks the items are built with."""
 MAX_TRIES = 1000
 CAUSAL_MIN_FOLDS = 7
@@ -379,7 +379,7 @@ class OneStepTask:
 class AssociativeTask(OneStepTask):
     """Distractors from other sequences, at the answer's depth where possible."""
 
-    id = "origamibench/one-step-associative-v3"
+    id = "origamibench/one-step-associative-v4"
     name = "one-step-associative"
     variant = "associative"
     _salt = 0xA550

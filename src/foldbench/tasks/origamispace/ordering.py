@@ -61,7 +61,7 @@ from foldbench.tasks.prompts import load_prompt
 __all__ = ["EDIT_KINDS", "ENGINE_VERSION", "OrderingError", "OrderingKnobs", "OrderingTask", "edit_group",
            "order_text"]
 
-ENGINE_VERSION = "origamispace-ordering-1"
+ENGINE_VERSION = "origamispace-ordering-2"
 SALT = 0x0D3E
 MAX_TRIES = 400
 MIN_PICTURES, MAX_PICTURES = 4, 9
@@ -236,7 +236,7 @@ def _composite(pictures: Sequence[Image.Image], caption: str = "") -> Image.Imag
 class OrderingTask:
     """In which order were the pictured states folded?"""
 
-    id = "origamispace/multi-step-ordering-v1"
+    id = "origamispace/multi-step-ordering-v2"
     name = "multi-step-ordering"
     modalities: tuple[str, ...] = ("image",)
     knob_schema: type[Knobs] = OrderingKnobs

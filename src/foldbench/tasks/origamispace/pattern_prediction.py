@@ -65,7 +65,7 @@ from foldbench.tasks.prompts import load_prompt
 __all__ = ["ENGINE_VERSION", "PatternPredictionError", "PatternPredictionKnobs", "PatternPredictionTask",
            "draw_name_set"]
 
-ENGINE_VERSION = "origamispace-pattern-prediction-1"
+ENGINE_VERSION = "origamispace-pattern-prediction-2"
 SALT = 0x9A77
 MAX_TRIES = 200
 
@@ -126,7 +126,7 @@ def _option_record(pattern: NamedPattern) -> dict[str, str]:
 class PatternPredictionTask:
     """Which of four names does the crease pattern fold into?"""
 
-    id = "origamispace/pattern-prediction-v1"
+    id = "origamispace/pattern-prediction-v2"
     name = "pattern-prediction"
     modalities: tuple[str, ...] = ("image",)
     knob_schema: type[Knobs] = PatternPredictionKnobs

@@ -63,7 +63,7 @@ from foldbench.tasks.prompts import load_prompt
 __all__ = ["ENGINE_VERSION", "RelationshipGenerationError", "SpatialRelationshipKnobs", "SpatialRelationshipTask",
            "question_type_of"]
 
-ENGINE_VERSION = "origamispace-relationships-1"
+ENGINE_VERSION = "origamispace-relationships-2"
 MAX_DRAWS = 300
 """References drawn for one item before giving up."""
 _SALT = 0x5EA7
@@ -127,7 +127,7 @@ def _solved_as_drawn(reference: FoldReference, question: Question) -> bool:
 class SpatialRelationshipTask:
     """Where does a point land, how thick is the model there, how do distances change?"""
 
-    id = "origamispace/spatial-relationship-v1"
+    id = "origamispace/spatial-relationship-v2"
     name = "spatial-relationship"
     modalities: tuple[str, ...] = ("image",)
     knob_schema: type[Knobs] = SpatialRelationshipKnobs
