@@ -86,6 +86,11 @@ def balanced_batches(labels: list[int], batch_size: int, rng: random.Random) -> 
         yield batch
 
 
+def has_pair(labels: list[int]) -> bool:
+    """Whether two of the labels are equal (the supervised contrastive loss needs a positive pair)."""
+    return len(set(labels)) < len(labels)
+
+
 def supcon_loss(torch: Any, embeddings: Any, labels: Any, temperature: float = 0.07) -> Any:
     """The supervised contrastive loss of L2-normalised embeddings (see the module docstring)."""
     logits = embeddings @ embeddings.T / temperature
@@ -158,10 +163,12 @@ def main() -> None:
             embeddings = torch.cat([c[0] for c in chunks])
             labels = torch.cat([c[1] for c in chunks])
             intra, inter = separation(torch, embeddings, labels)
-            held_loss = (supcon_loss(torch, *encode(list(range(len(held))), held), arguments.temperature)
-                         if len(held) > 1 else float("nan"))
+            held_text = "n/a (no two held-out pictures share a category)"
+            if has_pair([label for _, label in held]):
+                held_loss = supcon_loss(torch, *encode(list(range(len(held))), held), arguments.temperature)
+                held_text = f"{float(held_loss):.4f}"
         print(f"epoch {epoch}: intra {intra:.4f} inter {inter:.4f} delta {intra - inter:.4f} "
-              f"validation loss {float(held_loss):.4f}")
+              f"validation loss {held_text}")
     torch.save(model.state_dict(), arguments.out)
     print(f"saved {arguments.out}")
 

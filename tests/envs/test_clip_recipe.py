@@ -54,3 +54,9 @@ def test_a_pool_of_three_never_overfills_a_batch() -> None:
     labels = [label for label in range(11) for _ in range(3)]
     batches = list(recipe.balanced_batches(labels, 32, random.Random(0)))
     assert batches and all(len(batch) <= 32 for batch in batches)
+
+
+@given(st.lists(st.integers(0, 5), max_size=12))
+def test_a_validation_loss_is_reported_only_when_two_held_out_pictures_share_a_category(labels: list[int]) -> None:
+    """The loss has no positive pair otherwise (it used to print nan)."""
+    assert recipe.has_pair(labels) == any(labels.count(label) > 1 for label in labels)
