@@ -51,6 +51,7 @@ from foldbench.pfp.puzzle import (
     clean_paper,
     cut_region,
     cutout_problem,
+    cutouts_problem,
     holes_of,
     piece_size_problem,
     piece_spacing_problem,
@@ -157,7 +158,6 @@ class _LazyHoles:
 def _answer_and_results(
     by_preference: list[int],
     sheet: SheetShape,
-    sequences: list[tuple[Step, ...]],
     finals: list[FoldState],
     changed: np.ndarray,
     cutouts: tuple[Any, ...],
@@ -175,8 +175,7 @@ def _answer_and_results(
     ``DISTINCT_AREA`` joins the pieces and compares the holes themselves. ``changed`` holds, for each option, the
     paper its last fold changes (the flap where it lay and where it lands): a cut that misses the changed paper of
     two options makes the same holes through both, and is refused before anything is unfolded."""
-    puzzles = [Puzzle(sheet, steps, cutouts) for steps in sequences]
-    if any(cutout_problem(puzzle, final) is not None for puzzle, final in zip(puzzles, finals, strict=True)):
+    if cutouts_problem(cutouts, finals) is not None:
         return None
     cut = cut_region(cutouts)
     touched = shapely.area(shapely.intersection(changed, cut))
@@ -185,7 +184,7 @@ def _answer_and_results(
     parts = [cut_layers(final, cut) for final in finals]
     areas = [float(shapely.area(part).sum()) for part in parts]  # each option's unfolded area, before carrying back
     results = _LazyHoles(finals, parts)
-    for i in range(len(puzzles)):
+    for i in range(len(finals)):
         for j in range(i):
             if abs(areas[i] - areas[j]) >= DISTINCT_AREA + _ROUNDING_MARGIN:
                 continue
@@ -377,7 +376,7 @@ class MultiStepTask(_FoldTaskBase):
             cutouts = sample_cutouts(rng, common, count, accept=no_sliver)
             if cutouts is None:
                 continue
-            found = _answer_and_results(by_preference, sheet, sequences, finals, changed, cutouts)
+            found = _answer_and_results(by_preference, sheet, finals, changed, cutouts)
             if found is not None:
                 chosen, results, left = found
                 break
