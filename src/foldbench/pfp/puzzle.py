@@ -42,7 +42,6 @@ __all__ = [
     "clean_paper",
     "cut_region",
     "cutout_problem",
-    "cutouts_problem",
     "holes_of",
     "legibility_problem",
     "paper_left",
@@ -225,24 +224,10 @@ def cutout_problem(puzzle: Puzzle, final: FoldState) -> str | None:
     >>> cutout_problem(Puzzle("square", (), ()), flat_state(sheet_polygon("square"))) is None
     True
     """
-    return cutouts_problem(puzzle.cutouts, (final,))
-
-
-def cutouts_problem(cutouts: Sequence[Cutout], finals: Sequence[FoldState]) -> str | None:
-    """:func:`cutout_problem` for one cut through several folded papers at once (None when it passes on every
-    one): one intersection per cutout and paper, the cutouts' distances found once.
-
-    >>> from foldbench.pfp.folding import flat_state
-    >>> cutouts_problem((Cutout("square", (500.0, 0.0), 40.0),), (flat_state(sheet_polygon("square")),))
-    'a cutout lies mostly off the paper'
-    """
-    polygons = np.empty(len(cutouts), dtype=object)
-    polygons[:] = [cutout_polygon(c) for c in cutouts]
-    outlines = np.empty(len(finals), dtype=object)
-    outlines[:] = [final.silhouette for final in finals]
-    inside = shapely.area(shapely.intersection(polygons[:, np.newaxis], outlines[np.newaxis, :]))
-    if (inside < MIN_INSIDE_FRACTION * shapely.area(polygons)[:, np.newaxis]).any():
-        return "a cutout lies mostly off the paper"
+    polygons = [cutout_polygon(c) for c in puzzle.cutouts]
+    for polygon in polygons:
+        if polygon.intersection(final.silhouette).area < MIN_INSIDE_FRACTION * polygon.area:
+            return "a cutout lies mostly off the paper"
     for i in range(len(polygons)):
         for j in range(i):
             if polygons[i].distance(polygons[j]) < CUTOUT_GAP:
