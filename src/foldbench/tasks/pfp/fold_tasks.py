@@ -8,14 +8,16 @@
   lies after the three folds. The four options share the first two folds and differ in the third (four of the
   valid third folds, drawn at random, whose folded papers overlap); the cut is placed where all four lie, so it
   goes through every option's paper, each cutout placed so that it cuts no sliver off, and keeps clear of the
-  creases and edge of, the layers of the option preferred as the answer (legible by construction); the question
-  shows the result of one of them, and the others unfold to visibly different results.
+  creases and edge of, the layers of the option preferred as the answer (legible by construction), the first
+  also touching the paper at least three of the third folds change (v4); the question shows the result of one of
+  them, and the others unfold to visibly different results.
 * **inverse** (1-fold, 2-fold, others): the unfolded sheet is shown; choose the fold sequence that makes it. The
   four options are drawn alike (fresh random sequences of the family, never edits of the answer; corner folds
   all fold the same corners, each with its own creases); the cut is made through the one at the answer's letter
   and kept only when no other option can make its holes (each cutout is placed where its own hole pieces are not
   too small, nor too close to each other or to the edge; a cut whose pieces fail those rules together is dropped
-  before they are joined). A sequence is consistent when some cut
+  before they are joined; for corner folds the first cutout's holes touch every other option's flaps, v4). A
+  sequence is consistent when some cut
   through it gives exactly the holes shown (:func:`foldbench.pfp.puzzle.refold_mismatch`); every wrong option
   misses by at least ``DISTINCT_AREA``.
 
@@ -120,16 +122,6 @@ def _describe(puzzle: Puzzle) -> dict[str, Any]:
     }
 
 
-def _creases_touch(state: FoldState, step: Step, holes: Any) -> bool:
-    """Whether some crease of a one-step fold moves paper with holes or lays its flap on holes (when none does,
-    the folds leave the holes alone and are consistent with them)."""
-    for crease in step:
-        flap = state.silhouette.intersection(half_plane(crease))
-        if holes.intersects(flap) or holes.intersects(affinity.affine_transform(flap, reflection(crease))):
-            return True
-    return False
-
-
 class _LazyHoles:
     """The holes a cut makes through each option's folded paper: each option's layers' parts of the cut, those
     pieces carried back to the sheet, and joined, each computed only when asked for."""
@@ -213,9 +205,10 @@ def _changed_paper(before: FoldState, crease: Crease) -> Any:
 
 
 def _touches_every_step(state: FoldState, steps: list[Step]) -> Callable[[UnfoldedPieces], bool]:
-    """A rule for a cut's unjoined hole pieces: some crease of every one-step fold of ``state`` in ``steps`` moves
-    paper with holes or lays its flap on holes (:func:`_creases_touch`, for each step), so holes that pass it are
-    holes none of those folds leaves alone."""
+    """A rule for a cut's unjoined hole pieces: for every one-step fold of ``state`` in ``steps``, some crease moves
+    paper with holes or lays its flap on holes. Holes that no crease of a fold touches are left alone by that fold,
+    which is then consistent with them; holes only grow as cutouts are added, so a cut whose first cutout passes
+    the rule passes it whole."""
     regions = []
     for step in steps:
         flaps = [state.silhouette.intersection(half_plane(crease)) for crease in step]
@@ -505,15 +498,13 @@ class InverseTask(_FoldTaskBase):
             key=lambda other: difference_area(other[1][-1].silhouette, states[-1].silhouette),
         )
         rule = None
-        if family == "corner":  # the first cutout's holes touch every other option's flaps (see _creases_touch)
+        if family == "corner":  # the first cutout's holes touch every other option's flaps
             rule = _touches_every_step(flat, [other[0][0] for other in others])
         kept: tuple[Puzzle, Any, Any] | None = None
         cuts = cuts_through(
             rng, sheet, steps, states[-1], count, _INVERSE_CUT_TRIES, legible=True, first_pieces_rule=rule
         )
         for cut, holes in cuts:
-            if family == "corner" and not all(_creases_touch(flat, other[0][0], holes) for other in others):
-                continue  # the holes lie away from some option's flaps: that option makes them too
             left = clean_paper(sheet, holes)
             if left is not None and all(
                 refold_misses_by(sheet, other[0], holes, DISTINCT_AREA, other[1][-1]) for other in others
