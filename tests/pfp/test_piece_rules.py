@@ -65,7 +65,7 @@ def test_tiny_parts_of_one_layer_are_seen_apart() -> None:
 
 @given(st.integers(0, 2**32 - 1))
 def test_sampled_cutouts_satisfy_the_placement_rule(seed: int) -> None:
-    def right_half(polygon: Polygon) -> bool:
+    def right_half(polygon: Polygon, placed: tuple[Polygon, ...]) -> bool:
         return polygon.bounds[0] > 0
 
     cutouts = sample_cutouts(np.random.default_rng(seed), box(-100, -100, 100, 100), 2, accept=right_half)

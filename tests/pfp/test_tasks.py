@@ -34,7 +34,7 @@ def _check(task: object, item: Item) -> None:
 
 
 def test_the_five_tasks_are_registered_and_follow_the_protocol() -> None:
-    ids = {"pfp/single-step-v2", "pfp/multi-step-v3", "pfp/inverse-v3", "pfp/folding-3d-v2", "pfp/unfolding-2d-v2"}
+    ids = {"pfp/single-step-v2", "pfp/multi-step-v4", "pfp/inverse-v4", "pfp/folding-3d-v2", "pfp/unfolding-2d-v2"}
     assert ids <= set(task_ids())
     for task_id in ids:
         assert isinstance(make(task_id), Task)

@@ -124,13 +124,14 @@ def sample_cutouts(
     count: int,
     *,
     size: float | None = None,
-    accept: Callable[[Polygon], bool] | None = None,
+    accept: Callable[[Polygon, tuple[Polygon, ...]], bool] | None = None,
 ) -> tuple[Cutout, ...] | None:
     """``count`` cutouts of distinct shapes on the folded ``outline``, or None when they do not fit.
 
     The size, unless given, is drawn in proportion to the outline's size and clamped to
-    ``[MIN_CUTOUT_SIZE, MAX_CUTOUT_SIZE]``. ``accept``, when given, must also hold for each cutout's polygon
-    (a placement it refuses is drawn again, like one that lies off the paper).
+    ``[MIN_CUTOUT_SIZE, MAX_CUTOUT_SIZE]``. ``accept``, when given, must also hold for each cutout's polygon and
+    the polygons of the cutouts placed before it (a placement it refuses is drawn again, like one that lies off
+    the paper).
 
     >>> from shapely.geometry import box
     >>> sample_cutouts(np.random.default_rng(0), box(0, 0, 100, 100), 0)
@@ -162,7 +163,7 @@ def sample_cutouts(
                 continue
             if any(polygon.distance(other) < CUTOUT_GAP for other in polygons):
                 continue
-            if accept is not None and not accept(polygon):
+            if accept is not None and not accept(polygon, tuple(polygons)):
                 continue
             placed.append(cutout)
             polygons.append(polygon)

@@ -16,7 +16,7 @@ from typing import Any
 
 __all__ = ["DEFAULT_MEMO_SIZE", "FoldMemo"]
 
-DEFAULT_MEMO_SIZE = 256
+DEFAULT_MEMO_SIZE = 1024
 
 
 class FoldMemo:

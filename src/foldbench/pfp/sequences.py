@@ -16,7 +16,7 @@ at once, each along a crease through the two points at sampled distances from th
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Literal
 
 import numpy as np
@@ -33,6 +33,7 @@ from foldbench.pfp.folding import (
     reflection,
     step_problem,
 )
+from foldbench.pfp.memo import FoldMemo
 from foldbench.pfp.tolerance import MIN_FLAP_FRACTION, SAME_AREA
 
 __all__ = [
@@ -106,8 +107,18 @@ def corner_crease(outline: BaseGeometry, corner: int, leg_x: float, leg_y: float
     return Crease(first, normal, f"K{corner}")
 
 
-def sample_symmetric_step(rng: np.random.Generator, state: FoldState, *, exclude: str = "") -> Step | None:
+def sample_symmetric_step(
+    rng: np.random.Generator,
+    state: FoldState,
+    *,
+    exclude: str = "",
+    memo: FoldMemo | None = None,
+    key: Hashable = None,
+) -> Step | None:
     """A random valid symmetric fold of ``state`` (other than ``exclude``), or None when none is valid.
+
+    With ``memo``, each fold's verdict (:func:`~foldbench.pfp.folding.step_problem`) is looked up in and kept in
+    it under ``key``, which must name ``state`` exactly (for example the sheet's name and the steps that made it).
 
     >>> from shapely.geometry import box
     >>> sample_symmetric_step(np.random.default_rng(0), flat_state(box(0, 0, 1, 1)), exclude="Hc+")[0].code != "Hc+"
@@ -118,7 +129,15 @@ def sample_symmetric_step(rng: np.random.Generator, state: FoldState, *, exclude
         if code == exclude:
             continue
         step = (resolve_code(state.silhouette, code),)
-        if step_problem(state, step) is None:
+        if memo is None:
+            valid = step_problem(state, step) is None
+        else:
+            verdict = memo.get("step_problem", (key, step))
+            if verdict is None:
+                verdict = step_problem(state, step) or ""  # "" for a valid step: the memo's misses are None
+                memo.put("step_problem", (key, step), verdict)
+            valid = verdict == ""
+        if valid:
             return step
     return None
 
@@ -188,25 +207,46 @@ def sample_corner_step(
 
 
 def sample_sequence(
-    rng: np.random.Generator, sheet: Polygon, num_folds: int, family: FoldFamily
+    rng: np.random.Generator,
+    sheet: Polygon,
+    num_folds: int,
+    family: FoldFamily,
+    *,
+    memo: FoldMemo | None = None,
+    sheet_name: str | None = None,
 ) -> tuple[tuple[Step, ...], tuple[FoldState, ...]] | None:
     """A random valid fold sequence and its states (the flat sheet first), or None when a fold finds no room.
 
-    ``family="corner"`` makes one step of corner folds (``num_folds`` must be 1).
+    ``family="corner"`` makes one step of corner folds (``num_folds`` must be 1). With ``memo`` and ``sheet_name``
+    (the name of the base shape ``sheet`` is), the states of symmetric folds and the verdicts on them are looked up
+    in and kept in ``memo`` (under the keys :func:`foldbench.pfp.puzzle.sheet_states` uses): the same random
+    draws give the same sequence, with less folding.
 
     >>> from shapely.geometry import box
     >>> steps, states = sample_sequence(np.random.default_rng(0), box(0, 0, 1, 1), 0, "symmetric")
     >>> steps, len(states)
     ((), 1)
     """
+    remember = memo is not None and sheet_name is not None and family == "symmetric"
     states = [flat_state(sheet)]
     steps: list[Step] = []
     for _ in range(num_folds):
-        step = sample_corner_step(rng, states[-1]) if family == "corner" else sample_symmetric_step(rng, states[-1])
+        if family == "corner":
+            step = sample_corner_step(rng, states[-1])
+        elif remember:
+            step = sample_symmetric_step(rng, states[-1], memo=memo, key=(sheet_name, tuple(steps)))
+        else:
+            step = sample_symmetric_step(rng, states[-1])
         if step is None:
             return None
         steps.append(step)
+        known = memo.get("states", (sheet_name, tuple(steps))) if remember and memo is not None else None
+        if known is not None:
+            states = list(known)
+            continue
         states.append(apply_step(states[-1], step))
+        if remember and memo is not None:
+            memo.put("states", (sheet_name, tuple(steps)), tuple(states))
     return tuple(steps), tuple(states)
 
 

@@ -7,7 +7,7 @@ counts asked for explicitly that a sheet cannot hold are an error).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -109,18 +109,22 @@ def cuts_through(
     tries: int,
     *,
     legible: bool = False,
+    first_pieces_rule: Callable[[UnfoldedPieces], bool] | None = None,
 ) -> Iterator[tuple[Puzzle, BaseGeometry]]:
     """Up to ``tries`` random cuts of ``count`` cutouts through the folded paper ``final``: each cut whose cutouts
     lie on the paper (:func:`~foldbench.pfp.puzzle.cutout_problem`), as a puzzle with the holes it makes. The
     caller checks the holes and stops at the first cut it keeps.
 
     With ``legible``, only cuts whose hole pieces pass the stricter, cheaper rules checked before the pieces are
-    joined (:func:`legible_pieces`) are kept, and each cutout is placed where it passes them alone."""
-    def legible_alone(polygon: BaseGeometry) -> bool:
-        return legible_pieces(sheet, final, polygon) is not None
+    joined (:func:`legible_pieces`) are kept, and each cutout is placed where it passes them alone; the first
+    cutout's pieces must also pass ``first_pieces_rule``, when given."""
+
+    def legible_here(polygon: BaseGeometry, placed: tuple[BaseGeometry, ...]) -> bool:
+        pieces = legible_pieces(sheet, final, polygon)
+        return pieces is not None and (placed or first_pieces_rule is None or first_pieces_rule(pieces))
 
     for _ in range(tries):
-        cutouts = sample_cutouts(rng, final.silhouette, count, accept=legible_alone if legible else None)
+        cutouts = sample_cutouts(rng, final.silhouette, count, accept=legible_here if legible else None)
         if cutouts is None:
             continue
         puzzle = Puzzle(sheet, steps, cutouts)
@@ -153,7 +157,7 @@ def sample_puzzle(
     num_folds, family = SUBTASK_FOLDS[subtask]
     shapes = config["shapes"]
     sheet = shapes[int(rng.integers(len(shapes)))]
-    sequence = sample_sequence(rng, sheet_polygon(sheet), num_folds, family)
+    sequence = sample_sequence(rng, sheet_polygon(sheet), num_folds, family, memo=memo, sheet_name=sheet)
     if sequence is None:
         return None
     steps, states = sequence

@@ -8,14 +8,16 @@
   lies after the three folds. The four options share the first two folds and differ in the third (four of the
   valid third folds, drawn at random, whose folded papers overlap); the cut is placed where all four lie, so it
   goes through every option's paper, each cutout placed so that it cuts no sliver off, and keeps clear of the
-  creases and edge of, the layers of the option preferred as the answer (legible by construction); the question
-  shows the result of one of them, and the others unfold to visibly different results.
+  creases and edge of, the layers of the option preferred as the answer (legible by construction), the first
+  also touching the paper at least three of the third folds change (v4); the question shows the result of one of
+  them, and the others unfold to visibly different results.
 * **inverse** (1-fold, 2-fold, others): the unfolded sheet is shown; choose the fold sequence that makes it. The
   four options are drawn alike (fresh random sequences of the family, never edits of the answer; corner folds
   all fold the same corners, each with its own creases); the cut is made through the one at the answer's letter
   and kept only when no other option can make its holes (each cutout is placed where its own hole pieces are not
   too small, nor too close to each other or to the edge; a cut whose pieces fail those rules together is dropped
-  before they are joined). A sequence is consistent when some cut
+  before they are joined; for corner folds the first cutout's holes touch every other option's flaps, v4). A
+  sequence is consistent when some cut
   through it gives exactly the holes shown (:func:`foldbench.pfp.puzzle.refold_mismatch`); every wrong option
   misses by at least ``DISTINCT_AREA``.
 
@@ -25,7 +27,7 @@ that sees only the options can single the answer out (``foldbench audit`` checks
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -93,8 +95,6 @@ a cut)."""
 _MIN_SHARED_FRACTION = 0.35
 """Multi-step: the four folded papers must share at least this fraction of each one's outline (the cut lies there)."""
 _ROUNDING_MARGIN = 1.0
-_UNTOUCHED = 1e-3
-"""Square units: a cut overlapping a region by less than this leaves it unchanged (far below ``DISTINCT_AREA``)."""
 """Square units: a cheap estimate of an area is trusted to decide a check only when it misses by more than this."""
 Drawn = tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
 
@@ -122,30 +122,34 @@ def _describe(puzzle: Puzzle) -> dict[str, Any]:
     }
 
 
-def _creases_touch(state: FoldState, step: Step, holes: Any) -> bool:
-    """Whether some crease of a one-step fold moves paper with holes or lays its flap on holes (when none does,
-    the folds leave the holes alone and are consistent with them)."""
-    for crease in step:
-        flap = state.silhouette.intersection(half_plane(crease))
-        if holes.intersects(flap) or holes.intersects(affinity.affine_transform(flap, reflection(crease))):
-            return True
-    return False
-
-
 class _LazyHoles:
-    """The holes a cut makes through each option's folded paper: each option's pieces (its layers' parts of the
-    cut) carried back to the sheet, and joined, only when asked for."""
+    """The holes a cut makes through each option's folded paper: each option's layers' parts of the cut, those
+    pieces carried back to the sheet, and joined, each computed only when asked for."""
 
-    def __init__(self, finals: list[FoldState], parts: list[np.ndarray]) -> None:
+    def __init__(self, finals: list[FoldState], cut: Any) -> None:
         self._finals = finals
-        self._parts = parts
+        self._cut = cut
+        self._parts: dict[int, np.ndarray] = {}
+        self._areas: dict[int, float] = {}
         self._unfolded: dict[int, UnfoldedPieces] = {}
         self._holes: dict[int, Any] = {}
+
+    def parts(self, k: int) -> np.ndarray:
+        """Option ``k``'s layers' parts of the cut, where they lie folded."""
+        if k not in self._parts:
+            self._parts[k] = cut_layers(self._finals[k], self._cut)
+        return self._parts[k]
+
+    def area(self, k: int) -> float:
+        """The summed area of option ``k``'s unjoined holes (the layers' maps keep areas)."""
+        if k not in self._areas:
+            self._areas[k] = float(shapely.area(self.parts(k)).sum())
+        return self._areas[k]
 
     def pieces(self, k: int) -> UnfoldedPieces:
         """Option ``k``'s unjoined pieces on the sheet."""
         if k not in self._unfolded:
-            self._unfolded[k] = carry_back(self._finals[k], self._parts[k])
+            self._unfolded[k] = carry_back(self._finals[k], self.parts(k))
         return self._unfolded[k]
 
     def __getitem__(self, k: int) -> Any:
@@ -153,50 +157,35 @@ class _LazyHoles:
             self._holes[k] = self.pieces(k).holes()
         return self._holes[k]
 
+    def same(self, i: int, j: int) -> bool:
+        """Whether options ``i`` and ``j`` make holes less than ``DISTINCT_AREA`` apart: decided by the summed areas
+        and overlaps of their pieces, unjoined (:func:`~foldbench.pfp.folding.pieces_difference_area`), and only
+        within rounding of ``DISTINCT_AREA`` by the joined holes themselves."""
+        if abs(self.area(i) - self.area(j)) >= DISTINCT_AREA + _ROUNDING_MARGIN:
+            return False
+        estimate = pieces_difference_area(self.pieces(i), self.pieces(j))
+        if abs(estimate - DISTINCT_AREA) > _ROUNDING_MARGIN:  # False for NaN
+            return estimate < DISTINCT_AREA
+        return not distinct_regions(self[i], self[j])
+
 
 def _answer_and_results(
-    by_preference: list[int],
-    sheet: SheetShape,
-    sequences: list[tuple[Step, ...]],
-    finals: list[FoldState],
-    changed: np.ndarray,
-    cutouts: tuple[Any, ...],
+    by_preference: list[int], sheet: SheetShape, finals: list[FoldState], cutouts: tuple[Any, ...]
 ) -> tuple[int, _LazyHoles, Any] | None:
     """The answer's index, the holes the cut makes through each folded paper and the answer's paper left, or None
-    when the cut misses one of the papers, two options make the same holes (checked first: the commoner and
-    cheaper failure) or no option's result is legible.
+    when two options make the same holes (checked first: the commoner and cheaper failure) or no option's result
+    is legible. The cutouts lie on every option's paper (they are placed on the paper all four share).
 
     Only the answer's result is drawn (in the question): it alone must pass the quality rules. The answer is the
     first option in ``by_preference`` whose result passes them. A candidate's unjoined pieces are
     checked first (:func:`~foldbench.pfp.puzzle.piece_size_problem` while folded, then
     :func:`~foldbench.pfp.puzzle.piece_spacing_problem`); only those that pass are joined and
-    checked whole. Two options' holes are compared by the summed areas and overlaps of their pieces, unjoined
-    (:func:`~foldbench.pfp.folding.pieces_difference_area`); only a comparison within rounding of
-    ``DISTINCT_AREA`` joins the pieces and compares the holes themselves. ``changed`` holds, for each option, the
-    paper its last fold changes (the flap where it lay and where it lands): a cut that misses the changed paper of
-    two options makes the same holes through both, and is refused before anything is unfolded."""
-    puzzles = [Puzzle(sheet, steps, cutouts) for steps in sequences]
-    if any(cutout_problem(puzzle, final) is not None for puzzle, final in zip(puzzles, finals, strict=True)):
+    checked whole. Two options' holes are compared by :meth:`_LazyHoles.same`."""
+    results = _LazyHoles(finals, cut_region(cutouts))
+    if any(results.same(i, j) for i in range(len(finals)) for j in range(i)):
         return None
-    cut = cut_region(cutouts)
-    touched = shapely.area(shapely.intersection(changed, cut))
-    if any(touched[i] + touched[j] < _UNTOUCHED for i in range(len(finals)) for j in range(i)):
-        return None  # the cut misses the paper both third folds change: those two options make the same holes
-    parts = [cut_layers(final, cut) for final in finals]
-    areas = [float(shapely.area(part).sum()) for part in parts]  # each option's unfolded area, before carrying back
-    results = _LazyHoles(finals, parts)
-    for i in range(len(puzzles)):
-        for j in range(i):
-            if abs(areas[i] - areas[j]) >= DISTINCT_AREA + _ROUNDING_MARGIN:
-                continue
-            estimate = pieces_difference_area(results.pieces(i), results.pieces(j))
-            if abs(estimate - DISTINCT_AREA) > _ROUNDING_MARGIN:  # False for NaN
-                if estimate < DISTINCT_AREA:
-                    return None
-            elif not distinct_regions(results[i], results[j]):
-                return None
     for chosen in by_preference:
-        if piece_size_problem(parts[chosen]) is not None:
+        if piece_size_problem(results.parts(chosen)) is not None:
             continue
         if piece_spacing_problem(sheet, results.pieces(chosen).pieces) is not None:
             continue
@@ -213,6 +202,25 @@ def _changed_paper(before: FoldState, crease: Crease) -> Any:
     (elsewhere the folded paper has the layers it had before)."""
     flap = before.silhouette.intersection(half_plane(crease))
     return shapely.union_all([flap, affinity.affine_transform(flap, reflection(crease))])
+
+
+def _touches_every_step(state: FoldState, steps: list[Step]) -> Callable[[UnfoldedPieces], bool]:
+    """A rule for a cut's unjoined hole pieces: for every one-step fold of ``state`` in ``steps``, some crease moves
+    paper with holes or lays its flap on holes. Holes that no crease of a fold touches are left alone by that fold,
+    which is then consistent with them; holes only grow as cutouts are added, so a cut whose first cutout passes
+    the rule passes it whole."""
+    regions = []
+    for step in steps:
+        flaps = [state.silhouette.intersection(half_plane(crease)) for crease in step]
+        images = [affinity.affine_transform(flap, reflection(crease)) for flap, crease in zip(flaps, step, strict=True)]
+        regions.append(shapely.union_all([*flaps, *images]))
+
+    def rule(pieces: UnfoldedPieces) -> bool:
+        parts = np.empty(len(pieces.pieces), dtype=object)
+        parts[:] = pieces.pieces
+        return all(shapely.intersects(parts, region).any() for region in regions)
+
+    return rule
 
 
 class _FoldTaskBase(PfpTaskBase):
@@ -312,7 +320,7 @@ class SingleStepTask(_FoldTaskBase):
 class MultiStepTask(_FoldTaskBase):
     """Choose the folded paper (after all three folds) that the shown cut turns into the shown result."""
 
-    id = "pfp/multi-step-v3"
+    id = "pfp/multi-step-v4"
     name = "multi-step"
     type_name = "multi-step"
     subtasks = ("3-fold",)
@@ -322,7 +330,7 @@ class MultiStepTask(_FoldTaskBase):
     ) -> Drawn | None:
         shapes = config["shapes"]
         sheet = shapes[int(rng.integers(len(shapes)))]
-        prefix = sample_sequence(rng, sheet_polygon(sheet), 2, "symmetric")
+        prefix = sample_sequence(rng, sheet_polygon(sheet), 2, "symmetric", memo=self.memo, sheet_name=sheet)
         if prefix is None:
             return None
         first_steps, first_states = prefix
@@ -367,17 +375,22 @@ class MultiStepTask(_FoldTaskBase):
         by_preference = sorted(range(4), key=lambda k: (abs(int(size_rank[k]) - target), tie_break[k]))
         preferred = finals[by_preference[0]]
 
-        def no_sliver(polygon: Any) -> bool:
-            return legible_pieces(sheet, preferred, polygon) is not None
-
         sequences = [first_steps + (last,) for last in lasts]
         changed = np.empty(4, dtype=object)
         changed[:] = [_changed_paper(before, last[0]) for last in lasts]
+
+        def placement(polygon: Any, placed: tuple[Any, ...]) -> bool:
+            # A cut that misses the paper two third folds change makes the same holes through both options: the
+            # first cutout touches the changed paper of at least three options.
+            if not placed and int(shapely.intersects(changed, polygon).sum()) < 3:
+                return False
+            return legible_pieces(sheet, preferred, polygon) is not None
+
         for _ in range(_MULTI_STEP_CUT_TRIES):
-            cutouts = sample_cutouts(rng, common, count, accept=no_sliver)
+            cutouts = sample_cutouts(rng, common, count, accept=placement)
             if cutouts is None:
                 continue
-            found = _answer_and_results(by_preference, sheet, sequences, finals, changed, cutouts)
+            found = _answer_and_results(by_preference, sheet, finals, cutouts)
             if found is not None:
                 chosen, results, left = found
                 break
@@ -436,7 +449,7 @@ class MultiStepTask(_FoldTaskBase):
 class InverseTask(_FoldTaskBase):
     """Choose the fold sequence that produces the shown unfolded sheet."""
 
-    id = "pfp/inverse-v3"
+    id = "pfp/inverse-v4"
     name = "inverse"
     type_name = "inverse"
     subtasks = ("1-fold", "2-fold", "others")
@@ -456,7 +469,7 @@ class InverseTask(_FoldTaskBase):
                 step = sample_corner_step(rng, flat, corners=corners)
                 candidate = None if step is None else ((step,), (flat, apply_step(flat, step)))
             else:
-                candidate = sample_sequence(rng, flat.silhouette, num_folds, family)
+                candidate = sample_sequence(rng, flat.silhouette, num_folds, family, memo=self.memo, sheet_name=sheet)
             if candidate is None:
                 continue
             if family == "corner":
@@ -478,11 +491,20 @@ class InverseTask(_FoldTaskBase):
         count = draw_cutout_count(rng, config["cutouts"], capacity(sheet, num_folds))
         if count is None:
             return None
-        others = [other for k, other in enumerate(sequences) if k != answer_index]
+        # The other sequences, the one whose folded paper looks most like the answer's first: it is the likeliest to
+        # make the answer's holes too, so a cut it explains is refused after one check.
+        others = sorted(
+            (other for k, other in enumerate(sequences) if k != answer_index),
+            key=lambda other: difference_area(other[1][-1].silhouette, states[-1].silhouette),
+        )
+        rule = None
+        if family == "corner":  # the first cutout's holes touch every other option's flaps
+            rule = _touches_every_step(flat, [other[0][0] for other in others])
         kept: tuple[Puzzle, Any, Any] | None = None
-        for cut, holes in cuts_through(rng, sheet, steps, states[-1], count, _INVERSE_CUT_TRIES, legible=True):
-            if family == "corner" and not all(_creases_touch(flat, other[0][0], holes) for other in others):
-                continue  # the holes lie away from some option's flaps: that option makes them too
+        cuts = cuts_through(
+            rng, sheet, steps, states[-1], count, _INVERSE_CUT_TRIES, legible=True, first_pieces_rule=rule
+        )
+        for cut, holes in cuts:
             left = clean_paper(sheet, holes)
             if left is not None and all(
                 refold_misses_by(sheet, other[0], holes, DISTINCT_AREA, other[1][-1]) for other in others
