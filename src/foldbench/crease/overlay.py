@@ -33,8 +33,16 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from foldbench.crease.cells import OverlapCells, build_cells, overlay_folded_edges
-from foldbench.crease.errors import PrecisionProblem
-from foldbench.crease.folded_gaps import GAP_DOUBT_FACTOR, FoldedGap, genuine_gaps, noise_amplitude
+from foldbench.crease.errors import PrecisionProblem, SelfIntersection
+from foldbench.crease.folded_gaps import (
+    GAP_DOUBT_FACTOR,
+    FoldedGap,
+    GapJudge,
+    genuine_gaps,
+    noise_amplitude,
+    noise_gaps_near,
+    unresolved_open_gaps,
+)
 from foldbench.crease.folding import FoldedGeometry
 from foldbench.crease.layer_constraints import LayerConstraints, build_layer_constraints
 from foldbench.crease.pattern import CreasePattern
@@ -135,15 +143,20 @@ def _robust(pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, gr
 
 
 def build_overlay(
-    pattern: CreasePattern, folded: FoldedGeometry, check_local: Callable[[LayerConstraints], None] | None = None
+    pattern: CreasePattern, folded: FoldedGeometry, check_local: Callable[[LayerConstraints], None] | None = None,
+    *, judge: GapJudge | None = None, above: float = 0.0,
 ) -> FoldedOverlay:
     """Cells and constraints at the first folded tolerance level that passes every check.
 
     ``check_local`` is handed to :func:`~foldbench.crease.layer_constraints.build_layer_constraints` (an early
-    contradiction check on the local constraints, before transitivity is built).
+    contradiction check on the local constraints, before transitivity is built). A self-intersection it finds
+    at a level that keeps open gaps the input cannot resolve (:func:`unresolved_open_gaps`) is not final: the
+    levels closing those gaps are tried, and it stands only when none of them is sound. ``judge`` measures the
+    gaps (made from the pattern's noise when not given); levels not above ``above`` are skipped.
 
     Raises:
         PrecisionProblem: no level is stable, consistent and coherent (``where`` lists each level's failure).
+        SelfIntersection: the local constraints contradict each other at a level that resolves every gap.
     """
     floor = folded_tolerance_floor(folded)
     coarsest = coarsest_level(pattern, folded)
@@ -161,11 +174,20 @@ def build_overlay(
     # more than FOLDED_MISMATCH_FACTOR times the precision): there the estimate says little about how far the
     # folded points move; where they agree, a tiny pattern's estimate may be 7 times too small and its noise
     # gaps reach 3 times their movement (a single fold jittered by 1e-6)
-    amplified = folded.worst_mismatch > FOLDED_MISMATCH_FACTOR * (folded.input_precision or 0.0)
+    precision = folded.input_precision or 0.0
+    amplified = precision > 0 and folded.worst_mismatch > FOLDED_MISMATCH_FACTOR * precision
+    judge = judge or GapJudge(pattern, folded, amplitude)
     doubt_factor = GAP_DOUBT_FACTOR if pattern.written_precision == 0 and amplified else None
     doubtful: FoldedGap | None = None
+    loose_above: FoldedGap | None = None  # a gap the input cannot resolve, found just above a rejected level
+    unsettled: SelfIntersection | None = None  # found at a level that keeps such gaps open
     rejected: list[tuple[float, str]] = []
     for tolerance in folded_tolerance_levels(pattern, folded):
+        if tolerance <= above:
+            continue
+        if loose_above is not None and tolerance < loose_above.width:
+            rejected.append((tolerance, f"keeps open a gap the input cannot resolve ({loose_above.describe()})"))
+            continue
         graph = overlay_at(tolerance)
         finer = overlay_at(tolerance / LEVEL_STEP)
         if (len(graph.vertices_coords), len(graph.edges_vertices)) != (
@@ -177,7 +199,7 @@ def build_overlay(
         if not _robust(pattern, folded, tolerance, graph):
             rejected.append((tolerance, "changes with the folded-vertex disagreement"))
             continue
-        closed = genuine_gaps(pattern, folded, tolerance, amplitude, doubt_factor=doubt_factor)
+        closed = genuine_gaps(pattern, folded, tolerance, amplitude, doubt_factor=doubt_factor, judge=judge)
         if closed:
             if closed[0].certain:
                 rejected.append((tolerance, f"closes {len(closed)} gap(s) of the design, the first "
@@ -188,13 +210,33 @@ def build_overlay(
                                             f"estimated at {amplitude:.1e}, moves them by more than a fifth of "
                                             f"their width), the first {closed[0].describe()}"))
             continue
+        loose = noise_gaps_near(pattern, folded, tolerance, judge, LEVEL_STEP)
+        if loose:
+            widest = max(loose, key=lambda gap: gap.width)
+            if widest.width > tolerance and (loose_above is None or widest.width > loose_above.width):
+                loose_above = widest  # every finer level keeps it open
+            rejected.append((tolerance, f"lies within a level of {len(loose)} gap(s) that the input's noise "
+                                        f"({amplitude:.1e}) cannot resolve, the first {loose[0].describe()}"))
+            continue
         try:
             cells = build_cells(pattern, folded, tolerance, graph)
             constraints = build_layer_constraints(pattern, cells, check_local=check_local)
         except PrecisionProblem as problem:
             rejected.append((tolerance, problem.code))
             continue
+        except SelfIntersection as verdict:
+            unresolved = unresolved_open_gaps(pattern, folded, tolerance, judge)
+            if not unresolved:
+                raise
+            loose_above = max(unresolved, key=lambda gap: gap.width)
+            unsettled = unsettled or verdict
+            rejected.append((tolerance, f"self-intersection resting on {len(unresolved)} open gap(s) that the "
+                                        f"input's noise ({amplitude:.1e}) cannot resolve, the widest "
+                                        f"{loose_above.describe()}"))
+            continue
         return FoldedOverlay(cells, constraints, tolerance, tuple(rejected))
+    if unsettled is not None:
+        raise unsettled  # no level that closes the unresolved gaps is sound: the verdict found stands
     where: dict[str, object] = {"tried": [{"tolerance": tolerance, "reason": reason} for tolerance, reason in rejected]}
     because = ""
     if doubtful is not None:

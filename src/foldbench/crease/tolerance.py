@@ -76,6 +76,7 @@ __all__ = [
     "FOLDED_TOLERANCE_FLOOR",
     "IMPORT_TOLERANCE_LIMIT",
     "KAWASAKI_IMPOSSIBLE",
+    "LEAST_NOISE",
     "PRECISION_MARGIN",
 ]
 
@@ -136,6 +137,11 @@ NOISE_GAP_RATIO: float = 100.0
 TINY_OVERLAP_LIMIT: float = 5e-5
 """A mountain and a valley crease of a drawing that overlap over less than this are merged with a note (an
 overlap any longer is a structure error)."""
+
+LEAST_NOISE: float = 1e-6
+"""The least input noise folded gaps are judged against (paper size = 1), exact input included: jittering a
+pattern by up to this much is to change no count and no verdict, so no folded gap that such a jitter moves by
+a fifth of its width is resolved (:mod:`foldbench.crease.folded_gaps`)."""
 
 IMPORT_TOLERANCE_LIMIT: float = 1e-4
 """The widest crease-pattern tolerance tried when a drawing does not connect at the default one."""
