@@ -11,7 +11,7 @@ import numpy as np
 from foldbench.crease.cells import OverlapCells
 from foldbench.crease.constraints import ABOVE, BELOW
 from foldbench.crease.errors import AmbiguousFoldedState, CreasePatternError, PrecisionProblem, SelfIntersection
-from foldbench.crease.folded_gaps import GapJudge, narrow_gaps, noise_amplitude, unresolved_open_gaps
+from foldbench.crease.folded_gaps import GapJudge, narrow_gaps, noise_judge, unresolved_open_gaps
 from foldbench.crease.folding import FoldedGeometry, fold_faces
 from foldbench.crease.layer_constraints import LayerConstraints
 from foldbench.crease.local_checks import LocalCheckReport, check_vertices
@@ -249,7 +249,7 @@ def compile_crease_pattern(
             early.raise_conflict(conflict, "found from the local constraints before building transitivity",
                                  STAGE_LOCAL)
 
-    judge = GapJudge(pattern, folded, noise_amplitude(pattern, input_precision))
+    judge = noise_judge(pattern, folded, input_precision)
     above = 0.0
     unsettled: SelfIntersection | None = None
     while True:

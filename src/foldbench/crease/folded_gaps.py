@@ -54,11 +54,11 @@ from foldbench.crease.regularize import (
     least_norm_steps,
     regularize_kawasaki,
 )
-from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE, LEAST_NOISE
+from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR, LEAST_NOISE
 
 __all__ = [
     "GAP_NOISE_FACTOR", "GAP_TRIALS", "NOISE_MARGIN", "FoldedGap", "GapJudge", "genuine_gaps", "narrow_gaps",
-    "noise_amplitude", "noise_gaps_near", "unresolved_open_gaps", "GAP_DOUBT_FACTOR",
+    "noise_amplitude", "noise_gaps_near", "noise_judge", "unresolved_open_gaps", "GAP_DOUBT_FACTOR",
 ]
 
 GAP_TRIALS: int = 16
@@ -289,6 +289,25 @@ class GapJudge:
         base, trials = self._prepare()
         widths = _signed_gaps(base, self.pattern, pairs, kinds)
         return widths, np.abs(_signed_gaps(trials, self.pattern, pairs, kinds) - widths).max(axis=0)
+
+
+def noise_judge(pattern: CreasePattern, folded: FoldedGeometry, measured_precision: float) -> GapJudge:
+    """The :class:`GapJudge` of a pattern, at the noise amplitude of :func:`noise_amplitude`, refined where that
+    is only an estimate and the folding amplifies it (no written precision; folded vertices disagree by more
+    than ``FOLDED_MISMATCH_FACTOR`` times the measured precision): there four times the measured precision can
+    be eight times the real noise (a clipped twist jittered by 1e-6 measures 2.3e-6), and a sliver of the
+    design would pass for noise. The least movement that makes every vertex meet Kawasaki
+    (:mod:`foldbench.crease.regularize`) is measured noise too: when it succeeds within the snap tolerance, the
+    amplitude is that movement, kept between the measured precision and four times it (at least
+    :data:`~foldbench.crease.tolerance.LEAST_NOISE`)."""
+    amplitude = noise_amplitude(pattern, measured_precision)
+    judge = GapJudge(pattern, folded, amplitude)
+    estimated = pattern.written_precision == 0 and measured_precision > 0
+    if estimated and folded.worst_mismatch > FOLDED_MISMATCH_FACTOR * measured_precision and amplitude > LEAST_NOISE:
+        regularized, mismatch = judge.regularized()
+        if regularized.residual < REGULARIZED_RESIDUAL and mismatch <= REGULARIZED_MISMATCH:
+            judge.amplitude = max(min(amplitude, max(measured_precision, regularized.moved)), LEAST_NOISE)
+    return judge
 
 
 def _kawasaki_correction(pattern: CreasePattern, coords: np.ndarray, moves: np.ndarray) -> np.ndarray | None:

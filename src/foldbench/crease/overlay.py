@@ -39,8 +39,8 @@ from foldbench.crease.folded_gaps import (
     FoldedGap,
     GapJudge,
     genuine_gaps,
-    noise_amplitude,
     noise_gaps_near,
+    noise_judge,
     unresolved_open_gaps,
 )
 from foldbench.crease.folding import FoldedGeometry
@@ -169,14 +169,14 @@ def build_overlay(
             graphs[tolerance] = overlay_folded_edges(pattern, folded, tolerance)
         return graphs[tolerance]
 
-    amplitude = noise_amplitude(pattern, folded.input_precision or 0.0)
+    precision = folded.input_precision or 0.0
+    judge = judge or noise_judge(pattern, folded, precision)
+    amplitude = judge.amplitude
     # only an estimated noise is doubted, and only where the folding amplifies it (folded vertices disagree by
     # more than FOLDED_MISMATCH_FACTOR times the precision): there the estimate says little about how far the
     # folded points move; where they agree, a tiny pattern's estimate may be 7 times too small and its noise
     # gaps reach 3 times their movement (a single fold jittered by 1e-6)
-    precision = folded.input_precision or 0.0
     amplified = precision > 0 and folded.worst_mismatch > FOLDED_MISMATCH_FACTOR * precision
-    judge = judge or GapJudge(pattern, folded, amplitude)
     doubt_factor = GAP_DOUBT_FACTOR if pattern.written_precision == 0 and amplified else None
     doubtful: FoldedGap | None = None
     loose_above: FoldedGap | None = None  # a gap the input cannot resolve, found just above a rejected level
