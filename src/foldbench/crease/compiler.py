@@ -279,7 +279,7 @@ def compile_crease_pattern(
             if not unresolved:
                 raise
             unsettled = unsettled or verdict
-            above = max(gap.width for gap in unresolved)
+            above = max(overlay.tolerance, *(gap.width for gap in unresolved))
             continue
         break
     lap("solve")
@@ -335,7 +335,7 @@ def _cross_check_closed_gaps(
     if (regularized.residual >= REGULARIZED_RESIDUAL or regularized.moved > pattern.snap_tolerance
             or mismatch > REGULARIZED_MISMATCH):
         return
-    exact = replace(regularized.pattern, input_precision=0.0, written_precision=0.0)
+    exact = replace(regularized.pattern, input_precision=0.0, written_precision=0.0, carried_noise=judge.amplitude)
     try:
         compiled = compile_crease_pattern(exact, timeout=timeout)
     except CreasePatternError:
@@ -377,7 +377,8 @@ def _compile_regularized(
     note = (f"regularised: no folded tolerance could be trusted at input precision {input_precision:.1e}, so the "
             f"{regularized.vertices} interior vertices were moved by up to {regularized.moved:.1e} (within the "
             f"snap tolerance {allowed:.1e}) to meet Kawasaki exactly; the states are those of that exact pattern")
-    exact = replace(regularized.pattern, input_precision=0.0, written_precision=0.0, notes=(*pattern.notes, note))
+    exact = replace(regularized.pattern, input_precision=0.0, written_precision=0.0, notes=(*pattern.notes, note),
+                    carried_noise=judge.amplitude)
     compiled = compile_crease_pattern(exact, limit=limit, require_unique=require_unique, timeout=timeout,
                                       progress=progress)
     return replace(compiled, input_precision=input_precision, regularized_moved=regularized.moved,

@@ -15,17 +15,18 @@ not merge.
 
 The movement is measured on a pattern whose folded vertices agree (the input itself, or its Kawasaki-regularised
 neighbour, :mod:`foldbench.crease.regularize`), moved by noise projected onto the patterns that still meet
-Kawasaki exactly: a design is folded from creases that meet Kawasaki, so how far its gaps move when its
-vertices move *that* way is how sensitive the design is. Moved any other way, the folded vertices no longer
-agree with themselves, and their disagreement (often a hundred times the movement) would pass every gap for
-noise. The input's points are known no better than the crease tolerance (points closer than it merge), so the
-noise is at least :data:`~foldbench.crease.tolerance.CREASE_DISTANCE_TOLERANCE`, even for exact input: a gap
-that moving the input by that much moves by a fifth of its width or more is not a gap the input can resolve.
-Such a gap is not left open either (:func:`noise_gaps_left_open`): a level just under it would separate
-folded points that the input cannot tell apart.
+Kawasaki exactly (:class:`GapJudge`): a design is folded from creases that meet Kawasaki, so how far its gaps
+move when its vertices move *that* way is how sensitive the design is. Moved any other way, the folded
+vertices no longer agree with themselves, and their disagreement (often a hundred times the movement) would
+pass every gap for noise. The noise is never taken below :data:`~foldbench.crease.tolerance.LEAST_NOISE`
+(1e-6), exact input included: jittering a pattern that much is to change no answer, so a gap that such a
+jitter moves by half its width or more is not one the input resolves. A self-intersection found at a level
+that keeps such a gap open (:func:`unresolved_open_gaps`) is no verdict until the levels that close it have
+been tried (:mod:`foldbench.crease.overlay`, :mod:`foldbench.crease.compiler`).
 
 Without a written precision the noise is only estimated (``NOISE_MARGIN`` times the measured precision, which
-can be several times too large on a big pattern and up to three times too small on a tiny one), and a gap may
+can be several times too large on a big pattern and up to three times too small on a tiny one; where the
+folding amplifies it, the regularisation's own movement, :func:`noise_judge`), and a gap may
 be neither clearly noise nor clearly design: wider than :data:`GAP_DOUBT_FACTOR` but at most
 ``GAP_NOISE_FACTOR`` times its movement. Such a gap is returned too, marked ``certain=False``: the tolerance may
 not close it either where the folding amplifies the noise (:mod:`foldbench.crease.overlay`), and when no
@@ -58,7 +59,7 @@ from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATC
 
 __all__ = [
     "GAP_NOISE_FACTOR", "GAP_TRIALS", "NOISE_MARGIN", "FoldedGap", "GapJudge", "genuine_gaps", "narrow_gaps",
-    "noise_amplitude", "noise_gaps_near", "noise_judge", "unresolved_open_gaps", "GAP_DOUBT_FACTOR",
+    "noise_amplitude", "noise_judge", "unresolved_open_gaps", "GAP_DOUBT_FACTOR",
 ]
 
 GAP_TRIALS: int = 16
@@ -86,9 +87,9 @@ def noise_amplitude(pattern: CreasePattern, measured_precision: float) -> float:
     the last written decimal when the coordinates are rounded
     (:func:`~foldbench.crease.precision.written_precision`, a bound), otherwise four times the measured
     precision (an estimate from nearly parallel creases, which a pattern with few creases can make several
-    times too small). Never less than the crease tolerance, the distance below which the input's points are
-    the same point, which is all an exact input gets (a design drawn on a grid of tenths is not rounded to
-    tenths).
+    times too small). Never less than :data:`~foldbench.crease.tolerance.LEAST_NOISE` (the jitter that is to
+    change no answer), which is all an exact input gets (a design drawn on a grid of tenths is not rounded to
+    tenths), nor than the noise a regularised pattern carries from its input.
 
     >>> from foldbench.crease.pattern import build_crease_pattern
     >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]],
@@ -97,10 +98,11 @@ def noise_amplitude(pattern: CreasePattern, measured_precision: float) -> float:
     >>> pattern.written_precision, noise_amplitude(pattern, 0.0), noise_amplitude(pattern, 1e-6)
     (0.05, 1e-06, 0.05)
     """
+    least = max(LEAST_NOISE, pattern.carried_noise)
     if measured_precision <= 0:
-        return LEAST_NOISE
+        return least
     written = pattern.written_precision
-    return max(written if written > 0 else NOISE_MARGIN * measured_precision, LEAST_NOISE)
+    return max(written if written > 0 else NOISE_MARGIN * measured_precision, least)
 
 
 @dataclass(frozen=True)
@@ -410,29 +412,16 @@ def _gaps_like_noise(
                       float(abs(widths[i])), float(noise[i]), False) for i in loose]
 
 
-def noise_gaps_near(
-    pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, judge: GapJudge, step: float
-) -> list[FoldedGap]:
-    """The gaps near a level of ``tolerance`` that are not gaps of the design: the level sits on a knife edge.
-
-    Looks at gaps wider than half the level and at most ``step`` times it (the next coarser level), all wider
-    than ``FOLDED_DISTANCE_TOLERANCE`` (narrower ones the policy merges, or resolves at finer levels). One that
-    moves by half its width or more when the input moves by its noise cannot be told from a coincidence: just
-    above the level, the overlay keeps apart points a little more tolerance would merge; just under it,
-    points are merged one by one, so whether the gap closes depends on the order of the merges. Returns them,
-    least stable first (empty: the level is clear of them).
-    """
-    return _gaps_like_noise(pattern, folded, judge, max(tolerance / 2, FOLDED_DISTANCE_TOLERANCE), step * tolerance)
-
-
 def unresolved_open_gaps(
     pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, judge: GapJudge
 ) -> list[FoldedGap]:
-    """Every gap a level of ``tolerance`` keeps open (wider than it and than ``FOLDED_DISTANCE_TOLERANCE``)
-    that the input's noise cannot resolve (see :func:`noise_gaps_near`). Such a gap moves by half its width or
-    more, and no gap moves by more than twice the judge's reach, so only gaps up to four times the reach (plus
-    the folded vertices' disagreement) are looked at. Least stable first."""
+    """The gaps a level of ``tolerance`` may keep open that the input's noise cannot resolve: wider than half
+    the level (points are merged one by one, so a gap just under the level may stay open) and than
+    ``FOLDED_DISTANCE_TOLERANCE``, and moving by half their width or more when the input moves by its noise
+    (``judge``). No gap moves by more than twice the judge's reach, so only gaps up to four times the reach
+    (plus the folded vertices' disagreement) are looked at. Least stable first (empty: every gap the level
+    keeps open is resolved)."""
     if judge.amplitude <= 0:
         return []
     high = 2 * GAP_DOUBT_FACTOR * judge.reach() + folded.worst_mismatch
-    return _gaps_like_noise(pattern, folded, judge, max(tolerance, FOLDED_DISTANCE_TOLERANCE), high)
+    return _gaps_like_noise(pattern, folded, judge, max(tolerance / 2, FOLDED_DISTANCE_TOLERANCE), high)

@@ -17,6 +17,10 @@ A level is accepted when three things hold (rule 6 of :mod:`foldbench.crease.tol
    by its noise hardly changes (:mod:`foldbench.crease.folded_gaps`): such a gap is a feature of the
    design (a sliver of overlap), and merging it would change the count.
 
+A self-intersection found at a level is a verdict only when the level resolves every gap it keeps open: when
+the input's noise moves one of them by half its width or more (:func:`~foldbench.crease.folded_gaps.
+unresolved_open_gaps`), the levels that close it are tried, and the verdict stands only when none is sound.
+
 Levels are tried from the starting tolerance down by factors of four to the floor, ``FOLDED_MISMATCH_FACTOR``
 times the input precision (:mod:`foldbench.crease.precision`; at least :data:`FOLDED_TOLERANCE_FLOOR`): finer
 levels would separate points that only the input's noise keeps apart. Then up by factors of four to the
@@ -39,7 +43,6 @@ from foldbench.crease.folded_gaps import (
     FoldedGap,
     GapJudge,
     genuine_gaps,
-    noise_gaps_near,
     noise_judge,
     unresolved_open_gaps,
 )
@@ -179,7 +182,7 @@ def build_overlay(
     amplified = precision > 0 and folded.worst_mismatch > FOLDED_MISMATCH_FACTOR * precision
     doubt_factor = GAP_DOUBT_FACTOR if pattern.written_precision == 0 and amplified else None
     doubtful: FoldedGap | None = None
-    loose_above: FoldedGap | None = None  # a gap the input cannot resolve, found just above a rejected level
+    loose_above: FoldedGap | None = None  # a gap the input cannot resolve, kept open where a verdict was found
     unsettled: SelfIntersection | None = None  # found at a level that keeps such gaps open
     rejected: list[tuple[float, str]] = []
     for tolerance in folded_tolerance_levels(pattern, folded):
@@ -209,14 +212,6 @@ def build_overlay(
                 rejected.append((tolerance, f"closes {len(closed)} gap(s) that may be the design's (the noise, "
                                             f"estimated at {amplitude:.1e}, moves them by more than a fifth of "
                                             f"their width), the first {closed[0].describe()}"))
-            continue
-        loose = noise_gaps_near(pattern, folded, tolerance, judge, LEVEL_STEP)
-        if loose:
-            widest = max(loose, key=lambda gap: gap.width)
-            if widest.width > tolerance and (loose_above is None or widest.width > loose_above.width):
-                loose_above = widest  # every finer level keeps it open
-            rejected.append((tolerance, f"lies within a level of {len(loose)} gap(s) that the input's noise "
-                                        f"({amplitude:.1e}) cannot resolve, the first {loose[0].describe()}"))
             continue
         try:
             cells = build_cells(pattern, folded, tolerance, graph)
