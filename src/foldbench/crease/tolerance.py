@@ -34,12 +34,15 @@ follows one rule, applied everywhere through the constants below:
    accepts as approximately flat is never rejected by big-little-big over a difference within that tolerance.
 9. **No tolerance closes a gap of the design.** A folded tolerance raised for noisy input may not merge a
    folded vertex with another vertex or edge across a gap wider than ``FOLDED_DISTANCE_TOLERANCE`` that
-   refolding with the input moved by its noise hardly changes (:mod:`foldbench.crease.folded_gaps`). Without
-   a written precision the noise is only estimated, and where the folding amplifies it (folded vertices
-   disagree by more than ``FOLDED_MISMATCH_FACTOR`` times the precision) a gap between ``GAP_DOUBT_FACTOR``
-   and ``GAP_NOISE_FACTOR`` times its movement is doubtful: not closed either (a precision error names it).
-   When a level closed gaps of such an input whose folding amplified its Kawasaki residuals, the
-   regularised pattern (rule 10) is counted too, and a different count is ``E_PRECISION_GAPS``.
+   refolding with the input moved by its noise (projected onto the patterns that meet Kawasaki, never less
+   than :data:`LEAST_NOISE`) hardly changes (:mod:`foldbench.crease.folded_gaps`). Without a written
+   precision the noise is only estimated, and where the folding amplifies it (folded vertices disagree by
+   more than ``FOLDED_MISMATCH_FACTOR`` times the precision) it is the regularisation's movement, and a gap
+   between ``GAP_DOUBT_FACTOR`` and ``GAP_NOISE_FACTOR`` times its movement is doubtful: not closed either (a
+   precision error names it). When a level closed gaps of such an input whose folding amplified its
+   Kawasaki residuals, the regularised pattern (rule 10) is counted too, and a different count is
+   ``E_PRECISION_GAPS``. A self-intersection found at a level that keeps open a gap the noise moves by half
+   its width or more is a verdict only when no level that closes the gap is sound.
 10. **Kawasaki's residuals may be removed, within the snap tolerance.** When no level gives a sound overlay
    because the folding amplified the input's Kawasaki residuals, the pattern is moved to the nearest one on
    which every vertex meets Kawasaki exactly (:mod:`foldbench.crease.regularize`), provided no vertex moves
