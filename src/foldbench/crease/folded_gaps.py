@@ -229,10 +229,23 @@ class GapJudge:
     """
 
     def __init__(self, pattern: CreasePattern, folded: FoldedGeometry, amplitude: float, seed: int = 0) -> None:
-        self.pattern, self.folded, self.amplitude, self.seed = pattern, folded, amplitude, seed
+        self.pattern, self.folded, self.seed = pattern, folded, seed
+        self._amplitude = amplitude
+        self._refined_from: float | None = None  # the measured precision, when the amplitude awaits refinement
         self._base: np.ndarray | None = None
         self._trials: np.ndarray | None = None
         self._regularized: tuple[Regularized, float] | None = None
+
+    @property
+    def amplitude(self) -> float:
+        """How far each input coordinate may be off (paper size = 1), refined on first use when
+        :func:`noise_judge` asked for it."""
+        if self._refined_from is not None:
+            measured, self._refined_from = self._refined_from, None
+            regularized, mismatch = self.regularized()
+            if regularized.residual < REGULARIZED_RESIDUAL and mismatch <= REGULARIZED_MISMATCH:
+                self._amplitude = max(min(self._amplitude, max(measured, regularized.moved)), LEAST_NOISE)
+        return self._amplitude
 
     def regularized(self) -> tuple[Regularized, float]:
         """The pattern's Kawasaki regularisation and the worst disagreement of its folded vertices (infinite
@@ -268,7 +281,8 @@ class GapJudge:
         correction = None if consistent is None else _kawasaki_correction(pattern, consistent, moves)
         if consistent is not None and correction is not None:
             moves = moves + correction
-            self._base = _refold(pattern, consistent[None])[0]
+            own = consistent is pattern.vertices_coords
+            self._base = self.folded.vertices_coords_folded if own else _refold(pattern, consistent[None])[0]
         else:
             start = pattern.vertices_coords
             self._base = self.folded.vertices_coords_folded
@@ -306,9 +320,7 @@ def noise_judge(pattern: CreasePattern, folded: FoldedGeometry, measured_precisi
     judge = GapJudge(pattern, folded, amplitude)
     estimated = pattern.written_precision == 0 and measured_precision > 0
     if estimated and folded.worst_mismatch > FOLDED_MISMATCH_FACTOR * measured_precision and amplitude > LEAST_NOISE:
-        regularized, mismatch = judge.regularized()
-        if regularized.residual < REGULARIZED_RESIDUAL and mismatch <= REGULARIZED_MISMATCH:
-            judge.amplitude = max(min(amplitude, max(measured_precision, regularized.moved)), LEAST_NOISE)
+        judge._refined_from = measured_precision  # refined when first needed
     return judge
 
 
@@ -365,17 +377,18 @@ def _narrow_gaps_small(coords, ends, low, high):  # type: ignore[no-untyped-def]
 
 
 def genuine_gaps(
-    pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, precision: float, seed: int = 0, *,
+    pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, precision: float | None, seed: int = 0, *,
     doubt_factor: float | None = None, judge: GapJudge | None = None,
 ) -> list[FoldedGap]:
     """The gaps narrower than ``tolerance`` that moving the input by ``precision`` cannot explain.
 
-    ``precision`` is the noise amplitude (:func:`noise_amplitude`). A gap counts when it is wider than
-    ``FOLDED_DISTANCE_TOLERANCE`` and wider than ``GAP_NOISE_FACTOR`` times the most its width changed over
-    the trials of a :class:`GapJudge` (given, or made from ``precision`` and ``seed``: the answer is
-    reproducible). With ``doubt_factor`` (for an estimated amplitude, :data:`GAP_DOUBT_FACTOR`), a gap wider
-    than that many times its movement is returned too, with ``certain=False``. Returns the gaps widest first
-    relative to their noise, so certain ones first (empty when none is in range).
+    ``precision`` is the noise amplitude (:func:`noise_amplitude`; None with a ``judge``, which has its own). A
+    gap counts when it is wider than ``FOLDED_DISTANCE_TOLERANCE`` and wider than ``GAP_NOISE_FACTOR`` times the
+    most its width changed over the trials of a :class:`GapJudge` (given, or made from ``precision`` and
+    ``seed``: the answer is reproducible). With ``doubt_factor`` (for an estimated amplitude,
+    :data:`GAP_DOUBT_FACTOR`), a gap wider than that many times its movement is returned too, with
+    ``certain=False``. Returns the gaps widest first relative to their noise, so certain ones first (empty
+    when none is in range).
     """
     coords = folded.vertices_coords_folded
     if tolerance <= FOLDED_DISTANCE_TOLERANCE or not len(coords):
@@ -383,7 +396,7 @@ def genuine_gaps(
     pairs, kinds = narrow_gaps(pattern, coords, FOLDED_DISTANCE_TOLERANCE, tolerance)
     if not len(pairs):
         return []
-    widths, noise = (judge or GapJudge(pattern, folded, precision, seed)).measure(pairs, kinds)
+    widths, noise = (judge or GapJudge(pattern, folded, precision or 0.0, seed)).measure(pairs, kinds)
     ratio = np.abs(widths) / np.maximum(noise, 1e-300)
     kept = np.flatnonzero(ratio > min(GAP_NOISE_FACTOR, doubt_factor or GAP_NOISE_FACTOR))
     kept = kept[np.argsort(-ratio[kept])]

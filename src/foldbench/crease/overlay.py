@@ -174,7 +174,6 @@ def build_overlay(
 
     precision = folded.input_precision or 0.0
     judge = judge or noise_judge(pattern, folded, precision)
-    amplitude = judge.amplitude
     # only an estimated noise is doubted, and only where the folding amplifies it (folded vertices disagree by
     # more than FOLDED_MISMATCH_FACTOR times the precision): there the estimate says little about how far the
     # folded points move; where they agree, a tiny pattern's estimate may be 7 times too small and its noise
@@ -202,7 +201,7 @@ def build_overlay(
         if not _robust(pattern, folded, tolerance, graph):
             rejected.append((tolerance, "changes with the folded-vertex disagreement"))
             continue
-        closed = genuine_gaps(pattern, folded, tolerance, amplitude, doubt_factor=doubt_factor, judge=judge)
+        closed = genuine_gaps(pattern, folded, tolerance, None, doubt_factor=doubt_factor, judge=judge)
         if closed:
             if closed[0].certain:
                 rejected.append((tolerance, f"closes {len(closed)} gap(s) of the design, the first "
@@ -210,7 +209,7 @@ def build_overlay(
             else:
                 doubtful = doubtful or closed[0]
                 rejected.append((tolerance, f"closes {len(closed)} gap(s) that may be the design's (the noise, "
-                                            f"estimated at {amplitude:.1e}, moves them by more than a fifth of "
+                                            f"estimated at {judge.amplitude:.1e}, moves them by more than a fifth of "
                                             f"their width), the first {closed[0].describe()}"))
             continue
         try:
@@ -226,7 +225,7 @@ def build_overlay(
             loose_above = max(unresolved, key=lambda gap: gap.width)
             unsettled = unsettled or verdict
             rejected.append((tolerance, f"self-intersection resting on {len(unresolved)} open gap(s) that the "
-                                        f"input's noise ({amplitude:.1e}) cannot resolve, the widest "
+                                        f"input's noise ({judge.amplitude:.1e}) cannot resolve, the widest "
                                         f"{loose_above.describe()}"))
             continue
         return FoldedOverlay(cells, constraints, tolerance, tuple(rejected))
@@ -237,7 +236,7 @@ def build_overlay(
     if doubtful is not None:
         where["doubtful_gap"] = doubtful.to_dict()
         because = (f"; a folded gap is too close to the noise to tell design from noise ({doubtful.describe()}, "
-                   f"noise estimated at {amplitude:.1e})")
+                   f"noise estimated at {judge.amplitude:.1e})")
     raise PrecisionProblem(
         "E_PRECISION_TOLERANCE",
         f"no folded tolerance between {floor:.1e} and {coarsest:.1e} gives a stable, "

@@ -32,6 +32,9 @@ REGULARIZED_RESIDUAL: float = 1e-12
 REGULARIZED_MISMATCH: float = 1e-9
 """A regularised pattern is used only when its folded vertices agree to within this (paper size = 1)."""
 
+DENSE_LIMIT: int = 250_000
+"""Systems with at most this many matrix entries are solved densely (less fixed cost than the iterations)."""
+
 NEWTON_STEPS: int = 8
 """Gauss-Newton steps tried (two or three suffice for rounding noise)."""
 
@@ -127,8 +130,13 @@ def least_norm_steps(
     targets: np.ndarray, rows: np.ndarray, columns: np.ndarray, values: np.ndarray, size: int
 ) -> np.ndarray:
     """The smallest ``steps`` (``(size, k)``) with ``J @ steps = targets`` (``(count, k)``), one column per
-    right-hand side (conjugate gradients on ``J J^T``, all columns at once)."""
+    right-hand side (a dense least-norm solve for small systems, else conjugate gradients on ``J J^T``, all
+    columns at once)."""
     targets = np.asarray(targets, dtype=float).reshape(len(targets), -1)
+    if len(targets) * size <= DENSE_LIMIT:
+        dense = np.zeros((len(targets), size))
+        np.add.at(dense, (rows, columns), values)
+        return np.linalg.lstsq(dense, targets, rcond=None)[0]
     matrix = _SparseRows(rows, columns, values, (len(targets), size))
     solution = np.zeros_like(targets)
     remainder = targets.copy()
