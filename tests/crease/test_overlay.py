@@ -83,6 +83,7 @@ def test_a_self_intersection_resting_on_a_gap_the_input_cannot_resolve_is_no_ver
     exact = compile_crease_pattern(build_crease_pattern(segments, letters))
     assert flush.state_count == exact.state_count == 2
     assert exact.folded_tolerance > 1.1e-6 > FOLDED_DISTANCE_TOLERANCE
+    assert any("self-intersection found at a finer level" in warning for warning in exact.warnings)
     assert compile_crease_pattern(build_crease_pattern(np.round(segments, 6), letters)).state_count == 2
     for seed in range(3):
         assert compile_crease_pattern(build_crease_pattern(jitter(segments, 1e-6, seed), letters)).state_count == 2

@@ -292,6 +292,10 @@ def compile_crease_pattern(
     if overlay.tolerance != FOLDED_DISTANCE_TOLERANCE:
         warnings.append(f"folded tolerance {overlay.tolerance:.1e} (folded vertices disagree by up to "
                         f"{folded.worst_mismatch:.1e}; {len(overlay.rejected)} level(s) rejected first)")
+    set_aside = any(reason.startswith("self-intersection resting on") for _, reason in overlay.rejected)
+    if unsettled is not None or set_aside:
+        warnings.append("a self-intersection found at a finer level kept open folded gaps that the input's noise "
+                        f"({judge.amplitude:.1e}) cannot resolve; the level that closes them decides")
     if local.imprecise_vertices:
         warnings.append(f"{len(local.imprecise_vertices)} vertices meet Kawasaki only approximately")
     free = [i for i, c in enumerate(solution.components) if c.solution_count > 1]
