@@ -66,17 +66,20 @@ GAP_TRIALS: int = 16
 """How many times the pattern is refolded with its vertices moved by up to the input precision."""
 
 GAP_NOISE_FACTOR: float = 5.0
-"""A gap wider than this many times the most the trials moved it is a feature of the design, not noise (gaps
-opened by jitter of up to 1e-6 reach 1.6 times in 1,400 jittered test patterns; the six slivers of the
-clipped triangle twist rounded to 1e-6 reach 23 times)."""
+"""A gap wider than this many times the most the trials moved it is a feature of the design, not noise (under
+Kawasaki-consistent moves of 1e-6 the six slivers of the exact clipped triangle twist, 2e-5 wide, reach 5.9 to
+13.5 times in three seeds; the two gaps of an exact ORIPA hexagon design, 1.1e-6 and 1.3e-7 wide, at most 0.9
+times)."""
 
 
 GAP_DOUBT_FACTOR: float = 2.0
 """Under an estimated noise amplitude (no written precision) in a pattern whose folding amplifies the noise, a
 gap wider than this many times the most the trials moved it, but not ``GAP_NOISE_FACTOR`` times, is
-doubtful: not closed, not trusted (the slivers of the clipped triangle twist jittered by 5e-7 reach 2.2 to 3.7
-times; noise gaps of the jittered test patterns stay under 1.6 times, except where the folded vertices agree,
-where a tiny pattern's measured precision can be 7 times too small: a single fold jittered by 1e-6, 3 times)."""
+doubtful: not closed, not trusted; a gap that moves by more than half its width (at most this many times
+its movement) is clearly noise, and a self-intersection found while it is kept open is no verdict until the
+levels that close it were tried (:func:`unresolved_open_gaps`). Noise gaps of a rounded corpus file
+(Komatsu's Butterfly Base) reach 2.9 times under the regularisation's amplitude, the clipped twist's slivers
+jittered by 1e-6 about 3 to 6 times: neither is closed, and both are counted on the regularised pattern."""
 
 NOISE_MARGIN: float = 4.0
 """Without a written precision, the noise amplitude is this many times the measured input precision."""
