@@ -273,7 +273,7 @@ def test_a_sliver_closed_as_noise_that_the_regularised_pattern_keeps_is_a_precis
     """Judged against the cruder amplitude (four times the measured precision), the slivers of the clipped
     twist jittered by 1e-6 pass for noise and a folded tolerance closes them (one state). The regularised
     pattern, whose folded vertices agree, keeps them open (64 states): the cross-check answers
-    E_PRECISION_GAPS with both counts, never 1."""
+    E_PRECISION_GAPS with both counts, never 1 (counted with a per-component cap, both counts are capped)."""
     monkeypatch.setattr(compiler, "noise_judge", lambda pattern, folded, precision:
                         GapJudge(pattern, folded, noise_amplitude(pattern, precision)))
     segments, letters = _clipped_triangle_twist()
@@ -282,3 +282,6 @@ def test_a_sliver_closed_as_noise_that_the_regularised_pattern_keeps_is_a_precis
     assert caught.value.code == "E_PRECISION_GAPS"
     assert (caught.value.where["states"], caught.value.where["regularized_states"]) == (1, 64)
     assert caught.value.where["gap_count"] == len(caught.value.where["gaps"]) > 0
+    # with a cap of one state per component both counts are capped alike: nothing to refuse
+    capped = compile_crease_pattern(build_crease_pattern(jitter(segments, 1e-6, 2047), letters), limit=1)
+    assert capped.state_count == 1

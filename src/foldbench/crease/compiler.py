@@ -284,7 +284,7 @@ def compile_crease_pattern(
         break
     lap("solve")
     if _closed_gaps_need_a_cross_check(pattern, folded, overlay.tolerance, input_precision) and not solution.stopped:
-        _cross_check_closed_gaps(pattern, folded, overlay.tolerance, solution.state_count, timeout, judge)
+        _cross_check_closed_gaps(pattern, folded, overlay.tolerance, solution.state_count, timeout, judge, limit)
     warnings = list(pattern.notes)
     if input_precision > 0:
         warnings.append(f"input precision {input_precision:.1e} (measured from the input's nearly parallel "
@@ -328,10 +328,11 @@ def _closed_gaps_need_a_cross_check(
 
 def _cross_check_closed_gaps(
     pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, states: int, timeout: float | None,
-    judge: GapJudge,
+    judge: GapJudge, limit: int | None = None,
 ) -> None:
     """Count the Kawasaki-regularised pattern too (its folded vertices agree, so no gap is closed for noise) and
-    raise ``E_PRECISION_GAPS`` when it has another count: closing the gaps changed the answer. Nothing is
+    raise ``E_PRECISION_GAPS`` when it has another count: closing the gaps changed the answer. Both are counted
+    with the same per-component ``limit``, so that capped counts are compared with capped counts. Nothing is
     checked when the pattern cannot be regularised within its snap tolerance, when the regularised pattern
     gives an error instead of a count (coincidences of the design that the noise broke, such as a corner on a
     crease, stay broken by a move to exact Kawasaki) or when its count does not end within ``timeout``."""
@@ -341,14 +342,14 @@ def _cross_check_closed_gaps(
         return
     exact = replace(regularized.pattern, input_precision=0.0, written_precision=0.0, carried_noise=judge.amplitude)
     try:
-        compiled = compile_crease_pattern(exact, timeout=timeout)
+        compiled = compile_crease_pattern(exact, limit=limit, timeout=timeout)  # the same cap: comparable counts
     except CreasePatternError:
         return  # moved to exact Kawasaki, coincidences the noise broke stay broken: no count to compare
     other = compiled.state_count
     if compiled.solution.stopped or other == states:
         return
     pairs, kinds = narrow_gaps(pattern, folded.vertices_coords_folded, FOLDED_DISTANCE_TOLERANCE, tolerance)
-    gaps = [{"vertex": int(a), ("vertex" if kind == 0 else "edge"): int(b)}
+    gaps = [{"vertex": int(a), ("other_vertex" if kind == 0 else "edge"): int(b)}
             for (a, b), kind in zip(pairs, kinds, strict=True)]
     raise PrecisionProblem(
         "E_PRECISION_GAPS",
