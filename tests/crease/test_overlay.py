@@ -1,15 +1,18 @@
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from foldbench.crease import overlay
 from foldbench.crease.compiler import compile_crease_pattern
-from foldbench.crease.errors import PrecisionProblem
+from foldbench.crease.errors import PrecisionProblem, SelfIntersection
+from foldbench.crease.folded_gaps import GapJudge, unresolved_open_gaps
 from foldbench.crease.folding import fold_faces
 from foldbench.crease.overlay import build_overlay, folded_tolerance_levels
-from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE, FOLDED_TOLERANCE_FLOOR
+from foldbench.crease.pattern import build_crease_pattern
+from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE, FOLDED_TOLERANCE_FLOOR, LEAST_NOISE
 
-from .builders import square_with
+from .builders import jitter, square_with
 
 
 def _pleat(width: float):  # type: ignore[no-untyped-def]
@@ -55,3 +58,46 @@ def test_a_flat_slit_into_a_face_changes_nothing() -> None:
     assert slit.pattern.edge_count == plain.pattern.edge_count + 2  # the slit, and the split boundary edge
     assert slit.state_count == plain.state_count == 1
     assert len(slit.constraints.variables_faces) == len(plain.constraints.variables_faces)
+
+
+def _letter_fold(overhang: float) -> tuple[np.ndarray, str]:
+    """A strip folded in thirds by two valleys, each end third longer than the middle one by ``overhang`` of
+    the paper's length (full-length coordinates: nothing is written rounded). Folded, each end lies that far
+    past the other end's crease, inside the taco it makes: any overhang at all is a self-intersection."""
+    extra = 3 * overhang / (1 - 2 * overhang) * (1 + 1e-3 * np.sqrt(2))
+    left, right, height = -extra, 3 + extra, 0.5
+    segments = np.array([[[left, 0], [right, 0]], [[right, 0], [right, height]], [[right, height], [left, height]],
+                         [[left, height], [left, 0]], [[1, 0], [1, height]], [[2, 0], [2, height]]])
+    return (segments - left) / (right - left), "BBBBVV"
+
+
+def test_a_self_intersection_resting_on_a_gap_the_input_cannot_resolve_is_no_verdict() -> None:
+    """An exact ORIPA design of a hexagon was a self-intersection because two folded corners lay 1.1e-6 of the
+    paper past two creases, just wider than the default folded tolerance, while rounded to 1e-6 it folded
+    once, as other solvers find. The same cause, re-created: the letter fold's ends overhang by 1.1e-6. Moving
+    the input by 1e-6 (the jitter that may change no verdict) moves those gaps by more than half their width,
+    so the level that closes them decides: the two states of the flush fold, exact, rounded or jittered. An
+    overhang of 2e-5 (the width of a clipped twist's slivers) is resolved: a self-intersection."""
+    flush = compile_crease_pattern(build_crease_pattern(*_letter_fold(0.0)))
+    segments, letters = _letter_fold(1.1e-6)
+    exact = compile_crease_pattern(build_crease_pattern(segments, letters))
+    assert flush.state_count == exact.state_count == 2
+    assert exact.folded_tolerance > 1.1e-6 > FOLDED_DISTANCE_TOLERANCE
+    assert any("self-intersection found at a finer level" in warning for warning in exact.warnings)
+    assert compile_crease_pattern(build_crease_pattern(np.round(segments, 6), letters)).state_count == 2
+    for seed in range(3):
+        assert compile_crease_pattern(build_crease_pattern(jitter(segments, 1e-6, seed), letters)).state_count == 2
+    with pytest.raises(SelfIntersection):
+        compile_crease_pattern(build_crease_pattern(*_letter_fold(2e-5)))
+
+
+def test_the_gaps_a_level_keeps_open_are_judged_against_a_jitter_of_1e_6() -> None:
+    """The letter fold's overhang of 1.1e-6 moves by more than half its width when the input moves by 1e-6:
+    kept open by the default level, it is unresolved; an overhang of 2e-5 is resolved."""
+    for overhang, unresolved in ((1.1e-6, True), (2e-5, False)):
+        pattern = build_crease_pattern(*_letter_fold(overhang))
+        folded = fold_faces(pattern)
+        judge = GapJudge(pattern, folded, LEAST_NOISE)
+        gaps = unresolved_open_gaps(pattern, folded, FOLDED_DISTANCE_TOLERANCE, judge)
+        assert bool(gaps) == unresolved
+        assert all(overhang * 0.9 < gap.width < overhang * 1.1 and gap.noise >= gap.width / 2 for gap in gaps)

@@ -10,21 +10,18 @@ import numpy as np
 
 from foldbench.crease.cells import OverlapCells
 from foldbench.crease.constraints import ABOVE, BELOW
-from foldbench.crease.errors import AmbiguousFoldedState, CreasePatternError, PrecisionProblem
-from foldbench.crease.folded_gaps import narrow_gaps
+from foldbench.crease.errors import AmbiguousFoldedState, CreasePatternError, PrecisionProblem, SelfIntersection
+from foldbench.crease.folded_gaps import GapJudge, narrow_gaps, noise_judge, unresolved_open_gaps
 from foldbench.crease.folding import FoldedGeometry, fold_faces
 from foldbench.crease.layer_constraints import LayerConstraints
 from foldbench.crease.local_checks import LocalCheckReport, check_vertices
 from foldbench.crease.overlay import build_overlay
 from foldbench.crease.pattern import CreasePattern
-from foldbench.crease.regularize import REGULARIZED_RESIDUAL, regularize_kawasaki
+from foldbench.crease.regularize import REGULARIZED_MISMATCH, REGULARIZED_RESIDUAL
 from foldbench.crease.solver import STAGE_LOCAL, LayerSolver, ProgressCallback, SolveResult
 from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR
 
 __all__ = ["REGULARIZED_MISMATCH", "CompiledFold", "compile_crease_pattern", "crease_assignment_orders"]
-
-REGULARIZED_MISMATCH: float = 1e-9
-"""A regularised pattern is used only when its folded vertices agree to within this (paper size = 1)."""
 
 
 @dataclass(frozen=True)
@@ -252,25 +249,42 @@ def compile_crease_pattern(
             early.raise_conflict(conflict, "found from the local constraints before building transitivity",
                                  STAGE_LOCAL)
 
-    try:
-        overlay = build_overlay(pattern, folded, check_local)
-    except PrecisionProblem as problem:
-        # only a disagreement the folding amplified far beyond the input's noise is Kawasaki's to remove
-        if (problem.code != "E_PRECISION_TOLERANCE" or input_precision <= 0
-                or folded.worst_mismatch <= FOLDED_MISMATCH_FACTOR * input_precision):
-            raise
+    judge = noise_judge(pattern, folded, input_precision)
+    above = 0.0
+    unsettled: SelfIntersection | None = None
+    while True:
+        try:
+            overlay = build_overlay(pattern, folded, check_local, judge=judge, above=above)
+        except PrecisionProblem as problem:
+            if unsettled is not None:
+                raise unsettled from None  # no level that closes the unresolved gaps is sound
+            # only a disagreement the folding amplified far beyond the input's noise is Kawasaki's to remove
+            if (problem.code != "E_PRECISION_TOLERANCE" or input_precision <= 0
+                    or folded.worst_mismatch <= FOLDED_MISMATCH_FACTOR * input_precision):
+                raise
+            lap("overlay")
+            return _compile_regularized(pattern, problem, input_precision, timings, judge, limit=limit,
+                                        require_unique=require_unique,
+                                        timeout=timeout, progress=progress)
+        cells, constraints = overlay.cells, overlay.constraints
         lap("overlay")
-        return _compile_regularized(pattern, problem, input_precision, timings, limit=limit,
-                                    require_unique=require_unique,
-                                    timeout=timeout, progress=progress)
-    cells, constraints = overlay.cells, overlay.constraints
-    lap("overlay")
-    solver = LayerSolver(constraints)
-    solution = solver.solve(crease_assignment_orders(pattern, folded, constraints), limit, timeout=timeout,
-                            progress=progress)
+        solver = LayerSolver(constraints)
+        try:
+            solution = solver.solve(crease_assignment_orders(pattern, folded, constraints), limit, timeout=timeout,
+                                    progress=progress)
+        except SelfIntersection as verdict:
+            # an overlay that keeps apart folded points the input cannot tell apart is not final: the levels
+            # that close those gaps decide, when one of them is sound
+            unresolved = unresolved_open_gaps(pattern, folded, overlay.tolerance, judge)
+            if not unresolved:
+                raise
+            unsettled = unsettled or verdict
+            above = max(overlay.tolerance, *(gap.width for gap in unresolved))
+            continue
+        break
     lap("solve")
     if _closed_gaps_need_a_cross_check(pattern, folded, overlay.tolerance, input_precision) and not solution.stopped:
-        _cross_check_closed_gaps(pattern, folded, overlay.tolerance, solution.state_count, timeout)
+        _cross_check_closed_gaps(pattern, folded, overlay.tolerance, solution.state_count, timeout, judge, limit)
     warnings = list(pattern.notes)
     if input_precision > 0:
         warnings.append(f"input precision {input_precision:.1e} (measured from the input's nearly parallel "
@@ -278,6 +292,10 @@ def compile_crease_pattern(
     if overlay.tolerance != FOLDED_DISTANCE_TOLERANCE:
         warnings.append(f"folded tolerance {overlay.tolerance:.1e} (folded vertices disagree by up to "
                         f"{folded.worst_mismatch:.1e}; {len(overlay.rejected)} level(s) rejected first)")
+    set_aside = any(reason.startswith("self-intersection resting on") for _, reason in overlay.rejected)
+    if unsettled is not None or set_aside:
+        warnings.append("a self-intersection found at a finer level kept open folded gaps that the input's noise "
+                        f"({judge.amplitude:.1e}) cannot resolve; the level that closes them decides")
     if local.imprecise_vertices:
         warnings.append(f"{len(local.imprecise_vertices)} vertices meet Kawasaki only approximately")
     free = [i for i, c in enumerate(solution.components) if c.solution_count > 1]
@@ -309,27 +327,29 @@ def _closed_gaps_need_a_cross_check(
 
 
 def _cross_check_closed_gaps(
-    pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, states: int, timeout: float | None
+    pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, states: int, timeout: float | None,
+    judge: GapJudge, limit: int | None = None,
 ) -> None:
     """Count the Kawasaki-regularised pattern too (its folded vertices agree, so no gap is closed for noise) and
-    raise ``E_PRECISION_GAPS`` when it has another count: closing the gaps changed the answer. Nothing is
+    raise ``E_PRECISION_GAPS`` when it has another count: closing the gaps changed the answer. Both are counted
+    with the same per-component ``limit``, so that capped counts are compared with capped counts. Nothing is
     checked when the pattern cannot be regularised within its snap tolerance, when the regularised pattern
     gives an error instead of a count (coincidences of the design that the noise broke, such as a corner on a
     crease, stay broken by a move to exact Kawasaki) or when its count does not end within ``timeout``."""
-    regularized = regularize_kawasaki(pattern)
+    regularized, mismatch = judge.regularized()
     if (regularized.residual >= REGULARIZED_RESIDUAL or regularized.moved > pattern.snap_tolerance
-            or fold_faces(regularized.pattern).worst_mismatch > REGULARIZED_MISMATCH):
+            or mismatch > REGULARIZED_MISMATCH):
         return
-    exact = replace(regularized.pattern, input_precision=0.0, written_precision=0.0)
+    exact = replace(regularized.pattern, input_precision=0.0, written_precision=0.0, carried_noise=judge.amplitude)
     try:
-        compiled = compile_crease_pattern(exact, timeout=timeout)
+        compiled = compile_crease_pattern(exact, limit=limit, timeout=timeout)  # the same cap: comparable counts
     except CreasePatternError:
         return  # moved to exact Kawasaki, coincidences the noise broke stay broken: no count to compare
     other = compiled.state_count
     if compiled.solution.stopped or other == states:
         return
     pairs, kinds = narrow_gaps(pattern, folded.vertices_coords_folded, FOLDED_DISTANCE_TOLERANCE, tolerance)
-    gaps = [{"vertex": int(a), ("vertex" if kind == 0 else "edge"): int(b)}
+    gaps = [{"vertex": int(a), ("other_vertex" if kind == 0 else "edge"): int(b)}
             for (a, b), kind in zip(pairs, kinds, strict=True)]
     raise PrecisionProblem(
         "E_PRECISION_GAPS",
@@ -343,26 +363,27 @@ def _cross_check_closed_gaps(
 
 
 def _compile_regularized(
-    pattern: CreasePattern, problem: PrecisionProblem, input_precision: float, timings: dict[str, float], *,
+    pattern: CreasePattern, problem: PrecisionProblem, input_precision: float, timings: dict[str, float],
+    judge: GapJudge, *,
     limit: int | None,
     require_unique: bool, timeout: float | None, progress: ProgressCallback | None,
 ) -> CompiledFold:
     """Compile the Kawasaki-exact pattern nearest to a noisy one, when no vertex moves farther than the snap
     tolerance; otherwise raise ``problem`` with the movement that would have been needed."""
     start = time.perf_counter()
-    regularized = regularize_kawasaki(pattern)
+    regularized, mismatch = judge.regularized()
     spent = {f"{name} (input)": seconds for name, seconds in timings.items()}
     spent["regularize"] = time.perf_counter() - start
     allowed = pattern.snap_tolerance
-    if (regularized.residual >= REGULARIZED_RESIDUAL or regularized.moved > allowed
-            or fold_faces(regularized.pattern).worst_mismatch > REGULARIZED_MISMATCH):
+    if regularized.residual >= REGULARIZED_RESIDUAL or regularized.moved > allowed or mismatch > REGULARIZED_MISMATCH:
         problem.where["regularization"] = {"moved": regularized.moved, "allowed": allowed,
                                            "kawasaki_residual": regularized.residual}
         raise problem
     note = (f"regularised: no folded tolerance could be trusted at input precision {input_precision:.1e}, so the "
             f"{regularized.vertices} interior vertices were moved by up to {regularized.moved:.1e} (within the "
             f"snap tolerance {allowed:.1e}) to meet Kawasaki exactly; the states are those of that exact pattern")
-    exact = replace(regularized.pattern, input_precision=0.0, written_precision=0.0, notes=(*pattern.notes, note))
+    exact = replace(regularized.pattern, input_precision=0.0, written_precision=0.0, notes=(*pattern.notes, note),
+                    carried_noise=judge.amplitude)
     compiled = compile_crease_pattern(exact, limit=limit, require_unique=require_unique, timeout=timeout,
                                       progress=progress)
     return replace(compiled, input_precision=input_precision, regularized_moved=regularized.moved,

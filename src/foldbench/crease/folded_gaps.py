@@ -13,8 +13,20 @@ moved at random by up to the input's noise (:func:`noise_amplitude`), and return
 :data:`GAP_NOISE_FACTOR` times the most they moved: those are features of the design that the tolerance must
 not merge.
 
+The movement is measured on a pattern whose folded vertices agree (the input itself, or its Kawasaki-regularised
+neighbour, :mod:`foldbench.crease.regularize`), moved by noise projected onto the patterns that still meet
+Kawasaki exactly (:class:`GapJudge`): a design is folded from creases that meet Kawasaki, so how far its gaps
+move when its vertices move *that* way is how sensitive the design is. Moved any other way, the folded
+vertices no longer agree with themselves, and their disagreement (often a hundred times the movement) would
+pass every gap for noise. The noise is never taken below :data:`~foldbench.crease.tolerance.LEAST_NOISE`
+(1e-6), exact input included: jittering a pattern that much is to change no answer, so a gap that such a
+jitter moves by half its width or more is not one the input resolves. A self-intersection found at a level
+that keeps such a gap open (:func:`unresolved_open_gaps`) is no verdict until the levels that close it have
+been tried (:mod:`foldbench.crease.overlay`, :mod:`foldbench.crease.compiler`).
+
 Without a written precision the noise is only estimated (``NOISE_MARGIN`` times the measured precision, which
-can be several times too large on a big pattern and up to three times too small on a tiny one), and a gap may
+can be several times too large on a big pattern and up to three times too small on a tiny one; where the
+folding amplifies it, the regularisation's own movement, :func:`noise_judge`), and a gap may
 be neither clearly noise nor clearly design: wider than :data:`GAP_DOUBT_FACTOR` but at most
 ``GAP_NOISE_FACTOR`` times its movement. Such a gap is returned too, marked ``certain=False``: the tolerance may
 not close it either where the folding amplifies the noise (:mod:`foldbench.crease.overlay`), and when no
@@ -24,47 +36,76 @@ Kawasaki-regularised pattern, whose folded vertices agree).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import shapely
+from numba import njit
 
-from foldbench.crease.folding import FoldedGeometry, crossing_order
+from foldbench.crease.folding import FoldedGeometry, crossing_order, fold_faces
+from foldbench.crease.local_checks import vertices_creases
 from foldbench.crease.pattern import CreasePattern
 from foldbench.crease.planar import SMALL_INPUT
-from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE
+from foldbench.crease.regularize import (
+    REGULARIZED_MISMATCH,
+    REGULARIZED_RESIDUAL,
+    Regularized,
+    kawasaki_system,
+    least_norm_steps,
+    regularize_kawasaki,
+)
+from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR, LEAST_NOISE
 
 __all__ = [
-    "GAP_NOISE_FACTOR", "GAP_TRIALS", "NOISE_MARGIN", "FoldedGap", "genuine_gaps", "narrow_gaps", "noise_amplitude",
-    "GAP_DOUBT_FACTOR",
+    "GAP_NOISE_FACTOR", "GAP_TRIALS", "NOISE_MARGIN", "FoldedGap", "GapJudge", "genuine_gaps", "narrow_gaps",
+    "noise_amplitude", "noise_judge", "unresolved_open_gaps", "GAP_DOUBT_FACTOR",
 ]
 
 GAP_TRIALS: int = 16
 """How many times the pattern is refolded with its vertices moved by up to the input precision."""
 
 GAP_NOISE_FACTOR: float = 5.0
-"""A gap wider than this many times the most the trials moved it is a feature of the design, not noise (gaps
-opened by jitter of up to 1e-6 reach 1.6 times in 1,400 jittered test patterns; the six slivers of the
-clipped triangle twist rounded to 1e-6 reach 23 times)."""
+"""A gap wider than this many times the most the trials moved it is a feature of the design, not noise (under
+Kawasaki-consistent moves of 1e-6 the six slivers of the exact clipped triangle twist, 2e-5 wide, reach 5.9 to
+13.5 times in three seeds; the two gaps of an exact ORIPA hexagon design, 1.1e-6 and 1.3e-7 wide, at most 0.9
+times)."""
 
 
 GAP_DOUBT_FACTOR: float = 2.0
 """Under an estimated noise amplitude (no written precision) in a pattern whose folding amplifies the noise, a
 gap wider than this many times the most the trials moved it, but not ``GAP_NOISE_FACTOR`` times, is
-doubtful: not closed, not trusted (the slivers of the clipped triangle twist jittered by 5e-7 reach 2.2 to 3.7
-times; noise gaps of the jittered test patterns stay under 1.6 times, except where the folded vertices agree,
-where a tiny pattern's measured precision can be 7 times too small: a single fold jittered by 1e-6, 3 times)."""
+doubtful: not closed, not trusted; a gap that moves by more than half its width (at most this many times
+its movement) is clearly noise, and a self-intersection found while it is kept open is no verdict until the
+levels that close it were tried (:func:`unresolved_open_gaps`). Noise gaps of a rounded corpus file
+(Komatsu's Butterfly Base) reach 2.9 times under the regularisation's amplitude, the clipped twist's slivers
+jittered by 1e-6 about 3 to 6 times: neither is closed, and both are counted on the regularised pattern."""
 
 NOISE_MARGIN: float = 4.0
 """Without a written precision, the noise amplitude is this many times the measured input precision."""
 
 
 def noise_amplitude(pattern: CreasePattern, measured_precision: float) -> float:
-    """How far each input coordinate may be off: half the last written decimal when the coordinates are
-    rounded (:func:`~foldbench.crease.precision.written_precision`, a bound), otherwise four times the measured
+    """How far each input coordinate may be off. In a visibly noisy input (measured precision above 0): half
+    the last written decimal when the coordinates are rounded
+    (:func:`~foldbench.crease.precision.written_precision`, a bound), otherwise four times the measured
     precision (an estimate from nearly parallel creases, which a pattern with few creases can make several
-    times too small)."""
-    return pattern.written_precision if pattern.written_precision > 0 else NOISE_MARGIN * measured_precision
+    times too small). Never less than :data:`~foldbench.crease.tolerance.LEAST_NOISE` (the jitter that is to
+    change no answer), which is all an exact input gets (a design drawn on a grid of tenths is not rounded to
+    tenths), nor than the noise a regularised pattern carries from its input.
+
+    >>> from foldbench.crease.pattern import build_crease_pattern
+    >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]],
+    ...                    [[0.4, 0], [0.4, 1]]], float)
+    >>> pattern = build_crease_pattern(square, "BBBBV")
+    >>> pattern.written_precision, noise_amplitude(pattern, 0.0), noise_amplitude(pattern, 1e-6)
+    (0.05, 1e-06, 0.05)
+    """
+    least = max(LEAST_NOISE, pattern.carried_noise)
+    if measured_precision <= 0:
+        return least
+    written = pattern.written_precision
+    return max(written if written > 0 else NOISE_MARGIN * measured_precision, least)
 
 
 @dataclass(frozen=True)
@@ -149,10 +190,10 @@ def narrow_gaps(pattern: CreasePattern, coords: np.ndarray, low: float, high: fl
     ends = pattern.edges_vertices
     start, end = coords[ends[:, 0]], coords[ends[:, 1]]
     if len(coords) <= SMALL_INPUT and len(ends) <= SMALL_INPUT:
-        # few points: every pair is a candidate (less fixed cost than the spatial index; same result)
-        first, second = np.triu_indices(len(coords), 1)
-        vertex, edge = (grid.ravel() for grid in np.meshgrid(np.arange(len(coords)), np.arange(len(ends)),
-                                                             indexing="ij"))
+        # few points: every pair is looked at in compiled loops (less fixed cost than the spatial index)
+        pairs, kinds = _narrow_gaps_small(np.ascontiguousarray(coords, dtype=np.float64),
+                                          np.ascontiguousarray(ends, dtype=np.int64), float(low), float(high))
+        return pairs.reshape(-1, 2), kinds
     else:
         points = shapely.points(coords)
         first, second = shapely.STRtree(points).query(points, predicate="dwithin", distance=high)
@@ -178,19 +219,179 @@ def narrow_gaps(pattern: CreasePattern, coords: np.ndarray, low: float, high: fl
     return pairs, kinds
 
 
+class GapJudge:
+    """Measures how far folded gaps move when the input moves by its noise, along patterns that meet Kawasaki.
+
+    The folded positions come from a Kawasaki-consistent geometry: the input itself when its folded vertices
+    agree, else its regularised neighbour (within the snap tolerance). Each of ``GAP_TRIALS`` trials moves every
+    vertex by up to ``amplitude`` in each coordinate (a fixed random sequence from ``seed``) and then by the
+    least further movement that restores Kawasaki at every interior vertex (to first order), so the trials'
+    folded vertices agree too. When no consistent geometry is at hand, the input's own folded positions and
+    unprojected moves are used (the disagreement then counts as movement). The trials are computed once, when
+    first needed.
+    """
+
+    def __init__(self, pattern: CreasePattern, folded: FoldedGeometry, amplitude: float, seed: int = 0) -> None:
+        self.pattern, self.folded, self.seed = pattern, folded, seed
+        self._amplitude = amplitude
+        self._refined_from: float | None = None  # the measured precision, when the amplitude awaits refinement
+        self._base: np.ndarray | None = None
+        self._trials: np.ndarray | None = None
+        self._regularized: tuple[Regularized, float] | None = None
+
+    @property
+    def amplitude(self) -> float:
+        """How far each input coordinate may be off (paper size = 1), refined on first use when
+        :func:`noise_judge` asked for it."""
+        if self._refined_from is not None:
+            measured, self._refined_from = self._refined_from, None
+            regularized, mismatch = self.regularized()
+            if regularized.residual < REGULARIZED_RESIDUAL and mismatch <= REGULARIZED_MISMATCH:
+                self._amplitude = max(min(self._amplitude, max(measured, regularized.moved)), LEAST_NOISE)
+        return self._amplitude
+
+    def regularized(self) -> tuple[Regularized, float]:
+        """The pattern's Kawasaki regularisation and the worst disagreement of its folded vertices (infinite
+        when it failed or moved a vertex beyond the snap tolerance; computed once, the compiler uses the same)."""
+        if self._regularized is None:
+            regularized = regularize_kawasaki(self.pattern)
+            mismatch = math.inf
+            if regularized.residual < REGULARIZED_RESIDUAL and regularized.moved <= self.pattern.snap_tolerance:
+                mismatch = fold_faces(regularized.pattern).worst_mismatch
+            self._regularized = regularized, mismatch
+        return self._regularized
+
+    def _consistent_coords(self) -> np.ndarray | None:
+        """Crease-pattern coordinates whose folded vertices agree, near the input's (None: none found): the
+        input's own when they disagree by less than the noise the gaps are judged against."""
+        pattern = self.pattern
+        if self.folded.worst_mismatch <= max(REGULARIZED_MISMATCH, self.amplitude):
+            return pattern.vertices_coords
+        regularized, mismatch = self.regularized()
+        if (regularized.residual >= REGULARIZED_RESIDUAL or regularized.moved > pattern.snap_tolerance
+                or mismatch > REGULARIZED_MISMATCH):
+            return None
+        return regularized.pattern.vertices_coords
+
+    def _prepare(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._base is not None and self._trials is not None:
+            return self._base, self._trials
+        pattern = self.pattern
+        consistent = self._consistent_coords() if self.amplitude > 0 else None
+        start = pattern.vertices_coords if consistent is None else consistent
+        generator = np.random.default_rng(self.seed)
+        moves = generator.uniform(-self.amplitude, self.amplitude, (GAP_TRIALS, *start.shape))
+        correction = None if consistent is None else _kawasaki_correction(pattern, consistent, moves)
+        if consistent is not None and correction is not None:
+            moves = moves + correction
+            own = consistent is pattern.vertices_coords
+            self._base = self.folded.vertices_coords_folded if own else _refold(pattern, consistent[None])[0]
+        else:
+            start = pattern.vertices_coords
+            self._base = self.folded.vertices_coords_folded
+        self._trials = _refold(pattern, start + moves)
+        return self._base, self._trials
+
+    def reach(self) -> float:
+        """The farthest any folded vertex moved over the trials (0 without noise): no gap moves by more than
+        twice this."""
+        if self.amplitude <= 0 or not self.pattern.vertex_count:
+            return 0.0
+        base, trials = self._prepare()
+        return float(np.hypot(*(trials - base[None]).transpose(2, 0, 1)).max())
+
+    def measure(self, pairs: np.ndarray, kinds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The gaps' widths (signed for vertex-edge gaps) and the most each moved over the trials."""
+        if self.amplitude <= 0:
+            widths = _signed_gaps(self.folded.vertices_coords_folded, self.pattern, pairs, kinds)
+            return widths, np.zeros(len(pairs))
+        base, trials = self._prepare()
+        widths = _signed_gaps(base, self.pattern, pairs, kinds)
+        return widths, np.abs(_signed_gaps(trials, self.pattern, pairs, kinds) - widths).max(axis=0)
+
+
+def noise_judge(pattern: CreasePattern, folded: FoldedGeometry, measured_precision: float) -> GapJudge:
+    """The :class:`GapJudge` of a pattern, at the noise amplitude of :func:`noise_amplitude`, refined where that
+    is only an estimate and the folding amplifies it (no written precision; folded vertices disagree by more
+    than ``FOLDED_MISMATCH_FACTOR`` times the measured precision): there four times the measured precision can
+    be eight times the real noise (a clipped twist jittered by 1e-6 measures 2.3e-6), and a sliver of the
+    design would pass for noise. The least movement that makes every vertex meet Kawasaki
+    (:mod:`foldbench.crease.regularize`) is measured noise too: when it succeeds within the snap tolerance, the
+    amplitude is that movement, kept between the measured precision and four times it (at least
+    :data:`~foldbench.crease.tolerance.LEAST_NOISE`)."""
+    amplitude = noise_amplitude(pattern, measured_precision)
+    judge = GapJudge(pattern, folded, amplitude)
+    estimated = pattern.written_precision == 0 and measured_precision > 0
+    if estimated and folded.worst_mismatch > FOLDED_MISMATCH_FACTOR * measured_precision and amplitude > LEAST_NOISE:
+        judge._refined_from = measured_precision  # refined when first needed
+    return judge
+
+
+def _kawasaki_correction(pattern: CreasePattern, coords: np.ndarray, moves: np.ndarray) -> np.ndarray | None:
+    """For each move ``(t, n, 2)`` of a pattern that meets Kawasaki at ``coords``, the least further movement
+    that cancels the move's first-order change of every Kawasaki sum (so move plus correction is the move's
+    projection onto the patterns that still meet Kawasaki). None when the projection fails numerically (a
+    correction larger than the move itself cannot be a projection)."""
+    creases, on_boundary = vertices_creases(pattern)
+    vertices = [v for v in range(pattern.vertex_count) if not on_boundary[v] and len(creases[v]) >= 2]
+    if not vertices:
+        return np.zeros_like(moves)
+    _, rows, columns, values = kawasaki_system(pattern, coords, vertices, creases)
+    flat = moves.reshape(len(moves), -1).T  # (2n, t)
+    change = np.zeros((len(vertices), len(moves)))
+    np.add.at(change, rows, values[:, None] * flat[columns])
+    steps = least_norm_steps(-change, rows, columns, values, flat.shape[0])
+    if not np.all(np.isfinite(steps)) or np.any(np.linalg.norm(steps, axis=0) > 1.01 * np.linalg.norm(flat, axis=0)):
+        return None
+    return steps.T.reshape(moves.shape)
+
+
+@njit(cache=True)
+def _narrow_gaps_small(coords, ends, low, high):  # type: ignore[no-untyped-def]
+    """:func:`narrow_gaps` for few points: every vertex pair and every vertex-edge pair, the same tests."""
+    count, edge_count = coords.shape[0], ends.shape[0]
+    found = []
+    for first in range(count):
+        for second in range(first + 1, count):
+            distance = np.hypot(coords[first, 0] - coords[second, 0], coords[first, 1] - coords[second, 1])
+            if low < distance <= high:
+                found.append((first, second, 0))
+    for vertex in range(count):
+        for edge in range(edge_count):
+            a, b = ends[edge, 0], ends[edge, 1]
+            if a == vertex or b == vertex:
+                continue
+            dx, dy = coords[b, 0] - coords[a, 0], coords[b, 1] - coords[a, 1]
+            length_squared = dx * dx + dy * dy
+            if length_squared <= 0:
+                continue
+            ox, oy = coords[vertex, 0] - coords[a, 0], coords[vertex, 1] - coords[a, 1]
+            parameter = (ox * dx + oy * dy) / length_squared
+            across = abs(ox * dy - oy * dx) / np.sqrt(length_squared)
+            to_end = np.hypot(coords[vertex, 0] - coords[b, 0], coords[vertex, 1] - coords[b, 1])
+            to_ends = min(np.hypot(ox, oy), to_end)
+            if 0 < parameter < 1 and low < across <= high and to_ends > high:
+                found.append((vertex, edge, 1))
+    pairs = np.empty((len(found), 2), dtype=np.int64)
+    kinds = np.empty(len(found), dtype=np.int8)
+    for index, (first, second, kind) in enumerate(found):
+        pairs[index, 0], pairs[index, 1], kinds[index] = first, second, kind
+    return pairs, kinds
+
+
 def genuine_gaps(
-    pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, precision: float, seed: int = 0, *,
-    doubt_factor: float | None = None,
+    pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, precision: float | None, seed: int = 0, *,
+    doubt_factor: float | None = None, judge: GapJudge | None = None,
 ) -> list[FoldedGap]:
     """The gaps narrower than ``tolerance`` that moving the input by ``precision`` cannot explain.
 
-    ``precision`` is the noise amplitude (:func:`noise_amplitude`). A gap counts when it is wider than
-    ``FOLDED_DISTANCE_TOLERANCE`` and wider than ``GAP_NOISE_FACTOR`` times the most its width changed over
-    ``GAP_TRIALS`` refolds with every crease-pattern vertex moved by up to ``precision`` in each coordinate
-    (a fixed random sequence from ``seed``: the answer is reproducible). With ``doubt_factor`` (for an
-    estimated amplitude, :data:`GAP_DOUBT_FACTOR`), a gap wider than that many times its movement is returned
-    too, with ``certain=False``. Returns the gaps widest first relative to their noise, so certain ones first
-    (empty when none is in range).
+    ``precision`` is the noise amplitude (:func:`noise_amplitude`; None with a ``judge``, which has its own). A
+    gap counts when it is wider than ``FOLDED_DISTANCE_TOLERANCE`` and wider than ``GAP_NOISE_FACTOR`` times the
+    most its width changed over the trials of a :class:`GapJudge` (given, or made from ``precision`` and
+    ``seed``: the answer is reproducible). With ``doubt_factor`` (for an estimated amplitude,
+    :data:`GAP_DOUBT_FACTOR`), a gap wider than that many times its movement is returned too, with
+    ``certain=False``. Returns the gaps widest first relative to their noise, so certain ones first (empty
+    when none is in range).
     """
     coords = folded.vertices_coords_folded
     if tolerance <= FOLDED_DISTANCE_TOLERANCE or not len(coords):
@@ -198,15 +399,45 @@ def genuine_gaps(
     pairs, kinds = narrow_gaps(pattern, coords, FOLDED_DISTANCE_TOLERANCE, tolerance)
     if not len(pairs):
         return []
-    widths = _signed_gaps(coords, pattern, pairs, kinds)
-    noise = np.zeros(len(pairs))
-    if precision > 0:
-        generator = np.random.default_rng(seed)
-        moved = pattern.vertices_coords + generator.uniform(-precision, precision,
-                                                            (GAP_TRIALS, *pattern.vertices_coords.shape))
-        noise = np.abs(_signed_gaps(_refold(pattern, moved), pattern, pairs, kinds) - widths).max(axis=0)
+    widths, noise = (judge or GapJudge(pattern, folded, precision or 0.0, seed)).measure(pairs, kinds)
     ratio = np.abs(widths) / np.maximum(noise, 1e-300)
     kept = np.flatnonzero(ratio > min(GAP_NOISE_FACTOR, doubt_factor or GAP_NOISE_FACTOR))
     kept = kept[np.argsort(-ratio[kept])]
     return [FoldedGap(int(pairs[i, 0]), int(pairs[i, 1]), "vertex" if kinds[i] == 0 else "edge",
                       float(abs(widths[i])), float(noise[i]), bool(ratio[i] > GAP_NOISE_FACTOR)) for i in kept]
+
+
+def _gaps_like_noise(
+    pattern: CreasePattern, folded: FoldedGeometry, judge: GapJudge, low: float, high: float
+) -> list[FoldedGap]:
+    """Gaps with ``low < width <= high`` that move by half their width or more when the input moves by its noise
+    (``judge``): clearly noise, nothing tells them from coincidences (a gap between ``GAP_DOUBT_FACTOR`` and
+    ``GAP_NOISE_FACTOR`` times its movement is doubtful: neither closed nor forced closed). Least stable
+    first."""
+    coords = folded.vertices_coords_folded
+    if judge.amplitude <= 0 or not len(coords) or high <= low:
+        return []
+    pairs, kinds = narrow_gaps(pattern, coords, low, high)
+    if not len(pairs):
+        return []
+    widths, noise = judge.measure(pairs, kinds)
+    ratio = np.abs(widths) / np.maximum(noise, 1e-300)
+    loose = np.flatnonzero(ratio <= GAP_DOUBT_FACTOR)
+    loose = loose[np.argsort(ratio[loose])]
+    return [FoldedGap(int(pairs[i, 0]), int(pairs[i, 1]), "vertex" if kinds[i] == 0 else "edge",
+                      float(abs(widths[i])), float(noise[i]), False) for i in loose]
+
+
+def unresolved_open_gaps(
+    pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, judge: GapJudge
+) -> list[FoldedGap]:
+    """The gaps a level of ``tolerance`` may keep open that the input's noise cannot resolve: wider than half
+    the level (points are merged one by one, so a gap just under the level may stay open) and than
+    ``FOLDED_DISTANCE_TOLERANCE``, and moving by half their width or more when the input moves by its noise
+    (``judge``). No gap moves by more than twice the judge's reach, so only gaps up to four times the reach
+    (plus the folded vertices' disagreement) are looked at. Least stable first (empty: every gap the level
+    keeps open is resolved)."""
+    if judge.amplitude <= 0:
+        return []
+    high = 2 * GAP_DOUBT_FACTOR * judge.reach() + folded.worst_mismatch
+    return _gaps_like_noise(pattern, folded, judge, max(tolerance / 2, FOLDED_DISTANCE_TOLERANCE), high)

@@ -17,6 +17,10 @@ A level is accepted when three things hold (rule 6 of :mod:`foldbench.crease.tol
    by its noise hardly changes (:mod:`foldbench.crease.folded_gaps`): such a gap is a feature of the
    design (a sliver of overlap), and merging it would change the count.
 
+A self-intersection found at a level is a verdict only when the level resolves every gap it keeps open: when
+the input's noise moves one of them by half its width or more (:func:`~foldbench.crease.folded_gaps.
+unresolved_open_gaps`), the levels that close it are tried, and the verdict stands only when none is sound.
+
 Levels are tried from the starting tolerance down by factors of four to the floor, ``FOLDED_MISMATCH_FACTOR``
 times the input precision (:mod:`foldbench.crease.precision`; at least :data:`FOLDED_TOLERANCE_FLOOR`): finer
 levels would separate points that only the input's noise keeps apart. Then up by factors of four to the
@@ -33,8 +37,15 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from foldbench.crease.cells import OverlapCells, build_cells, overlay_folded_edges
-from foldbench.crease.errors import PrecisionProblem
-from foldbench.crease.folded_gaps import GAP_DOUBT_FACTOR, FoldedGap, genuine_gaps, noise_amplitude
+from foldbench.crease.errors import PrecisionProblem, SelfIntersection
+from foldbench.crease.folded_gaps import (
+    GAP_DOUBT_FACTOR,
+    FoldedGap,
+    GapJudge,
+    genuine_gaps,
+    noise_judge,
+    unresolved_open_gaps,
+)
 from foldbench.crease.folding import FoldedGeometry
 from foldbench.crease.layer_constraints import LayerConstraints, build_layer_constraints
 from foldbench.crease.pattern import CreasePattern
@@ -135,15 +146,20 @@ def _robust(pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, gr
 
 
 def build_overlay(
-    pattern: CreasePattern, folded: FoldedGeometry, check_local: Callable[[LayerConstraints], None] | None = None
+    pattern: CreasePattern, folded: FoldedGeometry, check_local: Callable[[LayerConstraints], None] | None = None,
+    *, judge: GapJudge | None = None, above: float = 0.0,
 ) -> FoldedOverlay:
     """Cells and constraints at the first folded tolerance level that passes every check.
 
     ``check_local`` is handed to :func:`~foldbench.crease.layer_constraints.build_layer_constraints` (an early
-    contradiction check on the local constraints, before transitivity is built).
+    contradiction check on the local constraints, before transitivity is built). A self-intersection it finds
+    at a level that keeps open gaps the input cannot resolve (:func:`unresolved_open_gaps`) is not final: the
+    levels closing those gaps are tried, and it stands only when none of them is sound. ``judge`` measures the
+    gaps (made from the pattern's noise when not given); levels not above ``above`` are skipped.
 
     Raises:
         PrecisionProblem: no level is stable, consistent and coherent (``where`` lists each level's failure).
+        SelfIntersection: the local constraints contradict each other at a level that resolves every gap.
     """
     floor = folded_tolerance_floor(folded)
     coarsest = coarsest_level(pattern, folded)
@@ -156,16 +172,24 @@ def build_overlay(
             graphs[tolerance] = overlay_folded_edges(pattern, folded, tolerance)
         return graphs[tolerance]
 
-    amplitude = noise_amplitude(pattern, folded.input_precision or 0.0)
+    precision = folded.input_precision or 0.0
+    judge = judge or noise_judge(pattern, folded, precision)
     # only an estimated noise is doubted, and only where the folding amplifies it (folded vertices disagree by
     # more than FOLDED_MISMATCH_FACTOR times the precision): there the estimate says little about how far the
     # folded points move; where they agree, a tiny pattern's estimate may be 7 times too small and its noise
     # gaps reach 3 times their movement (a single fold jittered by 1e-6)
-    amplified = folded.worst_mismatch > FOLDED_MISMATCH_FACTOR * (folded.input_precision or 0.0)
+    amplified = precision > 0 and folded.worst_mismatch > FOLDED_MISMATCH_FACTOR * precision
     doubt_factor = GAP_DOUBT_FACTOR if pattern.written_precision == 0 and amplified else None
     doubtful: FoldedGap | None = None
+    loose_above: FoldedGap | None = None  # a gap the input cannot resolve, kept open where a verdict was found
+    unsettled: SelfIntersection | None = None  # found at a level that keeps such gaps open
     rejected: list[tuple[float, str]] = []
     for tolerance in folded_tolerance_levels(pattern, folded):
+        if tolerance <= above:
+            continue
+        if loose_above is not None and tolerance < loose_above.width:
+            rejected.append((tolerance, f"keeps open a gap the input cannot resolve ({loose_above.describe()})"))
+            continue
         graph = overlay_at(tolerance)
         finer = overlay_at(tolerance / LEVEL_STEP)
         if (len(graph.vertices_coords), len(graph.edges_vertices)) != (
@@ -177,7 +201,7 @@ def build_overlay(
         if not _robust(pattern, folded, tolerance, graph):
             rejected.append((tolerance, "changes with the folded-vertex disagreement"))
             continue
-        closed = genuine_gaps(pattern, folded, tolerance, amplitude, doubt_factor=doubt_factor)
+        closed = genuine_gaps(pattern, folded, tolerance, None, doubt_factor=doubt_factor, judge=judge)
         if closed:
             if closed[0].certain:
                 rejected.append((tolerance, f"closes {len(closed)} gap(s) of the design, the first "
@@ -185,7 +209,7 @@ def build_overlay(
             else:
                 doubtful = doubtful or closed[0]
                 rejected.append((tolerance, f"closes {len(closed)} gap(s) that may be the design's (the noise, "
-                                            f"estimated at {amplitude:.1e}, moves them by more than a fifth of "
+                                            f"estimated at {judge.amplitude:.1e}, moves them by more than a fifth of "
                                             f"their width), the first {closed[0].describe()}"))
             continue
         try:
@@ -194,13 +218,25 @@ def build_overlay(
         except PrecisionProblem as problem:
             rejected.append((tolerance, problem.code))
             continue
+        except SelfIntersection as verdict:
+            unresolved = unresolved_open_gaps(pattern, folded, tolerance, judge)
+            if not unresolved:
+                raise
+            loose_above = max(unresolved, key=lambda gap: gap.width)
+            unsettled = unsettled or verdict
+            rejected.append((tolerance, f"self-intersection resting on {len(unresolved)} open gap(s) that the "
+                                        f"input's noise ({judge.amplitude:.1e}) cannot resolve, the widest "
+                                        f"{loose_above.describe()}"))
+            continue
         return FoldedOverlay(cells, constraints, tolerance, tuple(rejected))
+    if unsettled is not None:
+        raise unsettled  # no level that closes the unresolved gaps is sound: the verdict found stands
     where: dict[str, object] = {"tried": [{"tolerance": tolerance, "reason": reason} for tolerance, reason in rejected]}
     because = ""
     if doubtful is not None:
         where["doubtful_gap"] = doubtful.to_dict()
         because = (f"; a folded gap is too close to the noise to tell design from noise ({doubtful.describe()}, "
-                   f"noise estimated at {amplitude:.1e})")
+                   f"noise estimated at {judge.amplitude:.1e})")
     raise PrecisionProblem(
         "E_PRECISION_TOLERANCE",
         f"no folded tolerance between {floor:.1e} and {coarsest:.1e} gives a stable, "

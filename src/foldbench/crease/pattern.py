@@ -68,6 +68,9 @@ class CreasePattern:
         snap_tolerance: the distance at which points were merged and segments split (paper size = 1).
         written_precision: half the last decimal digit the input coordinates were written to (paper size = 1;
             0 for integers or full-precision numbers), see :func:`foldbench.crease.precision.written_precision`.
+        carried_noise: the noise amplitude of the input this pattern was made from (paper size = 1; 0 for an
+            input): a Kawasaki-regularised pattern meets Kawasaki exactly but keeps the rest of its input's
+            noise, and its folded gaps are judged against it (:func:`foldbench.crease.folded_gaps.noise_amplitude`).
     """
 
     vertices_coords: np.ndarray
@@ -82,6 +85,7 @@ class CreasePattern:
     input_precision: float = 0.0
     snap_tolerance: float = CREASE_DISTANCE_TOLERANCE
     written_precision: float = 0.0
+    carried_noise: float = 0.0
 
     @property
     def vertex_count(self) -> int:

@@ -21,10 +21,19 @@ import numpy as np
 from foldbench.crease.local_checks import vertices_creases
 from foldbench.crease.pattern import CreasePattern
 
-__all__ = ["REGULARIZED_RESIDUAL", "Regularized", "kawasaki_system", "regularize_kawasaki"]
+__all__ = [
+    "REGULARIZED_MISMATCH", "REGULARIZED_RESIDUAL", "Regularized", "kawasaki_system", "least_norm_steps",
+    "regularize_kawasaki",
+]
 
 REGULARIZED_RESIDUAL: float = 1e-12
 """The Kawasaki error (radians) below which a regularised vertex counts as exact."""
+
+REGULARIZED_MISMATCH: float = 1e-9
+"""A regularised pattern is used only when its folded vertices agree to within this (paper size = 1)."""
+
+DENSE_LIMIT: int = 250_000
+"""Systems with at most this many matrix entries are solved densely (less fixed cost than the iterations)."""
 
 NEWTON_STEPS: int = 8
 """Gauss-Newton steps tried (two or three suffice for rounding noise)."""
@@ -52,66 +61,104 @@ def kawasaki_system(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Kawasaki residuals (alternating sector sums, radians) at ``vertices`` and their sparse Jacobian with
     respect to the flattened coordinates, as ``(residuals, rows, columns, values)``."""
-    edges_vertices = pattern.edges_vertices
     residuals = np.zeros(len(vertices))
-    rows: list[np.ndarray] = []
-    columns: list[np.ndarray] = []
-    values: list[np.ndarray] = []
-    for row, vertex in enumerate(vertices):
-        edges = np.asarray(creases[vertex])
-        ends = edges_vertices[edges]
-        others = np.where(ends[:, 0] == vertex, ends[:, 1], ends[:, 0])
-        offsets = coords[others] - coords[vertex]
-        angles = np.arctan2(offsets[:, 1], offsets[:, 0])
-        order = np.argsort(angles)
-        angles, others, offsets = angles[order], others[order], offsets[order]
-        sectors = np.diff(np.concatenate([angles, [angles[0] + 2 * math.pi]]))
-        signs = (-1.0) ** np.arange(len(angles))
-        residuals[row] = float(signs @ sectors)
-        # sector j runs from crease j to crease j + 1: crease j enters with -signs[j] + signs[j - 1]
-        weights = np.roll(signs, 1) - signs
-        gradient = np.stack([-offsets[:, 1], offsets[:, 0]], axis=1) / np.einsum("ij,ij->i", offsets, offsets)[:, None]
-        gradient *= weights[:, None]
-        for axis in (0, 1):
-            rows += [np.full(len(others), row), np.full(len(others), row)]
-            columns += [2 * others + axis, np.full(len(others), 2 * vertex + axis)]
-            values += [gradient[:, axis], -gradient[:, axis]]
-    if not rows:
+    counts = np.array([len(creases[vertex]) for vertex in vertices], dtype=np.int64)
+    if not len(vertices) or not counts.sum():
         return residuals, np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0)
-    return residuals, np.concatenate(rows), np.concatenate(columns), np.concatenate(values)
+    row_of = np.repeat(np.arange(len(vertices)), counts)
+    centre = np.repeat(np.asarray(vertices, dtype=np.int64), counts)
+    edges = np.concatenate([np.asarray(creases[vertex], dtype=np.int64) for vertex in vertices])
+    ends = pattern.edges_vertices[edges]
+    others = np.where(ends[:, 0] == centre, ends[:, 1], ends[:, 0])
+    offsets = coords[others] - coords[centre]
+    angles = np.arctan2(offsets[:, 1], offsets[:, 0])
+    order = np.lexsort((angles, row_of))  # by vertex, then counter-clockwise
+    row_of, centre, others, offsets, angles = row_of[order], centre[order], others[order], offsets[order], angles[order]
+    first = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    position = np.arange(len(angles)) - first[row_of]
+    last = first + counts - 1
+    # sector j runs from crease j to crease j + 1 (the last one wraps around to the first)
+    following = np.where(position == counts[row_of] - 1, first[row_of], np.arange(len(angles)) + 1)
+    sectors = angles[following] - angles + np.where(following == first[row_of], 2 * math.pi, 0.0)
+    signs = np.where(position % 2 == 0, 1.0, -1.0)
+    residuals = np.bincount(row_of, weights=signs * sectors, minlength=len(vertices))
+    # crease j enters with -signs[j] + signs[j - 1] (sector j - 1 ends at it, sector j starts at it)
+    previous = np.where(position == 0, last[row_of], np.arange(len(angles)) - 1)
+    weights = signs[previous] - signs
+    gradient = np.stack([-offsets[:, 1], offsets[:, 0]], axis=1) / np.einsum("ij,ij->i", offsets, offsets)[:, None]
+    gradient *= weights[:, None]
+    rows = np.concatenate([row_of, row_of, row_of, row_of])
+    columns = np.concatenate([2 * others, 2 * centre, 2 * others + 1, 2 * centre + 1])
+    values = np.concatenate([gradient[:, 0], -gradient[:, 0], gradient[:, 1], -gradient[:, 1]])
+    return residuals, rows, columns, values
 
 
-def _least_norm_step(
-    residuals: np.ndarray, rows: np.ndarray, columns: np.ndarray, values: np.ndarray, size: int
+class _SparseRows:
+    """A sparse matrix ``J`` (``rows``, ``columns``, ``values``) that multiplies blocks of vectors at once."""
+
+    def __init__(self, rows: np.ndarray, columns: np.ndarray, values: np.ndarray, shape: tuple[int, int]) -> None:
+        self.values, self.shape = values, shape
+        self._by_row = self._grouping(rows)
+        self._by_column = self._grouping(columns)
+        self.rows, self.columns = rows, columns
+
+    @staticmethod
+    def _grouping(index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        order = np.argsort(index, kind="stable")
+        sorted_index = index[order]
+        starts = np.flatnonzero(np.concatenate([[True], sorted_index[1:] != sorted_index[:-1]])) if len(index) else \
+            np.zeros(0, np.int64)
+        return order, starts, sorted_index[starts]
+
+    def _sum(self, grouping: tuple[np.ndarray, np.ndarray, np.ndarray], terms: np.ndarray, size: int) -> np.ndarray:
+        order, starts, targets = grouping
+        out = np.zeros((size, terms.shape[1]))
+        if len(starts):
+            out[targets] = np.add.reduceat(terms[order], starts, axis=0)
+        return out
+
+    def times(self, block: np.ndarray) -> np.ndarray:
+        """``J @ block`` for a ``(columns, k)`` block."""
+        return self._sum(self._by_row, self.values[:, None] * block[self.columns], self.shape[0])
+
+    def times_transpose(self, block: np.ndarray) -> np.ndarray:
+        """``J.T @ block`` for a ``(rows, k)`` block."""
+        return self._sum(self._by_column, self.values[:, None] * block[self.rows], self.shape[1])
+
+
+def least_norm_steps(
+    targets: np.ndarray, rows: np.ndarray, columns: np.ndarray, values: np.ndarray, size: int
 ) -> np.ndarray:
-    """The smallest ``step`` with ``J @ step = -residuals`` (conjugate gradients on ``J J^T``)."""
-    count = len(residuals)
-
-    def times_transpose(y: np.ndarray) -> np.ndarray:
-        return np.bincount(columns, weights=values * y[rows], minlength=size)
-
-    def times(x: np.ndarray) -> np.ndarray:
-        return np.bincount(rows, weights=values * x[columns], minlength=count)
-
-    target = -residuals
-    solution = np.zeros(count)
-    remainder = target.copy()
+    """The smallest ``steps`` (``(size, k)``) with ``J @ steps = targets`` (``(count, k)``), one column per
+    right-hand side (a dense least-norm solve for small systems, else conjugate gradients on ``J J^T``, all
+    columns at once)."""
+    targets = np.asarray(targets, dtype=float).reshape(len(targets), -1)
+    if len(targets) * size <= DENSE_LIMIT:
+        dense = np.zeros((len(targets), size))
+        np.add.at(dense, (rows, columns), values)
+        return np.linalg.lstsq(dense, targets, rcond=None)[0]
+    matrix = _SparseRows(rows, columns, values, (len(targets), size))
+    solution = np.zeros_like(targets)
+    remainder = targets.copy()
     direction = remainder.copy()
-    norm = float(remainder @ remainder)
-    for _ in range(10 * count + 100):
-        if norm <= (1e-14 * max(1.0, float(np.abs(target).max()))) ** 2:
+    norm = np.einsum("ij,ij->j", remainder, remainder)
+    goal = (1e-14 * np.maximum(1.0, np.abs(targets).max(axis=0, initial=0.0))) ** 2
+    for _ in range(10 * len(targets) + 100):
+        active = norm > goal
+        if not active.any():
             break
-        product = times(times_transpose(direction))
-        curvature = float(direction @ product)
-        if curvature <= 0:
+        product = matrix.times(matrix.times_transpose(direction))
+        curvature = np.einsum("ij,ij->j", direction, product)
+        active &= curvature > 0
+        if not active.any():
             break
-        alpha = norm / curvature
+        alpha = np.where(active, norm / np.where(active, curvature, 1.0), 0.0)
         solution += alpha * direction
         remainder -= alpha * product
-        new_norm = float(remainder @ remainder)
-        direction = remainder + (new_norm / norm) * direction
-        norm = new_norm
-    return times_transpose(solution)
+        new_norm = np.einsum("ij,ij->j", remainder, remainder)
+        direction = remainder + np.where(active, new_norm / np.where(norm > 0, norm, 1.0), 0.0) * direction
+        norm = np.where(active, new_norm, 0.0)
+    return matrix.times_transpose(solution)
 
 
 def regularize_kawasaki(pattern: CreasePattern) -> Regularized:
@@ -139,7 +186,7 @@ def regularize_kawasaki(pattern: CreasePattern) -> Regularized:
         if residual < REGULARIZED_RESIDUAL:
             break
         keep = ~fixed[columns]
-        step = _least_norm_step(residuals, rows[keep], columns[keep], values[keep], 2 * len(coords))
+        step = least_norm_steps(-residuals[:, None], rows[keep], columns[keep], values[keep], 2 * len(coords))[:, 0]
         coords += step.reshape(-1, 2)
     moved = float(np.hypot(*(coords - pattern.vertices_coords).T).max()) if len(coords) else 0.0
     return Regularized(replace(pattern, vertices_coords=coords), moved, residual, len(vertices))

@@ -34,12 +34,15 @@ follows one rule, applied everywhere through the constants below:
    accepts as approximately flat is never rejected by big-little-big over a difference within that tolerance.
 9. **No tolerance closes a gap of the design.** A folded tolerance raised for noisy input may not merge a
    folded vertex with another vertex or edge across a gap wider than ``FOLDED_DISTANCE_TOLERANCE`` that
-   refolding with the input moved by its noise hardly changes (:mod:`foldbench.crease.folded_gaps`). Without
-   a written precision the noise is only estimated, and where the folding amplifies it (folded vertices
-   disagree by more than ``FOLDED_MISMATCH_FACTOR`` times the precision) a gap between ``GAP_DOUBT_FACTOR``
-   and ``GAP_NOISE_FACTOR`` times its movement is doubtful: not closed either (a precision error names it).
-   When a level closed gaps of such an input whose folding amplified its Kawasaki residuals, the
-   regularised pattern (rule 10) is counted too, and a different count is ``E_PRECISION_GAPS``.
+   refolding with the input moved by its noise (projected onto the patterns that meet Kawasaki, never less
+   than :data:`LEAST_NOISE`) hardly changes (:mod:`foldbench.crease.folded_gaps`). Without a written
+   precision the noise is only estimated, and where the folding amplifies it (folded vertices disagree by
+   more than ``FOLDED_MISMATCH_FACTOR`` times the precision) it is the regularisation's movement, and a gap
+   between ``GAP_DOUBT_FACTOR`` and ``GAP_NOISE_FACTOR`` times its movement is doubtful: not closed either (a
+   precision error names it). When a level closed gaps of such an input whose folding amplified its
+   Kawasaki residuals, the regularised pattern (rule 10) is counted too, and a different count is
+   ``E_PRECISION_GAPS``. A self-intersection found at a level that keeps open a gap the noise moves by half
+   its width or more is a verdict only when no level that closes the gap is sound.
 10. **Kawasaki's residuals may be removed, within the snap tolerance.** When no level gives a sound overlay
    because the folding amplified the input's Kawasaki residuals, the pattern is moved to the nearest one on
    which every vertex meets Kawasaki exactly (:mod:`foldbench.crease.regularize`), provided no vertex moves
@@ -76,6 +79,7 @@ __all__ = [
     "FOLDED_TOLERANCE_FLOOR",
     "IMPORT_TOLERANCE_LIMIT",
     "KAWASAKI_IMPOSSIBLE",
+    "LEAST_NOISE",
     "PRECISION_MARGIN",
 ]
 
@@ -136,6 +140,11 @@ NOISE_GAP_RATIO: float = 100.0
 TINY_OVERLAP_LIMIT: float = 5e-5
 """A mountain and a valley crease of a drawing that overlap over less than this are merged with a note (an
 overlap any longer is a structure error)."""
+
+LEAST_NOISE: float = 1e-6
+"""The least input noise folded gaps are judged against (paper size = 1), exact input included: jittering a
+pattern by up to this much is to change no count and no verdict, so no folded gap that such a jitter moves by
+a fifth of its width is resolved (:mod:`foldbench.crease.folded_gaps`)."""
 
 IMPORT_TOLERANCE_LIMIT: float = 1e-4
 """The widest crease-pattern tolerance tried when a drawing does not connect at the default one."""
