@@ -113,22 +113,10 @@ def main() -> None:
     for state in range(1, sequence.state_count):
         added = sequence.creases_until(state)
         states.append(sum(1 << g for g, group in enumerate(groups)
-                          if all(any(_lies_on(segments[i], crease) for crease in added) for i in group)))
+                          if all(any(crease.covers(segments[i]) for crease in added) for i in group)))
     growing = all(a & b == a and a != b for a, b in zip(states, states[1:], strict=False))
     chain = growing and all(s in flat_set for s in states)
     print(f"the sequence's own states: {len(states)}, a chain of flat sub-patterns: {chain}")
-
-
-def _lies_on(piece: Crease, crease: Crease) -> bool:
-    """Whether a segment lies on a (longer) crease of the same letter."""
-    start, end = np.array(crease.p1), np.array(crease.p2)
-    along = end - start
-    for point in (piece.p1, piece.p2):
-        offset = np.array(point) - start
-        t = float(offset @ along / (along @ along))
-        if not -1e-9 <= t <= 1 + 1e-9 or np.hypot(*(offset - t * along)) > 1e-6:
-            return False
-    return piece.assignment == crease.assignment
 
 
 if __name__ == "__main__":

@@ -168,18 +168,6 @@ def _flat_subsets(creases) -> list[frozenset[int]]:
     return found
 
 
-def _lies_on(piece: Crease, crease: Crease) -> bool:
-    """Whether a crease segment lies on a (longer) crease with the same letter."""
-    start, end = np.array(crease.p1), np.array(crease.p2)
-    along = end - start
-    for point in (piece.p1, piece.p2):
-        offset = np.array(point) - start
-        t = float(offset @ along / (along @ along))
-        if not -1e-9 <= t <= 1 + 1e-9 or np.hypot(*(offset - t * along)) > 1e-6:
-            return False
-    return piece.assignment == crease.assignment
-
-
 def _segments(sequence) -> list[Crease]:
     """The final pattern's crease edges as segments."""
     pattern = sequence.final_pattern
@@ -189,22 +177,31 @@ def _segments(sequence) -> list[Crease]:
             if letter in "MV"]
 
 
+def _on_the_22_5_degree_grid(segments: list[Crease]) -> bool:
+    """Whether every segment runs at a multiple of 22.5°."""
+    angles = [math.degrees(math.atan2(c.p2[1] - c.p1[1], c.p2[0] - c.p1[0])) % 180 for c in segments]
+    return all(min(abs(angle - 22.5 * k) for k in range(9)) < 1e-9 for angle in angles)
+
+
+def _letters_at_vertices(segments: list[Crease]) -> dict[tuple, str]:
+    """The letters of the creases meeting at each vertex (rounded to 10⁻⁶), for Maekawa by hand."""
+    letters: dict[tuple, str] = {}
+    for crease in segments:
+        for point in (crease.p1, crease.p2):
+            key = (round(point[0], 6), round(point[1], 6))
+            letters[key] = letters.get(key, "") + crease.assignment
+    return letters
+
+
 def test_bird_base_is_the_known_22_5_degree_pattern() -> None:
     bird = sequence_by_name("bird-base")
     assert bird.category == "base" and bird.compiled(len(bird)).state_count >= 1
     report = check_vertices(bird.final_pattern)
     assert report.checked_vertices == 5 and max(report.kawasaki_errors.values()) < 1e-9  # centre + 4 petal points
     segments = _segments(bird)
-    assert len(segments) == 16
-    for crease in segments:
-        angle = math.degrees(math.atan2(crease.p2[1] - crease.p1[1], crease.p2[0] - crease.p1[0])) % 180
-        assert min(abs(angle - 22.5 * k) for k in range(9)) < 1e-9
+    assert len(segments) == 16 and _on_the_22_5_degree_grid(segments)
     # Maekawa by hand at the centre (4 mountains, 2 valleys) and at each petal point (3 and 1)
-    degrees: dict[tuple, str] = {}
-    for crease in segments:
-        for point in (crease.p1, crease.p2):
-            degrees[(round(point[0], 6), round(point[1], 6))] = degrees.get(
-                (round(point[0], 6), round(point[1], 6)), "") + crease.assignment
+    degrees = _letters_at_vertices(segments)
     u = round(5 * math.tan(math.radians(22.5)), 6)
     assert sorted(degrees[(5.0, 5.0)]) == list("MMMMVV")
     for point in ((u, 5.0), (5.0, u), (10 - u, 5.0), (5.0, 10 - u)):
@@ -236,14 +233,8 @@ def test_frog_base_is_a_22_5_degree_pattern_flat_at_every_vertex() -> None:
     report = check_vertices(frog.final_pattern)
     assert report.checked_vertices == 9 and max(report.kawasaki_errors.values()) < 1e-9  # centre + 8 kite vertices
     segments = _segments(frog)
-    for crease in segments:
-        angle = math.degrees(math.atan2(crease.p2[1] - crease.p1[1], crease.p2[0] - crease.p1[0])) % 180
-        assert min(abs(angle - 22.5 * k) for k in range(9)) < 1e-9
-    letters: dict[tuple, str] = {}
-    for crease in segments:
-        for point in (crease.p1, crease.p2):
-            key = (round(point[0], 6), round(point[1], 6))
-            letters[key] = letters.get(key, "") + crease.assignment
+    assert _on_the_22_5_degree_grid(segments)
+    letters = _letters_at_vertices(segments)
     # Maekawa by hand: 14 creases at the centre (8 mountains to the kite vertices, one diagonal and both middle
     # lines as valleys), three mountains and a valley at each kite vertex
     assert sorted(letters[(5.0, 5.0)]) == list("M" * 8 + "V" * 6)
@@ -293,7 +284,7 @@ def test_states_are_the_flat_sub_patterns(name: str, chain: bool) -> None:
     state_sets = []
     for state in range(1, sequence.state_count):
         added = sequence.creases_until(state)
-        state_sets.append(frozenset(i for i, c in enumerate(segments) if any(_lies_on(c, a) for a in added)))
+        state_sets.append(frozenset(i for i, c in enumerate(segments) if any(a.covers(c) for a in added)))
     assert all(s in flat for s in state_sets)
     assert all(a < b for a, b in zip(state_sets, state_sets[1:], strict=False))
     if chain:

@@ -73,6 +73,17 @@ class Crease:
         """The crease as the environment's crease record ``{"p1", "p2", "assignment"}``."""
         return {"p1": [self.p1[0], self.p1[1]], "p2": [self.p2[0], self.p2[1]], "assignment": self.assignment}
 
+    def covers(self, piece: Crease, tolerance: float = 1e-6) -> bool:
+        """Whether ``piece`` lies on this crease (both ends within ``tolerance`` of it) with the same letter."""
+        start, end = np.array(self.p1), np.array(self.p2)
+        along = end - start
+        for point in (piece.p1, piece.p2):
+            offset = np.array(point) - start
+            t = float(offset @ along / (along @ along))
+            if not -1e-9 <= t <= 1 + 1e-9 or np.hypot(*(offset - t * along)) > tolerance:
+                return False
+        return piece.assignment == self.assignment
+
     @classmethod
     def from_action(cls, record: dict[str, Any]) -> Crease:
         """The crease of an environment crease record (the inverse of :meth:`to_action`)."""
