@@ -527,8 +527,8 @@ def _frog_base() -> FoldSequence:
     """
     return FoldSequence("frog-base", "base", _steps(
         ("valley fold in half along the diagonal", [_c(10, 0, 0, 10, "V")]),
-        ("collapse the flap at the bottom edge (its kite creases from the two bottom corners, the creases from the "
-         "bottom edge's midpoint, and the middle lines from the centre to the bottom and right edges)",
+        ("collapse the flap at the bottom edge (the four creases at each of its two kite vertices, and the middle "
+         "lines from the centre to the bottom and right edges)",
          [*_frog_flap(0), _c(5, 5, 5, 0, "V"), _c(5, 5, 10, 5, "V")]),
         ("collapse the flap at the top edge the same way, with the middle lines from the centre to the top and "
          "left edges", [*_frog_flap(2), _c(5, 5, 5, 10, "V"), _c(5, 5, 0, 5, "V")]),
