@@ -109,13 +109,14 @@ def main() -> None:
     full = (1 << len(groups)) - 1
     print(f"longest chain of flat sub-patterns ending at the full pattern: {longest(full)} states")
     sequence = sequence_by_name(args.name)
-    states = []
+    states, whole = [], True
     for state in range(1, sequence.state_count):
         added = sequence.creases_until(state)
-        states.append(sum(1 << g for g, group in enumerate(groups)
-                          if all(any(crease.covers(segments[i]) for crease in added) for i in group)))
+        covered = [[any(crease.covers(segments[i]) for crease in added) for i in group] for group in groups]
+        whole = whole and all(all(marks) or not any(marks) for marks in covered)  # no group taken in part
+        states.append(sum(1 << g for g, marks in enumerate(covered) if all(marks)))
     growing = all(a & b == a and a != b for a, b in zip(states, states[1:], strict=False))
-    chain = growing and all(s in flat_set for s in states)
+    chain = whole and growing and all(s in flat_set for s in states)
     print(f"the sequence's own states: {len(states)}, a chain of flat sub-patterns: {chain}")
 
 
