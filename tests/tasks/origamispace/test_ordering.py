@@ -4,7 +4,6 @@ and the harness scores the oracle at 100 % and random near chance."""
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 from pathlib import Path
 
@@ -15,14 +14,12 @@ from hypothesis import strategies as st
 
 from foldbench.crease.sequences import sequence_by_name
 from foldbench.errors import InvalidKnobError
-from foldbench.harness import Store, aggregate, evaluate
-from foldbench.models import OracleModel, RandomModel
 from foldbench.tasks import make
 from foldbench.tasks.base import ImagePart
-from foldbench.tasks.dataset import read_items, write_dataset
 from foldbench.tasks.origamibench.one_step import contains_creases
 from foldbench.tasks.origamibench.pictures import pictures_look_alike, state_signature
 from foldbench.tasks.origamispace.ordering import EDIT_KINDS, _compose, edit_group
+from tests.support.choice_runs import oracle_and_random_accuracy
 
 TASK_ID = "origamispace/multi-step-ordering-v2"
 
@@ -133,15 +130,7 @@ def test_bad_knobs_are_refused_by_name(task, knobs: dict, words: list[str]) -> N
 
 
 def test_oracle_and_random_through_the_harness(task, tmp_path: Path) -> None:
-    data = tmp_path / "data"
-    write_dataset(TASK_ID, data, n=160, seed=5, modalities=("image",), knobs={"size": 64})
-    items = read_items(data)
-    results = {}
-    with Store(tmp_path / "runs.db") as store:
-        for name, model in (("oracle", OracleModel()), ("random", RandomModel(3))):
-            asyncio.run(evaluate(store=store, run_name=name, task=task, dataset_dir=data, items=items, model=model,
-                                 modality="image"))
-            results[name] = aggregate(store.scores(name), task.spec).value("accuracy")
+    results = oracle_and_random_accuracy(TASK_ID, task, tmp_path, n=160, knobs={"size": 64})
     assert results["oracle"] == 1.0
     assert 0.15 <= results["random"] <= 0.35
 

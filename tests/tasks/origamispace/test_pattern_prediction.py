@@ -4,7 +4,6 @@ at 100 % and random near chance."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import shutil
 from pathlib import Path
@@ -14,12 +13,10 @@ import pytest
 from foldbench.crease.collection import table3
 from foldbench.crease.sequences import sequence_by_name
 from foldbench.errors import InvalidKnobError
-from foldbench.harness import Store, aggregate, evaluate
-from foldbench.models import OracleModel, RandomModel
 from foldbench.tasks import make
 from foldbench.tasks.base import ImagePart, ParseFailure
-from foldbench.tasks.dataset import read_items, write_dataset
 from foldbench.tasks.origamispace.named_patterns import builtin_named_patterns, display_name, pattern_digest
+from tests.support.choice_runs import oracle_and_random_accuracy
 
 TASK_ID = "origamispace/pattern-prediction-v2"
 INSTAGRAM = Path(__file__).resolve().parents[3] / ".." / "shared" / "corpus" / "flat-folder" / "instagram"
@@ -110,14 +107,6 @@ def test_a_collection_without_names_says_so_and_makes_no_items(task, tmp_path: P
 
 
 def test_oracle_and_random_through_the_harness(task, tmp_path: Path) -> None:
-    data = tmp_path / "data"
-    write_dataset(TASK_ID, data, n=200, seed=5, modalities=("image",), knobs={"size": 96})
-    items = read_items(data)
-    results = {}
-    with Store(tmp_path / "runs.db") as store:
-        for name, model in (("oracle", OracleModel()), ("random", RandomModel(3))):
-            asyncio.run(evaluate(store=store, run_name=name, task=task, dataset_dir=data, items=items, model=model,
-                                 modality="image"))
-            results[name] = aggregate(store.scores(name), task.spec).value("accuracy")
+    results = oracle_and_random_accuracy(TASK_ID, task, tmp_path, n=200, knobs={"size": 96})
     assert results["oracle"] == 1.0
     assert 0.15 <= results["random"] <= 0.35
