@@ -128,8 +128,7 @@ def test_eval_keeps_its_run_store_on_s3_and_resumes_from_it(
     output = capsys.readouterr().out
     assert "run r: 2/2 items scored" in output and "run r: 5/5 items scored" in output and "2 already done" in output
     assert s3_server.keys("runs") == ["runs/foldbench.db"]  # nothing beside it is left behind
-    pafs.copy_files("foldbench-test/runs/foldbench.db", str(tmp_path / "downloaded.db"),
-                    source_filesystem=s3_server.filesystem, destination_filesystem=pafs.LocalFileSystem())  # fmt: skip
+    _remote_bytes(s3_server, "runs/foldbench.db", tmp_path / "downloaded.db")
     with Store(tmp_path / "downloaded.db") as downloaded:
         assert len(list(downloaded.scores("r"))) == 5
 
