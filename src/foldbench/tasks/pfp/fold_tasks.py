@@ -209,11 +209,7 @@ def _touches_every_step(state: FoldState, steps: list[Step]) -> Callable[[Unfold
     paper with holes or lays its flap on holes. Holes that no crease of a fold touches are left alone by that fold,
     which is then consistent with them; holes only grow as cutouts are added, so a cut whose first cutout passes
     the rule passes it whole."""
-    regions = []
-    for step in steps:
-        flaps = [state.silhouette.intersection(half_plane(crease)) for crease in step]
-        images = [affinity.affine_transform(flap, reflection(crease)) for flap, crease in zip(flaps, step, strict=True)]
-        regions.append(shapely.union_all([*flaps, *images]))
+    regions = [shapely.union_all([_changed_paper(state, crease) for crease in step]) for step in steps]
 
     def rule(pieces: UnfoldedPieces) -> bool:
         parts = np.empty(len(pieces.pieces), dtype=object)
