@@ -19,8 +19,6 @@ import time
 from collections import Counter
 from functools import cache
 
-import numpy as np
-
 from foldbench.crease.compiler import compile_crease_pattern
 from foldbench.crease.errors import CreasePatternError
 from foldbench.crease.sequences import PAPER_SIZE, Crease, pattern_from_creases, sequence_by_name
@@ -30,14 +28,6 @@ Point = tuple[float, float]
 
 def _key(point: Point) -> Point:
     return round(point[0], 6), round(point[1], 6)
-
-
-def _final_segments(name: str) -> list[Crease]:
-    pattern = sequence_by_name(name).final_pattern
-    coords = pattern.vertices_coords * pattern.scale + np.array(pattern.offset)
-    return [Crease(tuple(coords[a]), tuple(coords[b]), letter)
-            for (a, b), letter in zip(pattern.edges_vertices.tolist(), pattern.edges_assignment, strict=True)
-            if letter in "MV"]
 
 
 def _interior(point: Point) -> bool:
@@ -88,7 +78,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("name", nargs="?", default="frog-base", help="a built-in sequence name")
     args = parser.parse_args()
-    segments = _final_segments(args.name)
+    sequence = sequence_by_name(args.name)
+    segments = sequence.final_segments()
     centre, groups = _groups(segments)
     started = time.perf_counter()
     flat: list[int] = []
@@ -108,7 +99,6 @@ def main() -> None:
 
     full = (1 << len(groups)) - 1
     print(f"longest chain of flat sub-patterns ending at the full pattern: {longest(full)} states")
-    sequence = sequence_by_name(args.name)
     states, whole = [], True
     for state in range(1, sequence.state_count):
         added = sequence.creases_until(state)

@@ -168,15 +168,6 @@ def _flat_subsets(creases) -> list[frozenset[int]]:
     return found
 
 
-def _segments(sequence) -> list[Crease]:
-    """The final pattern's crease edges as segments."""
-    pattern = sequence.final_pattern
-    coords = pattern.vertices_coords * pattern.scale + np.array(pattern.offset)
-    return [Crease(tuple(coords[a]), tuple(coords[b]), letter)
-            for (a, b), letter in zip(pattern.edges_vertices.tolist(), pattern.edges_assignment, strict=True)
-            if letter in "MV"]
-
-
 def _on_the_22_5_degree_grid(segments: list[Crease]) -> bool:
     """Whether every segment runs at a multiple of 22.5°."""
     angles = [math.degrees(math.atan2(c.p2[1] - c.p1[1], c.p2[0] - c.p1[0])) % 180 for c in segments]
@@ -198,7 +189,7 @@ def test_bird_base_is_the_known_22_5_degree_pattern() -> None:
     assert bird.category == "base" and bird.compiled(len(bird)).state_count >= 1
     report = check_vertices(bird.final_pattern)
     assert report.checked_vertices == 5 and max(report.kawasaki_errors.values()) < 1e-9  # centre + 4 petal points
-    segments = _segments(bird)
+    segments = bird.final_segments()
     assert len(segments) == 16 and _on_the_22_5_degree_grid(segments)
     # Maekawa by hand at the centre (4 mountains, 2 valleys) and at each petal point (3 and 1)
     degrees = _letters_at_vertices(segments)
@@ -223,7 +214,7 @@ def test_bird_base_matches_the_traditional_oripa_tile() -> None:
         if letter in "MV" and inside and not on_tile_border.any():
             tile.add((*sorted([tuple(np.round(p, 4)), tuple(np.round(q, 4))]), letter))
     ours = {(*sorted([tuple(np.round(c.p1, 4)), tuple(np.round(c.p2, 4))]), c.assignment)
-            for c in _segments(sequence_by_name("bird-base"))}
+            for c in sequence_by_name("bird-base").final_segments()}
     assert ours == tile
 
 
@@ -232,7 +223,7 @@ def test_frog_base_is_a_22_5_degree_pattern_flat_at_every_vertex() -> None:
     assert frog.category == "base" and len(frog) == 4
     report = check_vertices(frog.final_pattern)
     assert report.checked_vertices == 9 and max(report.kawasaki_errors.values()) < 1e-9  # centre + 8 kite vertices
-    segments = _segments(frog)
+    segments = frog.final_segments()
     assert _on_the_22_5_degree_grid(segments)
     letters = _letters_at_vertices(segments)
     # Maekawa by hand: 14 creases at the centre (8 mountains to the kite vertices, one diagonal and both middle
@@ -279,7 +270,7 @@ def test_states_are_the_flat_sub_patterns(name: str, chain: bool) -> None:
     """Every state is a sub-pattern that folds flat, and (for a chain) no other sub-pattern does, so the
     sequence has as many steps as the geometry allows."""
     sequence = sequence_by_name(name)
-    segments = _segments(sequence)
+    segments = sequence.final_segments()
     flat = _flat_subsets(segments)
     state_sets = []
     for state in range(1, sequence.state_count):

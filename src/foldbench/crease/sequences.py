@@ -156,6 +156,14 @@ class FoldSequence:
         """The crease pattern after the last step."""
         return self.pattern(len(self.steps))
 
+    def final_segments(self) -> list[Crease]:
+        """The final pattern's mountain and valley edges as crease segments (split at every vertex), paper frame."""
+        pattern = self.final_pattern
+        coords = pattern.vertices_coords * pattern.scale + np.array(pattern.offset)
+        return [Crease(tuple(coords[a]), tuple(coords[b]), letter)
+                for (a, b), letter in zip(pattern.edges_vertices.tolist(), pattern.edges_assignment, strict=True)
+                if letter in "MV"]
+
     def actions(self) -> list[dict[str, Any]]:
         """The environment actions that replay the sequence: one ``add_creases`` action per step."""
         return [{"action": "add_creases", "creases": [c.to_action() for c in step.creases]} for step in self.steps]
