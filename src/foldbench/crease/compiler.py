@@ -11,7 +11,7 @@ import numpy as np
 from foldbench.crease.cells import OverlapCells
 from foldbench.crease.constraints import ABOVE, BELOW
 from foldbench.crease.errors import AmbiguousFoldedState, CreasePatternError, PrecisionProblem, SelfIntersection
-from foldbench.crease.folded_gaps import GapJudge, narrow_gaps, noise_judge, unresolved_open_gaps
+from foldbench.crease.folded_gaps import FoldedGap, GapJudge, narrow_gaps, noise_judge, unresolved_open_gaps
 from foldbench.crease.folding import FoldedGeometry, fold_faces
 from foldbench.crease.layer_constraints import LayerConstraints
 from foldbench.crease.local_checks import LocalCheckReport, check_vertices
@@ -252,6 +252,7 @@ def compile_crease_pattern(
     judge = noise_judge(pattern, folded, input_precision)
     above = 0.0
     unsettled: SelfIntersection | None = None
+    in_doubt: tuple[SelfIntersection, FoldedGap] | None = None
     while True:
         try:
             overlay = build_overlay(pattern, folded, check_local, judge=judge, above=above)
@@ -267,6 +268,7 @@ def compile_crease_pattern(
                                         require_unique=require_unique,
                                         timeout=timeout, progress=progress)
         cells, constraints = overlay.cells, overlay.constraints
+        in_doubt = in_doubt or overlay.in_doubt
         lap("overlay")
         solver = LayerSolver(constraints)
         try:
@@ -279,10 +281,14 @@ def compile_crease_pattern(
             if not unresolved:
                 raise
             unsettled = unsettled or verdict
+            if not any(gap.certain for gap in unresolved):
+                in_doubt = in_doubt or (verdict, max(unresolved, key=lambda gap: gap.width))
             above = max(overlay.tolerance, *(gap.width for gap in unresolved))
             continue
         break
     lap("solve")
+    if in_doubt is not None:
+        raise _verdict_in_doubt(*in_doubt, overlay.tolerance, solution.state_count, judge)
     if _closed_gaps_need_a_cross_check(pattern, folded, overlay.tolerance, input_precision) and not solution.stopped:
         _cross_check_closed_gaps(pattern, folded, overlay.tolerance, solution.state_count, timeout, judge, limit)
     warnings = list(pattern.notes)
@@ -313,6 +319,23 @@ def compile_crease_pattern(
         warnings.append(f"AFS: {message}")
     return CompiledFold(pattern, local, folded, cells, constraints, solution, limit, timings, tuple(warnings),
                         overlay.tolerance, input_precision)
+
+
+def _verdict_in_doubt(
+    verdict: SelfIntersection, gap: FoldedGap, tolerance: float, states: int, judge: GapJudge
+) -> PrecisionProblem:
+    """``E_PRECISION_GAPS`` for a count found at a level that closes a gap which only the margin of an
+    estimated noise could close, after a self-intersection was found with the gap open: neither answer can be
+    trusted (the noise the input shows moves the gap by less than its width, its estimate by more)."""
+    return PrecisionProblem(
+        "E_PRECISION_GAPS",
+        f"a self-intersection was found with a folded gap open ({gap.describe()}) that the input's measured noise "
+        f"({judge.measured_amplitude:.1e}) cannot close but its estimated noise ({judge.amplitude:.1e}) can; "
+        f"closed, at folded tolerance {tolerance:.1e}, the pattern has {states} state(s): the input is too "
+        "imprecise to tell the two answers apart",
+        {"gap": gap.to_dict(), "measured_noise": judge.measured_amplitude, "estimated_noise": judge.amplitude,
+         "folded_tolerance": tolerance, "states": states, "self_intersection": verdict.to_dict()},
+    )
 
 
 def _closed_gaps_need_a_cross_check(

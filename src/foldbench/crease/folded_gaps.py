@@ -20,23 +20,36 @@ move when its vertices move *that* way is how sensitive the design is. Moved any
 vertices no longer agree with themselves, and their disagreement (often a hundred times the movement) would
 pass every gap for noise. The noise is never taken below :data:`~foldbench.crease.tolerance.LEAST_NOISE`
 (1e-6), exact input included: jittering a pattern that much is to change no answer, so a gap that such a
-jitter moves by half its width or more is not one the input resolves. A self-intersection found at a level
-that keeps such a gap open (:func:`unresolved_open_gaps`) is no verdict until the levels that close it have
-been tried (:mod:`foldbench.crease.overlay`, :mod:`foldbench.crease.compiler`).
+jitter can close is not one the input resolves. Whether it can is bounded, not sampled
+(:meth:`GapJudge.worst_moves`): each crease-pattern coordinate is moved alone by the noise, the folded
+state refolded, and the changes added up (as vectors for a gap between two vertices). A self-intersection
+found at a level that keeps open a gap this bound can close (:func:`unresolved_open_gaps`) is no verdict
+until the levels that close it have been tried (:mod:`foldbench.crease.overlay`,
+:mod:`foldbench.crease.compiler`).
 
-Without a written precision the noise is only estimated (``NOISE_MARGIN`` times the measured precision, which
-can be several times too large on a big pattern and up to three times too small on a tiny one; where the
-folding amplifies it, the regularisation's own movement, :func:`noise_judge`), and a gap may
-be neither clearly noise nor clearly design: wider than :data:`GAP_DOUBT_FACTOR` but at most
-``GAP_NOISE_FACTOR`` times its movement. Such a gap is returned too, marked ``certain=False``: the tolerance may
-not close it either where the folding amplifies the noise (:mod:`foldbench.crease.overlay`), and when no
-other level is sound the answer is a precision error naming it (or, in the compiler, the states of the
-Kawasaki-regularised pattern, whose folded vertices agree).
+Without a written precision the noise is only estimated: ``NOISE_MARGIN`` times the measured precision,
+which can be several times too large on a big pattern and up to three times too small on a tiny one (where
+the folding amplifies it, the regularisation's own movement, :func:`noise_judge`). The measured precision
+itself (at least ``LEAST_NOISE``) is :attr:`GapJudge.measured_amplitude`. A gap that the estimate can close
+but the measured noise cannot is in doubt:
+
+- a level may not close it where the folded vertices agree (:func:`gaps_beyond_measured_noise`): a thin
+  strip's overhang of 2e-5, jittered by 1e-6, measures its noise at 2e-7 to 8e-7 and estimates it at up to
+  3.2e-6, which could close it; the flush fold's count would be a wrong answer;
+- a self-intersection resting on it is no verdict, and when a level that closes it is sound the answer is a
+  precision error naming both (``E_PRECISION_GAPS``, :mod:`foldbench.crease.compiler`).
+
+Where the folding amplifies the noise, a gap may also be neither clearly noise nor clearly design: wider
+than :data:`GAP_DOUBT_FACTOR` but at most ``GAP_NOISE_FACTOR`` times its movement. Such a gap is returned
+by :func:`genuine_gaps` too, marked ``certain=False``: the tolerance may not close it either
+(:mod:`foldbench.crease.overlay`), and when no other level is sound the answer is a precision error naming
+it (or, in the compiler, the states of the Kawasaki-regularised pattern, whose folded vertices agree).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,8 +72,12 @@ from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATC
 
 __all__ = [
     "GAP_NOISE_FACTOR", "GAP_TRIALS", "NOISE_MARGIN", "FoldedGap", "GapJudge", "genuine_gaps", "narrow_gaps",
-    "noise_amplitude", "noise_judge", "unresolved_open_gaps", "GAP_DOUBT_FACTOR",
+    "noise_amplitude", "noise_judge", "unresolved_open_gaps", "GAP_DOUBT_FACTOR", "RESPONSE_CHUNK",
+    "gaps_beyond_measured_noise",
 ]
+
+RESPONSE_CHUNK: int = 256
+"""How many one-coordinate moves are refolded at a time when bounding how far the gaps can move."""
 
 GAP_TRIALS: int = 16
 """How many times the pattern is refolded with its vertices moved by up to the input precision."""
@@ -75,9 +92,7 @@ times)."""
 GAP_DOUBT_FACTOR: float = 2.0
 """Under an estimated noise amplitude (no written precision) in a pattern whose folding amplifies the noise, a
 gap wider than this many times the most the trials moved it, but not ``GAP_NOISE_FACTOR`` times, is
-doubtful: not closed, not trusted; a gap that moves by more than half its width (at most this many times
-its movement) is clearly noise, and a self-intersection found while it is kept open is no verdict until the
-levels that close it were tried (:func:`unresolved_open_gaps`). Noise gaps of a rounded corpus file
+doubtful: not closed, not trusted. Noise gaps of a rounded corpus file
 (Komatsu's Butterfly Base) reach 2.9 times under the regularisation's amplitude, the clipped twist's slivers
 jittered by 1e-6 about 3 to 6 times: neither is closed, and both are counted on the regularised pattern."""
 
@@ -117,9 +132,12 @@ class FoldedGap:
         other: the vertex (``kind == "vertex"``) or the edge (``kind == "edge"``) on the other side.
         kind: ``"vertex"`` or ``"edge"``.
         width: the gap's width (paper size = 1).
-        noise: the most the gap's width changed over the trials.
-        certain: False for a doubtful gap (between ``GAP_DOUBT_FACTOR`` and ``GAP_NOISE_FACTOR`` times its
-            noise): neither design nor noise can be told apart.
+        noise: the most the gap's width changed over the trials (:func:`genuine_gaps`), or the most the noise
+            can change it (:func:`unresolved_open_gaps`, :func:`gaps_beyond_measured_noise`).
+        certain: from :func:`genuine_gaps`, False for a doubtful gap (between ``GAP_DOUBT_FACTOR`` and
+            ``GAP_NOISE_FACTOR`` times its noise): neither design nor noise can be told apart; from
+            :func:`unresolved_open_gaps`, True when the measured noise can close it, not only the estimate's
+            margin.
     """
 
     vertex: int
@@ -231,12 +249,17 @@ class GapJudge:
     first needed.
     """
 
-    def __init__(self, pattern: CreasePattern, folded: FoldedGeometry, amplitude: float, seed: int = 0) -> None:
+    def __init__(self, pattern: CreasePattern, folded: FoldedGeometry, amplitude: float, seed: int = 0, *,
+                 measured: float | None = None) -> None:
         self.pattern, self.folded, self.seed = pattern, folded, seed
         self._amplitude = amplitude
+        self._measured = amplitude if measured is None else min(amplitude, measured)
         self._refined_from: float | None = None  # the measured precision, when the amplitude awaits refinement
         self._base: np.ndarray | None = None
         self._trials: np.ndarray | None = None
+        self._start: np.ndarray | None = None  # the crease-pattern coordinates the trials move from
+        self._projected = False  # whether the trials' moves are projected onto patterns that meet Kawasaki
+        self._worst_reach: float | None = None
         self._regularized: tuple[Regularized, float] | None = None
 
     @property
@@ -249,6 +272,13 @@ class GapJudge:
             if regularized.residual < REGULARIZED_RESIDUAL and mismatch <= REGULARIZED_MISMATCH:
                 self._amplitude = max(min(self._amplitude, max(measured, regularized.moved)), LEAST_NOISE)
         return self._amplitude
+
+    @property
+    def measured_amplitude(self) -> float:
+        """The noise the input shows without a margin (at most :attr:`amplitude`): where the amplitude is only
+        an estimate (``NOISE_MARGIN`` times the measured precision), the measured precision itself, at least
+        :data:`~foldbench.crease.tolerance.LEAST_NOISE`; otherwise the amplitude."""
+        return min(self._measured, self.amplitude)
 
     def regularized(self) -> tuple[Regularized, float]:
         """The pattern's Kawasaki regularisation and the worst disagreement of its folded vertices (infinite
@@ -289,8 +319,69 @@ class GapJudge:
         else:
             start = pattern.vertices_coords
             self._base = self.folded.vertices_coords_folded
+        self._start, self._projected = start, consistent is not None and correction is not None
         self._trials = _refold(pattern, start + moves)
         return self._base, self._trials
+
+    def _one_coordinate_moves(self, projected: bool = True) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """The unmoved folded vertex positions ``(n, 2)`` and, :data:`RESPONSE_CHUNK` coordinates at a time, the
+        positions ``(k, n, 2)`` with one crease-pattern coordinate moved by the full amplitude (``projected``
+        onto the patterns that meet Kawasaki, as the trials' moves are, where they are): all ``2 n``
+        coordinates in bounded memory."""
+        self._prepare()
+        pattern, start, amplitude = self.pattern, self._start, self.amplitude
+        assert start is not None
+        reference = _refold(pattern, start[None])[0]
+        count = 2 * len(start)
+        for first in range(0, count, RESPONSE_CHUNK):
+            coordinates = np.arange(first, min(first + RESPONSE_CHUNK, count))
+            moves = np.zeros((len(coordinates), *start.shape))
+            moves[np.arange(len(coordinates)), coordinates // 2, coordinates % 2] = amplitude
+            if projected and self._projected:
+                correction = _kawasaki_correction(pattern, start, moves)
+                if correction is not None:
+                    moves = moves + correction
+            yield reference, _refold(pattern, start + moves)
+
+    def worst_reach(self) -> float:
+        """The farthest any folded vertex can move, to first order, when every crease-pattern coordinate moves
+        by up to the amplitude (0 without noise): no gap can change by more than twice this."""
+        if self._worst_reach is None:
+            self._worst_reach = 0.0
+            if self.amplitude > 0 and self.pattern.vertex_count:
+                sums = np.zeros((self.pattern.vertex_count, 2))
+                for reference, moved in self._one_coordinate_moves():
+                    sums += np.abs(moved - reference[None]).sum(axis=0)
+                self._worst_reach = float(np.hypot(sums[:, 0], sums[:, 1]).max())
+        return self._worst_reach
+
+    def worst_moves(
+        self, pairs: np.ndarray, kinds: np.ndarray, *, projected: bool = True
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The gaps' widths (signed for vertex-edge gaps) and the most each can change, to first order, when
+        every crease-pattern coordinate moves by up to the amplitude: the sum over coordinates of the change
+        that moving that coordinate alone by the amplitude makes. Unlike :meth:`measure` (the most over
+        random trials, which can fall well short of it) this is the bound itself, and reproducible. With
+        ``projected=False`` the moves are not projected onto the patterns that meet Kawasaki: the bound then
+        holds for any noise, such as the input's own, which breaks Kawasaki too."""
+        base, _ = self._prepare()
+        widths = _signed_gaps(base, self.pattern, pairs, kinds)
+        worst = np.zeros(len(pairs))
+        if self.amplitude <= 0 or not len(pairs):
+            return widths, worst
+        vertex_rows = kinds == 0
+        first, second = pairs[vertex_rows, 0], pairs[vertex_rows, 1]
+        unmoved: np.ndarray | None = None
+        for reference, moved in self._one_coordinate_moves(projected):
+            if unmoved is None:
+                unmoved = _signed_gaps(reference, self.pattern, pairs, kinds)
+            # a vertex-vertex gap closes only when the vector between the two vertices vanishes: its moves add
+            # up as vectors (the distance alone changes by second order across the gap)
+            between = (moved[:, first] - moved[:, second]) - (reference[first] - reference[second])[None]
+            worst[vertex_rows] += np.hypot(between[..., 0], between[..., 1]).sum(axis=0)
+            changed = _signed_gaps(moved, self.pattern, pairs, kinds) - unmoved[None]
+            worst[~vertex_rows] += np.abs(changed[:, ~vertex_rows]).sum(axis=0)
+        return widths, worst
 
     def reach(self) -> float:
         """The farthest any folded vertex moved over the trials (0 without noise): no gap moves by more than
@@ -320,8 +411,9 @@ def noise_judge(pattern: CreasePattern, folded: FoldedGeometry, measured_precisi
     amplitude is that movement, kept between the measured precision and four times it (at least
     :data:`~foldbench.crease.tolerance.LEAST_NOISE`)."""
     amplitude = noise_amplitude(pattern, measured_precision)
-    judge = GapJudge(pattern, folded, amplitude)
     estimated = pattern.written_precision == 0 and measured_precision > 0
+    measured = max(measured_precision, LEAST_NOISE, pattern.carried_noise) if estimated else None
+    judge = GapJudge(pattern, folded, amplitude, measured=measured)
     if estimated and folded.worst_mismatch > FOLDED_MISMATCH_FACTOR * measured_precision and amplitude > LEAST_NOISE:
         judge._refined_from = measured_precision  # refined when first needed
     return judge
@@ -407,25 +499,29 @@ def genuine_gaps(
                       float(abs(widths[i])), float(noise[i]), bool(ratio[i] > GAP_NOISE_FACTOR)) for i in kept]
 
 
-def _gaps_like_noise(
-    pattern: CreasePattern, folded: FoldedGeometry, judge: GapJudge, low: float, high: float
+def gaps_beyond_measured_noise(
+    pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, judge: GapJudge
 ) -> list[FoldedGap]:
-    """Gaps with ``low < width <= high`` that move by half their width or more when the input moves by its noise
-    (``judge``): clearly noise, nothing tells them from coincidences (a gap between ``GAP_DOUBT_FACTOR`` and
-    ``GAP_NOISE_FACTOR`` times its movement is doubtful: neither closed nor forced closed). Least stable
-    first."""
+    """The gaps a level of ``tolerance`` closes (wider than ``FOLDED_DISTANCE_TOLERANCE``) that the noise the
+    input shows without a margin (:attr:`GapJudge.measured_amplitude`) cannot close, to first order
+    (:meth:`GapJudge.worst_moves`, moves not projected onto Kawasaki: the input's noise breaks it too, and a
+    gap it opened can be several times wider than projected moves reach): only the margin of an estimated
+    noise could. Empty when the amplitude is not an estimate. Widest relative to that noise first, every one
+    ``certain=False``."""
     coords = folded.vertices_coords_folded
-    if judge.amplitude <= 0 or not len(coords) or high <= low:
+    measured = judge.measured_amplitude
+    if not 0 < measured < judge.amplitude or not len(coords) or tolerance <= FOLDED_DISTANCE_TOLERANCE:
         return []
-    pairs, kinds = narrow_gaps(pattern, coords, low, high)
+    pairs, kinds = narrow_gaps(pattern, coords, FOLDED_DISTANCE_TOLERANCE, tolerance)
     if not len(pairs):
         return []
-    widths, noise = judge.measure(pairs, kinds)
-    ratio = np.abs(widths) / np.maximum(noise, 1e-300)
-    loose = np.flatnonzero(ratio <= GAP_DOUBT_FACTOR)
-    loose = loose[np.argsort(ratio[loose])]
+    widths, worst = judge.worst_moves(pairs, kinds, projected=False)
+    worst = worst * (measured / judge.amplitude)  # first order: the moves scale with the amplitude
+    ratio = np.abs(widths) / np.maximum(worst, 1e-300)
+    beyond = np.flatnonzero(ratio > 1.0)
+    beyond = beyond[np.argsort(-ratio[beyond])]
     return [FoldedGap(int(pairs[i, 0]), int(pairs[i, 1]), "vertex" if kinds[i] == 0 else "edge",
-                      float(abs(widths[i])), float(noise[i]), False) for i in loose]
+                      float(abs(widths[i])), float(worst[i]), False) for i in beyond]
 
 
 def unresolved_open_gaps(
@@ -433,11 +529,26 @@ def unresolved_open_gaps(
 ) -> list[FoldedGap]:
     """The gaps a level of ``tolerance`` may keep open that the input's noise cannot resolve: wider than half
     the level (points are merged one by one, so a gap just under the level may stay open) and than
-    ``FOLDED_DISTANCE_TOLERANCE``, and moving by half their width or more when the input moves by its noise
-    (``judge``). No gap moves by more than twice the judge's reach, so only gaps up to four times the reach
-    (plus the folded vertices' disagreement) are looked at. Least stable first (empty: every gap the level
-    keeps open is resolved)."""
-    if judge.amplitude <= 0:
+    ``FOLDED_DISTANCE_TOLERANCE``, and closable by the noise: moving every input coordinate by up to the
+    judge's amplitude can change them, to first order, by their whole width (:meth:`GapJudge.worst_moves`).
+
+    A gap is ``certain`` when the noise the input shows without a margin (:attr:`GapJudge.measured_amplitude`)
+    can close it already; otherwise only the margin an estimated noise carries can, and whether the input
+    resolves it is in doubt. Least stable first (empty: every gap the level keeps open is resolved)."""
+    coords = folded.vertices_coords_folded
+    if judge.amplitude <= 0 or not len(coords):
         return []
-    high = 2 * GAP_DOUBT_FACTOR * judge.reach() + folded.worst_mismatch
-    return _gaps_like_noise(pattern, folded, judge, max(tolerance / 2, FOLDED_DISTANCE_TOLERANCE), high)
+    low = max(tolerance / 2, FOLDED_DISTANCE_TOLERANCE)
+    high = 2 * judge.worst_reach() + folded.worst_mismatch
+    if high <= low:
+        return []
+    pairs, kinds = narrow_gaps(pattern, coords, low, high)
+    if not len(pairs):
+        return []
+    widths, worst = judge.worst_moves(pairs, kinds)
+    ratio = np.abs(widths) / np.maximum(worst, 1e-300)
+    loose = np.flatnonzero(ratio <= 1.0)
+    loose = loose[np.argsort(ratio[loose])]
+    measured_share = judge.measured_amplitude / judge.amplitude  # worst moves scale with the amplitude
+    return [FoldedGap(int(pairs[i, 0]), int(pairs[i, 1]), "vertex" if kinds[i] == 0 else "edge",
+                      float(abs(widths[i])), float(worst[i]), bool(ratio[i] <= measured_share)) for i in loose]

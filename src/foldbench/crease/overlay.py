@@ -15,17 +15,23 @@ A level is accepted when three things hold (rule 6 of :mod:`foldbench.crease.tol
 5. **Closes no genuine gap:** no folded vertex lies within the level of another vertex or of an edge (and
    farther than :data:`~foldbench.crease.tolerance.FOLDED_DISTANCE_TOLERANCE`) by a gap that moving the input
    by its noise hardly changes (:mod:`foldbench.crease.folded_gaps`): such a gap is a feature of the
-   design (a sliver of overlap), and merging it would change the count.
+   design (a sliver of overlap), and merging it would change the count. Where the noise is only estimated
+   and the folded vertices agree, no gap is closed that the measured noise cannot close, only the
+   estimate's margin (:func:`~foldbench.crease.folded_gaps.gaps_beyond_measured_noise`).
 
 A self-intersection found at a level is a verdict only when the level resolves every gap it keeps open: when
-the input's noise moves one of them by half its width or more (:func:`~foldbench.crease.folded_gaps.
-unresolved_open_gaps`), the levels that close it are tried, and the verdict stands only when none is sound.
+the input's noise can close one of them (:func:`~foldbench.crease.folded_gaps.unresolved_open_gaps`), the
+levels that close it are tried, and the verdict stands only when none is sound. When only the estimate's
+margin can close every such gap, a sound level that closes them does not decide either: the overlay says so
+(``in_doubt``) and the compiler answers with a precision error.
 
 Levels are tried from the starting tolerance down by factors of four to the floor, ``FOLDED_MISMATCH_FACTOR``
 times the input precision (:mod:`foldbench.crease.precision`; at least :data:`FOLDED_TOLERANCE_FLOOR`): finer
 levels would separate points that only the input's noise keeps apart. Then up by factors of four to the
 coarsest sensible level (an eighth of the shortest folded edge, at most :data:`FOLDED_MISMATCH_LIMIT`). When
-no level passes, the compiler reports a precision problem listing what each level failed; it never answers
+none passes, the same series is tried again from twice the starting level (a window free of folded features
+may span a factor of four and still hold no level of the first series). When no level passes, the compiler
+reports a precision problem listing what each level failed; it never answers
 from an overlay that failed a check.
 """
 
@@ -42,6 +48,7 @@ from foldbench.crease.folded_gaps import (
     GAP_DOUBT_FACTOR,
     FoldedGap,
     GapJudge,
+    gaps_beyond_measured_noise,
     genuine_gaps,
     noise_judge,
     unresolved_open_gaps,
@@ -62,6 +69,9 @@ __all__ = ["FoldedOverlay", "build_overlay", "coarsest_level", "folded_tolerance
 LEVEL_STEP: float = 4.0
 """Neighbouring tolerance levels differ by this factor; stability compares a level with the next finer one."""
 
+HALF_STEP: float = LEVEL_STEP**0.5
+"""The second series of levels lies this factor above the first (halfway, on a logarithmic scale)."""
+
 
 @dataclass(frozen=True)
 class FoldedOverlay:
@@ -72,12 +82,16 @@ class FoldedOverlay:
         constraints: variables and constraints.
         tolerance: the folded tolerance used (paper size = 1).
         rejected: the levels tried before it, each ``(tolerance, reason)``.
+        in_doubt: a self-intersection found at a finer level, and the widest gap it rested on, when the input's
+            noise closes none of its gaps without the margin of an estimate (every one ``certain=False``): the
+            count at this level cannot be told from that verdict (None otherwise).
     """
 
     cells: OverlapCells
     constraints: LayerConstraints
     tolerance: float
     rejected: tuple[tuple[float, str], ...]
+    in_doubt: tuple[SelfIntersection, FoldedGap] | None = None
 
 
 def folded_tolerance_floor(folded: FoldedGeometry) -> float:
@@ -95,30 +109,36 @@ def coarsest_level(pattern: CreasePattern, folded: FoldedGeometry) -> float:
 
 
 def folded_tolerance_levels(pattern: CreasePattern, folded: FoldedGeometry) -> Iterator[float]:
-    """Tolerances to try, in order: the starting level, finer levels down to the floor, then coarser levels.
+    """Tolerances to try, in order: the starting level, finer levels down to the floor, then coarser levels;
+    then the same again from twice the starting level (levels halfway between, on a logarithmic scale).
 
     The starting level is ``max(FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR * worst mismatch)``, at most
-    the coarsest level and at least the floor (see :func:`folded_tolerance_floor`).
+    the coarsest level and at least the floor (see :func:`folded_tolerance_floor`). The halfway levels are
+    reached only when no level of the first series is accepted: a window free of folded features that spans
+    a factor of ``LEVEL_STEP`` but holds no level of the first series (noise spreads a jittered strip's
+    flush edges up to 1e-5 apart, and its design gap is 1e-4 wide) holds one of them.
 
     >>> from foldbench.crease.pattern import build_crease_pattern
     >>> from foldbench.crease.folding import fold_faces
     >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
     >>> pattern = build_crease_pattern(square, "BBBB")
     >>> levels = list(folded_tolerance_levels(pattern, fold_faces(pattern)))
-    >>> levels[:3], levels[-1] <= 1e-2
-    ([1e-06, 2.5e-07, 6.25e-08], True)
+    >>> levels[:3], levels[-1] <= 1e-2, 2e-06 in levels
+    ([1e-06, 2.5e-07, 6.25e-08], True, True)
     """
     floor = folded_tolerance_floor(folded)
     coarsest = coarsest_level(pattern, folded)
     start = max(min(max(FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR * folded.worst_mismatch), coarsest), floor)
-    level = start
-    while level >= floor * (1 - 1e-9):
-        yield level
-        level /= LEVEL_STEP
-    level = start * LEVEL_STEP
-    while level <= coarsest:
-        yield level
-        level *= LEVEL_STEP
+    for first in (start, start * HALF_STEP):
+        level = first
+        while level >= floor * (1 - 1e-9):
+            if level <= coarsest * (1 + 1e-9):
+                yield level
+            level /= LEVEL_STEP
+        level = first * LEVEL_STEP
+        while level <= coarsest:
+            yield level
+            level *= LEVEL_STEP
 
 
 def _fingerprint(pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, graph: PlanarGraph) -> tuple:
@@ -183,6 +203,7 @@ def build_overlay(
     doubtful: FoldedGap | None = None
     loose_above: FoldedGap | None = None  # a gap the input cannot resolve, kept open where a verdict was found
     unsettled: SelfIntersection | None = None  # found at a level that keeps such gaps open
+    in_doubt: tuple[SelfIntersection, FoldedGap] | None = None  # one whose gaps only an estimate's margin closes
     rejected: list[tuple[float, str]] = []
     for tolerance in folded_tolerance_levels(pattern, folded):
         if tolerance <= above:
@@ -212,6 +233,13 @@ def build_overlay(
                                             f"estimated at {judge.amplitude:.1e}, moves them by more than a fifth of "
                                             f"their width), the first {closed[0].describe()}"))
             continue
+        beyond = [] if amplified else gaps_beyond_measured_noise(pattern, folded, tolerance, judge)
+        if beyond:
+            doubtful = doubtful or beyond[0]
+            rejected.append((tolerance, f"closes {len(beyond)} gap(s) that the input's measured noise "
+                                        f"({judge.measured_amplitude:.1e}) cannot close, only its estimate "
+                                        f"({judge.amplitude:.1e}) can, the first {beyond[0].describe()}"))
+            continue
         try:
             cells = build_cells(pattern, folded, tolerance, graph)
             constraints = build_layer_constraints(pattern, cells, check_local=check_local)
@@ -224,11 +252,13 @@ def build_overlay(
                 raise
             loose_above = max(unresolved, key=lambda gap: gap.width)
             unsettled = unsettled or verdict
+            if not any(gap.certain for gap in unresolved):
+                in_doubt = in_doubt or (verdict, loose_above)
             rejected.append((tolerance, f"self-intersection resting on {len(unresolved)} open gap(s) that the "
                                         f"input's noise ({judge.amplitude:.1e}) cannot resolve, the widest "
                                         f"{loose_above.describe()}"))
             continue
-        return FoldedOverlay(cells, constraints, tolerance, tuple(rejected))
+        return FoldedOverlay(cells, constraints, tolerance, tuple(rejected), in_doubt)
     if unsettled is not None:
         raise unsettled  # no level that closes the unresolved gaps is sound: the verdict found stands
     where: dict[str, object] = {"tried": [{"tolerance": tolerance, "reason": reason} for tolerance, reason in rejected]}

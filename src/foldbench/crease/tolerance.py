@@ -41,8 +41,11 @@ follows one rule, applied everywhere through the constants below:
    between ``GAP_DOUBT_FACTOR`` and ``GAP_NOISE_FACTOR`` times its movement is doubtful: not closed either (a
    precision error names it). When a level closed gaps of such an input whose folding amplified its
    Kawasaki residuals, the regularised pattern (rule 10) is counted too, and a different count is
-   ``E_PRECISION_GAPS``. A self-intersection found at a level that keeps open a gap the noise moves by half
-   its width or more is a verdict only when no level that closes the gap is sound.
+   ``E_PRECISION_GAPS``. A self-intersection found at a level that keeps open a gap the noise can close (a
+   first-order bound, each coordinate moved alone and the changes added up) is a verdict only when no level
+   that closes the gap is sound. A gap that only the margin of an estimated noise can close, not the
+   measured noise itself, is in doubt: where the folded vertices agree no level may close it, and a
+   self-intersection resting on it against a sound level that closes it is ``E_PRECISION_GAPS``.
 10. **Kawasaki's residuals may be removed, within the snap tolerance.** When no level gives a sound overlay
    because the folding amplified the input's Kawasaki residuals, the pattern is moved to the nearest one on
    which every vertex meets Kawasaki exactly (:mod:`foldbench.crease.regularize`), provided no vertex moves
@@ -143,8 +146,8 @@ overlap any longer is a structure error)."""
 
 LEAST_NOISE: float = 1e-6
 """The least input noise folded gaps are judged against (paper size = 1), exact input included: jittering a
-pattern by up to this much is to change no count and no verdict, so no folded gap that such a jitter moves by
-a fifth of its width is resolved (:mod:`foldbench.crease.folded_gaps`)."""
+pattern by up to this much is to change no count and no verdict, so no folded gap that such a jitter can close
+is resolved (:mod:`foldbench.crease.folded_gaps`)."""
 
 IMPORT_TOLERANCE_LIMIT: float = 1e-4
 """The widest crease-pattern tolerance tried when a drawing does not connect at the default one."""
