@@ -505,8 +505,8 @@ def gaps_beyond_measured_noise(
     """The gaps a level of ``tolerance`` closes (wider than ``FOLDED_DISTANCE_TOLERANCE``) that the noise the
     input shows without a margin (:attr:`GapJudge.measured_amplitude`) cannot close, to first order
     (:meth:`GapJudge.worst_moves`, moves not projected onto Kawasaki: the input's noise breaks it too, and a
-    gap it opened can be several times wider than projected moves reach): only the margin of an estimated
-    noise could. Empty when the amplitude is not an estimate. Widest relative to that noise first, every one
+    gap it opened can be several times wider than projected moves reach), plus the folded vertices' worst
+    disagreement: only the margin of an estimated noise could. Empty when the amplitude is not an estimate. Widest relative to that noise first, every one
     ``certain=False``."""
     coords = folded.vertices_coords_folded
     measured = judge.measured_amplitude
@@ -516,7 +516,10 @@ def gaps_beyond_measured_noise(
     if not len(pairs):
         return []
     widths, worst = judge.worst_moves(pairs, kinds, projected=False)
-    worst = worst * (measured / judge.amplitude)  # first order: the moves scale with the amplitude
+    # first order: the moves scale with the amplitude; the folded positions themselves are uncertain by the
+    # folded vertices' disagreement (jittered simple folds whose vertices disagree by 3e-6 to 6e-6 have noise
+    # gaps 1.07 times the bound alone)
+    worst = worst * (measured / judge.amplitude) + folded.worst_mismatch
     ratio = np.abs(widths) / np.maximum(worst, 1e-300)
     beyond = np.flatnonzero(ratio > 1.0)
     beyond = beyond[np.argsort(-ratio[beyond])]
