@@ -132,7 +132,7 @@ def folded_tolerance_levels(pattern: CreasePattern, folded: FoldedGeometry) -> I
     for first in (start, start * HALF_STEP):
         level = first
         while level >= floor * (1 - 1e-9):
-            if level <= coarsest * (1 + 1e-9):
+            if first == start or level <= coarsest * (1 + 1e-9):  # the start itself even when above (floor)
                 yield level
             level /= LEVEL_STEP
         level = first * LEVEL_STEP
