@@ -506,8 +506,8 @@ def gaps_beyond_measured_noise(
     input shows without a margin (:attr:`GapJudge.measured_amplitude`) cannot close, to first order
     (:meth:`GapJudge.worst_moves`, moves not projected onto Kawasaki: the input's noise breaks it too, and a
     gap it opened can be several times wider than projected moves reach), plus the folded vertices' worst
-    disagreement: only the margin of an estimated noise could. Empty when the amplitude is not an estimate. Widest relative to that noise first, every one
-    ``certain=False``."""
+    disagreement: only the margin of an estimated noise could. Empty when the amplitude is not an estimate.
+    Widest relative to that noise first, every one ``certain=False``."""
     coords = folded.vertices_coords_folded
     measured = judge.measured_amplitude
     if not 0 < measured < judge.amplitude or not len(coords) or tolerance <= FOLDED_DISTANCE_TOLERANCE:
@@ -542,7 +542,10 @@ def unresolved_open_gaps(
     if judge.amplitude <= 0 or not len(coords):
         return []
     low = max(tolerance / 2, FOLDED_DISTANCE_TOLERANCE)
-    high = 2 * judge.worst_reach() + folded.worst_mismatch
+    # only gaps up to eight times the trials' farthest vertex move are bounded (refolding every coordinate on
+    # its own costs a refold per coordinate, too much to spend on every self-intersection of a big pattern):
+    # twice the window within which moving by half its width over the trials could put a gap
+    high = 4 * GAP_DOUBT_FACTOR * judge.reach() + folded.worst_mismatch
     if high <= low:
         return []
     pairs, kinds = narrow_gaps(pattern, coords, low, high)
