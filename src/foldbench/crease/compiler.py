@@ -11,7 +11,14 @@ import numpy as np
 from foldbench.crease.cells import OverlapCells
 from foldbench.crease.constraints import ABOVE, BELOW
 from foldbench.crease.errors import AmbiguousFoldedState, CreasePatternError, PrecisionProblem, SelfIntersection
-from foldbench.crease.folded_gaps import FoldedGap, GapJudge, narrow_gaps, noise_judge, unresolved_open_gaps
+from foldbench.crease.folded_gaps import (
+    FoldedGap,
+    GapJudge,
+    doubted_verdict,
+    narrow_gaps,
+    noise_judge,
+    unresolved_open_gaps,
+)
 from foldbench.crease.folding import FoldedGeometry, fold_faces
 from foldbench.crease.layer_constraints import LayerConstraints
 from foldbench.crease.local_checks import LocalCheckReport, check_vertices
@@ -281,8 +288,7 @@ def compile_crease_pattern(
             if not unresolved:
                 raise
             unsettled = unsettled or verdict
-            if not any(gap.certain for gap in unresolved):
-                in_doubt = in_doubt or (verdict, max(unresolved, key=lambda gap: gap.width))
+            in_doubt = in_doubt or doubted_verdict(verdict, unresolved)
             above = max(overlay.tolerance, *(gap.width for gap in unresolved))
             continue
         break

@@ -56,6 +56,7 @@ import numpy as np
 import shapely
 from numba import njit
 
+from foldbench.crease.errors import SelfIntersection
 from foldbench.crease.folding import FoldedGeometry, crossing_order, fold_faces
 from foldbench.crease.local_checks import vertices_creases
 from foldbench.crease.pattern import CreasePattern
@@ -73,7 +74,7 @@ from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATC
 __all__ = [
     "GAP_NOISE_FACTOR", "GAP_TRIALS", "NOISE_MARGIN", "FoldedGap", "GapJudge", "genuine_gaps", "narrow_gaps",
     "noise_amplitude", "noise_judge", "unresolved_open_gaps", "GAP_DOUBT_FACTOR", "RESPONSE_CHUNK",
-    "gaps_beyond_measured_noise",
+    "doubted_verdict", "gaps_beyond_measured_noise",
 ]
 
 RESPONSE_CHUNK: int = 256
@@ -259,7 +260,6 @@ class GapJudge:
         self._trials: np.ndarray | None = None
         self._start: np.ndarray | None = None  # the crease-pattern coordinates the trials move from
         self._projected = False  # whether the trials' moves are projected onto patterns that meet Kawasaki
-        self._worst_reach: float | None = None
         self._regularized: tuple[Regularized, float] | None = None
 
     @property
@@ -323,15 +323,13 @@ class GapJudge:
         self._trials = _refold(pattern, start + moves)
         return self._base, self._trials
 
-    def _one_coordinate_moves(self, projected: bool = True) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """The unmoved folded vertex positions ``(n, 2)`` and, :data:`RESPONSE_CHUNK` coordinates at a time, the
-        positions ``(k, n, 2)`` with one crease-pattern coordinate moved by the full amplitude (``projected``
-        onto the patterns that meet Kawasaki, as the trials' moves are, where they are): all ``2 n``
-        coordinates in bounded memory."""
-        self._prepare()
+    def _one_coordinate_refolds(self, projected: bool = True) -> Iterator[np.ndarray]:
+        """Folded vertex positions ``(k, n, 2)`` with one crease-pattern coordinate moved by the full amplitude
+        (``projected`` onto the patterns that meet Kawasaki, as the trials' moves are, where they are), from
+        the trials' starting coordinates: all ``2 n`` coordinates, :data:`RESPONSE_CHUNK` at a time (bounded
+        memory)."""
         pattern, start, amplitude = self.pattern, self._start, self.amplitude
         assert start is not None
-        reference = _refold(pattern, start[None])[0]
         count = 2 * len(start)
         for first in range(0, count, RESPONSE_CHUNK):
             coordinates = np.arange(first, min(first + RESPONSE_CHUNK, count))
@@ -341,19 +339,7 @@ class GapJudge:
                 correction = _kawasaki_correction(pattern, start, moves)
                 if correction is not None:
                     moves = moves + correction
-            yield reference, _refold(pattern, start + moves)
-
-    def worst_reach(self) -> float:
-        """The farthest any folded vertex can move, to first order, when every crease-pattern coordinate moves
-        by up to the amplitude (0 without noise): no gap can change by more than twice this."""
-        if self._worst_reach is None:
-            self._worst_reach = 0.0
-            if self.amplitude > 0 and self.pattern.vertex_count:
-                sums = np.zeros((self.pattern.vertex_count, 2))
-                for reference, moved in self._one_coordinate_moves():
-                    sums += np.abs(moved - reference[None]).sum(axis=0)
-                self._worst_reach = float(np.hypot(sums[:, 0], sums[:, 1]).max())
-        return self._worst_reach
+            yield _refold(pattern, start + moves)
 
     def worst_moves(
         self, pairs: np.ndarray, kinds: np.ndarray, *, projected: bool = True
@@ -369,18 +355,19 @@ class GapJudge:
         worst = np.zeros(len(pairs))
         if self.amplitude <= 0 or not len(pairs):
             return widths, worst
+        assert self._start is not None
+        reference = _refold(self.pattern, self._start[None])[0]
         vertex_rows = kinds == 0
         first, second = pairs[vertex_rows, 0], pairs[vertex_rows, 1]
-        unmoved: np.ndarray | None = None
-        for reference, moved in self._one_coordinate_moves(projected):
-            if unmoved is None:
-                unmoved = _signed_gaps(reference, self.pattern, pairs, kinds)
+        edge_pairs, edge_kinds = pairs[~vertex_rows], kinds[~vertex_rows]
+        unmoved = _signed_gaps(reference, self.pattern, edge_pairs, edge_kinds)
+        for moved in self._one_coordinate_refolds(projected):
             # a vertex-vertex gap closes only when the vector between the two vertices vanishes: its moves add
             # up as vectors (the distance alone changes by second order across the gap)
             between = (moved[:, first] - moved[:, second]) - (reference[first] - reference[second])[None]
             worst[vertex_rows] += np.hypot(between[..., 0], between[..., 1]).sum(axis=0)
-            changed = _signed_gaps(moved, self.pattern, pairs, kinds) - unmoved[None]
-            worst[~vertex_rows] += np.abs(changed[:, ~vertex_rows]).sum(axis=0)
+            changed = _signed_gaps(moved, self.pattern, edge_pairs, edge_kinds) - unmoved[None]
+            worst[~vertex_rows] += np.abs(changed).sum(axis=0)
         return widths, worst
 
     def reach(self) -> float:
@@ -471,6 +458,26 @@ def _narrow_gaps_small(coords, ends, low, high):  # type: ignore[no-untyped-def]
     return pairs, kinds
 
 
+def _gap_list(
+    pairs: np.ndarray, kinds: np.ndarray, widths: np.ndarray, noise: np.ndarray, rows: np.ndarray,
+    certain: np.ndarray,
+) -> list[FoldedGap]:
+    """:class:`FoldedGap` records for the ``rows`` of :func:`narrow_gaps`' output, in that order."""
+    return [FoldedGap(int(pairs[i, 0]), int(pairs[i, 1]), "vertex" if kinds[i] == 0 else "edge",
+                      float(abs(widths[i])), float(noise[i]), bool(certain[i])) for i in rows]
+
+
+def doubted_verdict(
+    verdict: SelfIntersection, unresolved: list[FoldedGap]
+) -> tuple[SelfIntersection, FoldedGap] | None:
+    """A self-intersection set aside for the ``unresolved`` gaps (:func:`unresolved_open_gaps`) and the widest
+    of them, when only the margin of an estimated noise can close every one (none ``certain``): a count at a
+    level that closes them cannot be told from the verdict. None when the measured noise can close one."""
+    if any(gap.certain for gap in unresolved):
+        return None
+    return verdict, max(unresolved, key=lambda gap: gap.width)
+
+
 def genuine_gaps(
     pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, precision: float | None, seed: int = 0, *,
     doubt_factor: float | None = None, judge: GapJudge | None = None,
@@ -495,8 +502,7 @@ def genuine_gaps(
     ratio = np.abs(widths) / np.maximum(noise, 1e-300)
     kept = np.flatnonzero(ratio > min(GAP_NOISE_FACTOR, doubt_factor or GAP_NOISE_FACTOR))
     kept = kept[np.argsort(-ratio[kept])]
-    return [FoldedGap(int(pairs[i, 0]), int(pairs[i, 1]), "vertex" if kinds[i] == 0 else "edge",
-                      float(abs(widths[i])), float(noise[i]), bool(ratio[i] > GAP_NOISE_FACTOR)) for i in kept]
+    return _gap_list(pairs, kinds, widths, noise, kept, ratio > GAP_NOISE_FACTOR)
 
 
 def gaps_beyond_measured_noise(
@@ -523,8 +529,7 @@ def gaps_beyond_measured_noise(
     ratio = np.abs(widths) / np.maximum(worst, 1e-300)
     beyond = np.flatnonzero(ratio > 1.0)
     beyond = beyond[np.argsort(-ratio[beyond])]
-    return [FoldedGap(int(pairs[i, 0]), int(pairs[i, 1]), "vertex" if kinds[i] == 0 else "edge",
-                      float(abs(widths[i])), float(worst[i]), False) for i in beyond]
+    return _gap_list(pairs, kinds, widths, worst, beyond, np.zeros(len(pairs), dtype=bool))
 
 
 def unresolved_open_gaps(
@@ -556,5 +561,4 @@ def unresolved_open_gaps(
     loose = np.flatnonzero(ratio <= 1.0)
     loose = loose[np.argsort(ratio[loose])]
     measured_share = judge.measured_amplitude / judge.amplitude  # worst moves scale with the amplitude
-    return [FoldedGap(int(pairs[i, 0]), int(pairs[i, 1]), "vertex" if kinds[i] == 0 else "edge",
-                      float(abs(widths[i])), float(worst[i]), bool(ratio[i] <= measured_share)) for i in loose]
+    return _gap_list(pairs, kinds, widths, worst, loose, ratio <= measured_share)

@@ -48,6 +48,7 @@ from foldbench.crease.folded_gaps import (
     GAP_DOUBT_FACTOR,
     FoldedGap,
     GapJudge,
+    doubted_verdict,
     gaps_beyond_measured_noise,
     genuine_gaps,
     noise_judge,
@@ -252,8 +253,7 @@ def build_overlay(
                 raise
             loose_above = max(unresolved, key=lambda gap: gap.width)
             unsettled = unsettled or verdict
-            if not any(gap.certain for gap in unresolved):
-                in_doubt = in_doubt or (verdict, loose_above)
+            in_doubt = in_doubt or doubted_verdict(verdict, unresolved)
             rejected.append((tolerance, f"self-intersection resting on {len(unresolved)} open gap(s) that the "
                                         f"input's noise ({judge.amplitude:.1e}) cannot resolve, the widest "
                                         f"{loose_above.describe()}"))
