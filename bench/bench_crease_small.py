@@ -7,7 +7,8 @@ The patterns: random simple folds (1 to 5 folds, grid-aligned and free-angle), t
 small maps (up to 2x5), each exact and with every vertex moved by up to 1e-6 of the paper size. One sample is
 the median over ``--repeats`` runs of reading the segments into a crease pattern and compiling it (every state
 counted), in wall time and in this process's CPU time (the CPU figure does not grow when other jobs share the
-cores). Prints the median, 90th percentile and worst of the samples, with the number of patterns and faces.
+cores). Prints the median, 90th percentile and worst of the samples, with the number of patterns and faces,
+and how often a jittered pattern gives its exact twin's answer (or a precision error, or another answer).
 """
 
 from __future__ import annotations
@@ -79,19 +80,20 @@ def main() -> None:
     arguments = parser.parse_args()
     patterns = small_patterns(arguments.patterns)
     compile_crease_pattern(build_crease_pattern(*patterns[0]))  # warm-up: load the compiled loops
-    samples, cpu_samples, faces, errors = [], [], [], 0
+    samples, cpu_samples, faces, errors, answers = [], [], [], 0, []
     for segments, letters in patterns:
         runs, cpu_runs = [], []
         for _ in range(arguments.repeats):
             start, cpu_start = time.perf_counter(), time.process_time()
             try:
                 compiled = compile_crease_pattern(build_crease_pattern(segments, letters))
-                face_count = compiled.pattern.face_count
-            except CreasePatternError:
+                face_count, answer = compiled.pattern.face_count, str(compiled.state_count)
+            except CreasePatternError as error:
                 errors += 1
-                face_count = 0
+                face_count, answer = 0, error.code
             runs.append(time.perf_counter() - start)
             cpu_runs.append(time.process_time() - cpu_start)
+        answers.append(answer)
         if face_count > MAX_FACES:
             continue
         samples.append(statistics.median(runs))
@@ -103,6 +105,12 @@ def main() -> None:
         ordered = sorted(values)
         print(f"latency ms ({name}): median {statistics.median(ordered) * 1e3:.2f}, "
               f"p90 {ordered[int(0.9 * (len(ordered) - 1))] * 1e3:.2f}, worst {ordered[-1] * 1e3:.2f}")
+    half = (len(patterns) + 1) // 2
+    pairs = list(zip(answers[:half], answers[half:], strict=False))
+    refused = sum(noisy != exact and noisy.startswith("E_PRECISION") for exact, noisy in pairs)
+    different = sum(noisy != exact and not noisy.startswith("E_PRECISION") for exact, noisy in pairs)
+    print(f"jittered against exact (all {len(pairs)} pairs): {len(pairs) - refused - different} the same answer, "
+          f"{refused} precision errors, {different} a different count or verdict")
 
 
 if __name__ == "__main__":

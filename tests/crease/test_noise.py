@@ -15,6 +15,7 @@ from foldbench.crease.errors import CreasePatternError, PrecisionProblem
 from foldbench.crease.folding import fold_faces
 from foldbench.crease.overlay import build_overlay
 from foldbench.crease.pattern import build_crease_pattern
+from foldbench.crease.simple_folds import random_simple_folds
 
 from .builders import (
     CUBE_NETS,
@@ -194,3 +195,32 @@ def test_a_fold_in_half_jittered_by_1e_6_keeps_its_one_state(name: str, seed: in
     start, end = IN_HALF[name]
     segments, letters = _square_with([(start, end, "V")])
     assert outcome(jitter(segments, NOISE, seed), letters) == outcome(segments, letters) == 1
+
+
+def _random_simple_folds(count: int, seed: int) -> list[tuple[np.ndarray, list[str]]]:
+    """``count`` patterns of one to five simple folds, every other one with its lines on a grid of eighths."""
+    rng = np.random.default_rng(seed)
+    patterns = []
+    for index in range(count):
+        folds = random_simple_folds(rng, 1 + index % 5, grid=None if index % 2 else 8)
+        patterns.append((folds.segments, list(folds.assignments)))
+    return patterns
+
+
+def test_jittered_simple_folds_keep_their_answer_or_refuse() -> None:
+    """Simple folds jittered by 1e-6 give the exact pattern's count, or a precision error; never another count
+    and never a self-intersection. Folding amplifies the noise of lines that cross at shallow angles (their
+    folded vertices disagree by up to 8e-5), and the regularised pattern's noise then lies a factor of 2 to 4
+    below its design's features; levels in that window are tried (the third series), and a self-intersection
+    found only at levels that keep open a gap the measured noise closes is no verdict. Refusals stay rare."""
+    wrong, refused = [], []
+    patterns = _random_simple_folds(240, 7)
+    for index, (segments, letters) in enumerate(patterns):
+        exact = outcome(segments, letters)
+        noisy = outcome(jitter(segments, NOISE, index), letters)
+        if noisy == "PRECISION":
+            refused.append(index)
+        elif noisy != exact:
+            wrong.append((index, exact, noisy))
+    assert not wrong
+    assert len(refused) <= len(patterns) // 40, refused

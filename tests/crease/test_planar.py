@@ -69,3 +69,44 @@ def test_chords_of_a_square_tile_it_and_satisfy_euler(chords: list[tuple[float, 
     total = sum(_area(graph.vertices_coords[list(f)]) for f in faces.faces_vertices)
     assert abs(total - 1) < 1e-9
     assert len(graph.vertices_coords) - len(graph.edges_vertices) + len(faces.faces_vertices) == 1
+
+
+def _through(point: np.ndarray, degrees: float, half_length: float = 0.3) -> np.ndarray:
+    direction = np.array([np.cos(np.radians(degrees)), np.sin(np.radians(degrees))])
+    return np.array([point - half_length * direction, point + half_length * direction])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    centre=st.tuples(st.floats(0.35, 0.65), st.floats(0.35, 0.65)),
+    first=st.floats(0, 180),
+    spreads=st.tuples(st.floats(0.5, 10), st.floats(0.5, 10)),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_lines_through_one_point_moved_by_noise_still_meet_once(
+    centre: tuple[float, float], first: float, spreads: tuple[float, float], seed: int,
+) -> None:
+    """Three segments through one point, at angles 0.5 to 10 degrees apart, each end moved by up to 1e-6:
+    pairwise they cross up to 1e-6 / sine (2e-4) apart, but each crossing lies within the tolerance of the
+    third segment, so at a tolerance of 1e-5 they meet at one vertex, as the exact ones do."""
+    point = np.array(centre)
+    angles = (first, first + spreads[0], first + spreads[0] + spreads[1])
+    exact = np.array([_through(point, angle) for angle in angles])
+    moved = exact + np.random.default_rng(seed).uniform(-1e-6, 1e-6, exact.shape)
+    reference = planarize_segments(exact, 1e-9)
+    graph = planarize_segments(moved, 1e-5)
+    assert len(reference.vertices_coords) == len(graph.vertices_coords) == 7
+    assert len(reference.edges_vertices) == len(graph.edges_vertices) == 6
+
+
+@settings(max_examples=60, deadline=None)
+@given(angle=st.floats(0.3, 20), lift=st.floats(-1e-6, 1e-6), along=st.floats(0.2, 0.8))
+def test_a_segment_ending_on_another_at_a_shallow_angle_meets_it_once(angle: float, lift: float, along: float) -> None:
+    """A segment leaving another at a shallow angle from a point of it, that point moved off the other by up
+    to 1e-6: within the tolerance it lies on it and the two meet there; the unmoved end would cross the other
+    segment a second time up to 1e-6 / sine away (2e-4), a sliver the exact drawing does not have."""
+    start = np.array([along, 0.5 + lift])
+    direction = np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
+    segments = np.array([[[0.0, 0.5], [1.0, 0.5]], [start, start + 0.1 * direction]])
+    graph = planarize_segments(segments, 1e-5)
+    assert len(graph.vertices_coords) == 4 and len(graph.edges_vertices) == 3

@@ -74,7 +74,7 @@ from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATC
 __all__ = [
     "GAP_NOISE_FACTOR", "GAP_TRIALS", "NOISE_MARGIN", "FoldedGap", "GapJudge", "genuine_gaps", "narrow_gaps",
     "noise_amplitude", "noise_judge", "unresolved_open_gaps", "GAP_DOUBT_FACTOR", "RESPONSE_CHUNK",
-    "doubted_verdict", "gaps_beyond_measured_noise",
+    "doubted_verdict", "gaps_beyond_measured_noise", "folded_features", "closable_by_measured_noise",
 ]
 
 RESPONSE_CHUNK: int = 256
@@ -521,15 +521,68 @@ def gaps_beyond_measured_noise(
     pairs, kinds = narrow_gaps(pattern, coords, FOLDED_DISTANCE_TOLERANCE, tolerance)
     if not len(pairs):
         return []
-    widths, worst = judge.worst_moves(pairs, kinds, projected=False)
-    # first order: the moves scale with the amplitude; the folded positions themselves are uncertain by the
-    # folded vertices' disagreement (jittered simple folds whose vertices disagree by 3e-6 to 6e-6 have noise
-    # gaps 1.07 times the bound alone)
-    worst = worst * (measured / judge.amplitude) + folded.worst_mismatch
+    widths, worst = _measured_reach(folded, judge, pairs, kinds)
     ratio = np.abs(widths) / np.maximum(worst, 1e-300)
     beyond = np.flatnonzero(ratio > 1.0)
     beyond = beyond[np.argsort(-ratio[beyond])]
     return _gap_list(pairs, kinds, widths, worst, beyond, np.zeros(len(pairs), dtype=bool))
+
+
+def _measured_reach(
+    folded: FoldedGeometry, judge: GapJudge, pairs: np.ndarray, kinds: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The gaps' widths (signed for vertex-edge gaps) and how far the measured noise can change them: the
+    first-order bound of :meth:`GapJudge.worst_moves` (moves not projected onto Kawasaki) at the measured
+    amplitude, plus the folded vertices' worst disagreement."""
+    widths, worst = judge.worst_moves(pairs, kinds, projected=False)
+    # first order: the moves scale with the amplitude; the folded positions themselves are uncertain by the
+    # folded vertices' disagreement (jittered simple folds whose vertices disagree by 3e-6 to 6e-6 have noise
+    # gaps 1.07 times the bound alone)
+    return widths, worst * (judge.measured_amplitude / judge.amplitude) + folded.worst_mismatch
+
+
+def folded_features(
+    pattern: CreasePattern, coords: np.ndarray, low: float, high: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every distance between two folded vertices, and from a folded vertex across an edge whose interior it
+    faces, with ``low < width <= high``: ``(pairs, kinds, widths)``, rows ``[vertex, other vertex]`` (kind 0)
+    or ``[vertex, edge]`` (kind 1). Unlike :func:`narrow_gaps`, a vertex near an edge's end is listed against
+    the edge too: these are the distances at which planarising the folded edges changes."""
+    if not len(coords) or not len(pattern.edges_vertices):
+        return np.zeros((0, 2), np.int64), np.zeros(0, np.int8), np.zeros(0)
+    ends = pattern.edges_vertices
+    points = shapely.points(coords)
+    first, second = shapely.STRtree(points).query(points, predicate="dwithin", distance=high)
+    keep = first < second
+    first, second = first[keep], second[keep]
+    distance = np.hypot(*(coords[first] - coords[second]).T)
+    close = (distance > low) & (distance <= high)
+    start, end = coords[ends[:, 0]], coords[ends[:, 1]]
+    lines = shapely.linestrings(np.stack([start, end], axis=1))
+    vertex, edge = shapely.STRtree(lines).query(points, predicate="dwithin", distance=high)
+    direction = end[edge] - start[edge]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        across = np.abs(_signed_gaps(coords, pattern, np.stack([vertex, edge], axis=1), np.ones(len(vertex), np.int8)))
+        parameter = np.einsum("ij,ij->i", coords[vertex] - start[edge], direction) / np.einsum(
+            "ij,ij->i", direction, direction)
+    facing = ((parameter > 0) & (parameter < 1) & (across > low) & (across <= high)
+              & (ends[edge, 0] != vertex) & (ends[edge, 1] != vertex))
+    pairs = np.concatenate([np.stack([first[close], second[close]], axis=1),
+                            np.stack([vertex[facing], edge[facing]], axis=1)]).astype(np.int64).reshape(-1, 2)
+    kinds = np.concatenate([np.zeros(int(close.sum()), np.int8), np.ones(int(facing.sum()), np.int8)])
+    return pairs, kinds, np.concatenate([distance[close], across[facing]])
+
+
+def closable_by_measured_noise(
+    folded: FoldedGeometry, judge: GapJudge, pairs: np.ndarray, kinds: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The widths of the gaps ``pairs`` (:func:`folded_features`) and whether the noise the input shows without
+    a margin can close each, to first order (:func:`gaps_beyond_measured_noise`' bound): such a gap is a
+    coincidence of the design that the noise broke."""
+    if not len(pairs):
+        return np.zeros(0), np.zeros(0, dtype=bool)
+    widths, reach = _measured_reach(folded, judge, pairs, kinds)
+    return np.abs(widths), np.abs(widths) <= reach
 
 
 def unresolved_open_gaps(

@@ -30,15 +30,21 @@ times the input precision (:mod:`foldbench.crease.precision`; at least :data:`FO
 levels would separate points that only the input's noise keeps apart. Then up by factors of four to the
 coarsest sensible level (an eighth of the shortest folded edge, at most :data:`FOLDED_MISMATCH_LIMIT`). When
 none passes, the same series is tried again from twice the starting level (a window free of folded features
-may span a factor of four and still hold no level of the first series). When no level passes, the compiler
-reports a precision problem listing what each level failed; it never answers
-from an overlay that failed a check.
+may span a factor of four and still hold no level of the first series). When none of those passes either,
+noisy input whose folding does not amplify its noise gets a third series, levels placed between the folded
+features themselves (:func:`noise_explained_levels`): stability there compares a level with half of it,
+where every feature between a quarter of the level and the level is noise the input shows. When no level
+passes, the compiler reports a precision problem listing what each level failed; it never answers from an
+overlay that failed a check. Nor does it answer, for noisy input, with a self-intersection found only at
+levels that keep open a gap the measured noise can close, when no level closing it is sound: that is a
+precision problem naming the gap.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from itertools import chain
 
 import numpy as np
 
@@ -48,7 +54,9 @@ from foldbench.crease.folded_gaps import (
     GAP_DOUBT_FACTOR,
     FoldedGap,
     GapJudge,
+    closable_by_measured_noise,
     doubted_verdict,
+    folded_features,
     gaps_beyond_measured_noise,
     genuine_gaps,
     noise_judge,
@@ -65,13 +73,23 @@ from foldbench.crease.tolerance import (
     FOLDED_TOLERANCE_FLOOR,
 )
 
-__all__ = ["FoldedOverlay", "build_overlay", "coarsest_level", "folded_tolerance_floor", "folded_tolerance_levels"]
+__all__ = [
+    "FoldedOverlay", "build_overlay", "coarsest_level", "folded_tolerance_floor", "folded_tolerance_levels",
+    "noise_explained_levels",
+]
 
 LEVEL_STEP: float = 4.0
 """Neighbouring tolerance levels differ by this factor; stability compares a level with the next finer one."""
 
 HALF_STEP: float = LEVEL_STEP**0.5
 """The second series of levels lies this factor above the first (halfway, on a logarithmic scale)."""
+
+NOISE_STEP: float = 2.0
+"""A level of the third series (:func:`noise_explained_levels`) is compared for stability with the level this
+factor finer; the folded features between a quarter of it and that are all noise the input shows."""
+
+NOISE_LEVELS: int = 8
+"""At most this many levels of the third series are tried."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +160,63 @@ def folded_tolerance_levels(pattern: CreasePattern, folded: FoldedGeometry) -> I
             level *= LEVEL_STEP
 
 
+def shows_noise(pattern: CreasePattern, folded: FoldedGeometry) -> bool:
+    """Whether the input's noise is evidence, not a hypothesis: a measured precision above 0, or a regularised
+    pattern carrying its input's noise (an exact input is only ever jittered in thought, by
+    :data:`~foldbench.crease.tolerance.LEAST_NOISE`)."""
+    return (folded.input_precision or 0.0) > 0 or pattern.carried_noise > 0
+
+
+def amplifies_noise(folded: FoldedGeometry) -> bool:
+    """Whether the input is noisy and its folded vertices disagree by more than ``FOLDED_MISMATCH_FACTOR``
+    times its precision (the folding amplifies the noise; the compiler may count the Kawasaki-regularised
+    pattern instead)."""
+    precision = folded.input_precision or 0.0
+    return precision > 0 and folded.worst_mismatch > FOLDED_MISMATCH_FACTOR * precision
+
+
+def noise_explained_levels(
+    pattern: CreasePattern, folded: FoldedGeometry, judge: GapJudge, tried: list[float]
+) -> Iterator[float]:
+    """The third series of levels, tried where the first two fail, for noisy input (:func:`shows_noise`)
+    whose folding does not amplify the noise (:func:`amplifies_noise`; the compiler counts the regularised
+    pattern there). One level in each window wider than a factor ``NOISE_STEP`` between neighbouring folded
+    features (:func:`folded_features`), at its logarithmic middle above that factor, when every feature from
+    a quarter of the level up to it is one the input's measured noise can close
+    (:func:`closable_by_measured_noise`). Such a level merges the coincidences the noise broke (a jittered
+    strip's flush edges, up to 6e-6 apart) and keeps open, by a factor ``NOISE_STEP``, the first feature the
+    noise cannot close (its overhang of 2e-5), where no window of a factor ``LEVEL_STEP`` exists. Ascending,
+    at most ``NOISE_LEVELS``, none already ``tried``, between the floor and the coarsest level."""
+    if not shows_noise(pattern, folded) or amplifies_noise(folded):
+        return
+    floor, coarsest = folded_tolerance_floor(folded), coarsest_level(pattern, folded)
+    pairs, kinds, widths = folded_features(pattern, folded.vertices_coords_folded, FOLDED_DISTANCE_TOLERANCE,
+                                           coarsest)
+    order = np.argsort(widths)
+    pairs, kinds, widths = pairs[order], kinds[order], widths[order]
+    bounds = np.concatenate([[FOLDED_DISTANCE_TOLERANCE], widths, [NOISE_STEP * LEVEL_STEP * coarsest]])
+    below, above = bounds[:-1], bounds[1:]
+    levels = np.minimum(np.maximum(np.sqrt(NOISE_STEP * below * above), floor), coarsest)
+    fits = (NOISE_STEP * below < levels) & (levels < above)
+    levels = [float(level) for level in levels[fits]
+              if not any(abs(level / old - 1) < 1e-6 for old in tried)]
+    if not levels:
+        return
+    # the features each level relies on the noise for: those from a quarter of it up to it
+    starts = np.searchsorted(widths, np.array(levels) / LEVEL_STEP, side="left")
+    stops = np.searchsorted(widths, levels, side="left")
+    needed = np.unique(np.concatenate([np.arange(a, b, dtype=np.int64) for a, b in zip(starts, stops, strict=True)]))
+    closable = np.ones(len(widths), dtype=bool)
+    closable[needed] = closable_by_measured_noise(folded, judge, pairs[needed], kinds[needed])[1]
+    yielded = 0
+    for level, start, stop in zip(levels, starts, stops, strict=True):
+        if closable[start:stop].all():
+            yield level
+            yielded += 1
+            if yielded == NOISE_LEVELS:
+                return
+
+
 def _fingerprint(pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, graph: PlanarGraph) -> tuple:
     """Counts that must not change when the folded positions move within their own imprecision."""
     cells = build_cells(pattern, folded, tolerance, graph)
@@ -199,21 +274,26 @@ def build_overlay(
     # more than FOLDED_MISMATCH_FACTOR times the precision): there the estimate says little about how far the
     # folded points move; where they agree, a tiny pattern's estimate may be 7 times too small and its noise
     # gaps reach 3 times their movement (a single fold jittered by 1e-6)
-    amplified = precision > 0 and folded.worst_mismatch > FOLDED_MISMATCH_FACTOR * precision
+    amplified = amplifies_noise(folded)
     doubt_factor = GAP_DOUBT_FACTOR if pattern.written_precision == 0 and amplified else None
     doubtful: FoldedGap | None = None
     loose_above: FoldedGap | None = None  # a gap the input cannot resolve, kept open where a verdict was found
     unsettled: SelfIntersection | None = None  # found at a level that keeps such gaps open
+    noise_closes: FoldedGap | None = None  # a gap kept open there that a noisy input's measured noise closes
+    noisy = shows_noise(pattern, folded)
     in_doubt: tuple[SelfIntersection, FoldedGap] | None = None  # one whose gaps only an estimate's margin closes
     rejected: list[tuple[float, str]] = []
-    for tolerance in folded_tolerance_levels(pattern, folded):
+    series = list(folded_tolerance_levels(pattern, folded))
+    levels = chain(((tolerance, LEVEL_STEP) for tolerance in series),
+                   ((tolerance, NOISE_STEP) for tolerance in noise_explained_levels(pattern, folded, judge, series)))
+    for tolerance, step in levels:
         if tolerance <= above:
             continue
         if loose_above is not None and tolerance < loose_above.width:
             rejected.append((tolerance, f"keeps open a gap the input cannot resolve ({loose_above.describe()})"))
             continue
         graph = overlay_at(tolerance)
-        finer = overlay_at(tolerance / LEVEL_STEP)
+        finer = overlay_at(tolerance / step)
         if (len(graph.vertices_coords), len(graph.edges_vertices)) != (
             len(finer.vertices_coords),
             len(finer.edges_vertices),
@@ -253,17 +333,26 @@ def build_overlay(
                 raise
             loose_above = max(unresolved, key=lambda gap: gap.width)
             unsettled = unsettled or verdict
+            if noisy and noise_closes is None:
+                noise_closes = next((gap for gap in unresolved if gap.certain), None)
             in_doubt = in_doubt or doubted_verdict(verdict, unresolved)
             rejected.append((tolerance, f"self-intersection resting on {len(unresolved)} open gap(s) that the "
                                         f"input's noise ({judge.amplitude:.1e}) cannot resolve, the widest "
                                         f"{loose_above.describe()}"))
             continue
         return FoldedOverlay(cells, constraints, tolerance, tuple(rejected), in_doubt)
-    if unsettled is not None:
+    if unsettled is not None and noise_closes is None:
         raise unsettled  # no level that closes the unresolved gaps is sound: the verdict found stands
     where: dict[str, object] = {"tried": [{"tolerance": tolerance, "reason": reason} for tolerance, reason in rejected]}
     because = ""
-    if doubtful is not None:
+    if unsettled is not None and noise_closes is not None:
+        # the verdict's level kept open a coincidence that the noise the input shows can have broken: the
+        # self-intersection may be the noise's, and no level that closes the gap is sound
+        where["unresolved_gap"] = noise_closes.to_dict()
+        where["self_intersection"] = unsettled.message
+        because = (f"; a self-intersection was found only at levels that keep open a gap the input's measured "
+                   f"noise can close ({noise_closes.describe()}), and no level that closes it is sound")
+    elif doubtful is not None:
         where["doubtful_gap"] = doubtful.to_dict()
         because = (f"; a folded gap is too close to the noise to tell design from noise ({doubtful.describe()}, "
                    f"noise estimated at {judge.amplitude:.1e})")

@@ -153,6 +153,72 @@ def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
 
 
+def _near_concurrent(
+    starts: np.ndarray, ends: np.ndarray, pairs: tuple[np.ndarray, np.ndarray],
+    parameters: tuple[np.ndarray, np.ndarray], points: np.ndarray, tolerance: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Crossings of lines that nearly meet at one point: a crossing point within ``tolerance`` of a third
+    segment's interior lies on it, so the third segment meets both crossing segments there, and its own
+    crossings with them, when farther than ``tolerance`` away (three lines through one point, moved by noise
+    and meeting at shallow angles, cross up to tolerance / sine apart), are dropped. Crossings are taken in
+    order; one already dropped puts nothing on a segment.
+
+    Two crossings next to each other along a segment, ``gap`` apart, are such a pair when ``gap`` exceeds the
+    tolerance and the sine of the angle at one of them times ``gap`` does not: that is how far the other
+    crossing point lies from the segment crossing there. Returns ``(dropped, segment, parameter, crossing)``:
+    a mask over the crossings ``pairs`` (at ``parameters`` along them, at ``points``), and the splits to add,
+    each a segment, the parameter along it and the index of the crossing put there.
+    """
+    none = np.zeros(0, dtype=np.int64)
+    dropped = np.zeros(len(points), dtype=bool)
+    if len(points) < 2:
+        return dropped, none, np.zeros(0), none
+    directions = ends - starts
+    lengths = np.hypot(directions[:, 0], directions[:, 1])
+    first, second = pairs
+    sine = np.abs(_cross(directions[first], directions[second])) / (lengths[first] * lengths[second])
+    # every crossing twice, once along each of its segments, sorted along each segment
+    segment = np.concatenate([first, second])
+    position = np.concatenate([parameters[0] * lengths[first], parameters[1] * lengths[second]])
+    crossing = np.concatenate([np.arange(len(points)), np.arange(len(points))])
+    other = np.concatenate([second, first])
+    order = np.lexsort((position, segment))
+    before, after = order[:-1], order[1:]
+    same = segment[before] == segment[after]
+    before, after = before[same], after[same]
+    gap = position[after] - position[before]
+    # (kept crossing, segment put through it, crossing of that segment dropped), from both sides of each gap
+    kept = np.concatenate([crossing[before], crossing[after]])
+    through = np.concatenate([other[after], other[before]])
+    replaced = np.concatenate([crossing[after], crossing[before]])
+    gaps = np.concatenate([gap, gap])
+    near = (gaps > tolerance) & (gaps * sine[replaced] <= tolerance)
+    kept, through, replaced = kept[near], through[near], replaced[near]
+    offset = points[kept] - starts[through]
+    parameter = np.einsum("ij,ij->i", offset, directions[through]) / lengths[through] ** 2
+    margin = tolerance / lengths[through]
+    inside = (parameter > margin) & (parameter < 1 - margin)
+    kept, through, replaced, parameter = kept[inside], through[inside], replaced[inside], parameter[inside]
+    if not len(kept):
+        return dropped, none, np.zeros(0), none
+    split_segment: list[int] = []
+    split_parameter: list[float] = []
+    split_crossing: list[int] = []
+    done: set[tuple[int, int]] = set()
+    for row in np.lexsort((replaced, through, kept)).tolist():  # in crossing order
+        k, s, j = int(kept[row]), int(through[row]), int(replaced[row])
+        if dropped[k] or dropped[j]:
+            continue
+        dropped[j] = True
+        if (k, s) not in done:
+            done.add((k, s))
+            split_segment.append(s)
+            split_parameter.append(float(parameter[row]))
+            split_crossing.append(k)
+    return (dropped, np.array(split_segment, dtype=np.int64), np.array(split_parameter),
+            np.array(split_crossing, dtype=np.int64))
+
+
 def planarize_segments(segments: np.ndarray, tolerance: float) -> PlanarGraph:
     """Split segments at every intersection, merge close points and duplicate pieces.
 
@@ -180,11 +246,13 @@ def planarize_segments(segments: np.ndarray, tolerance: float) -> PlanarGraph:
     new_points = np.zeros((0, 2))
     crossing_pairs = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
     crossing_parameters = (np.zeros(0), np.zeros(0))
+    on_segment, on_parameter, on_crossing = np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64)
     if len(alive) > 1:
         first, second = _candidate_pairs(starts, ends, tolerance)
         directions = ends - starts
         lengths = np.hypot(directions[:, 0], directions[:, 1])
         # endpoints of one segment lying on the interior of the other
+        touching = np.zeros(len(first), dtype=bool)
         for host, guest in ((first, second), (second, first)):
             for end_index in (0, 1):
                 point = starts[guest] if end_index == 0 else ends[guest]
@@ -193,6 +261,7 @@ def planarize_segments(segments: np.ndarray, tolerance: float) -> PlanarGraph:
                 parameter = np.einsum("ij,ij->i", offset, directions[host]) / lengths[host] ** 2
                 margin = tolerance / lengths[host]
                 on_interior = (distance <= tolerance) & (parameter > margin) & (parameter < 1 - margin)
+                touching |= on_interior
                 split_segment.append(alive[host[on_interior]])
                 split_parameter.append(parameter[on_interior])
                 split_vertex.append(segment_vertices[alive[guest[on_interior]], end_index])
@@ -215,9 +284,12 @@ def planarize_segments(segments: np.ndarray, tolerance: float) -> PlanarGraph:
         collinear = (second_off_first <= tolerance) | (first_off_second <= tolerance)
         margin_first = tolerance / lengths[first]
         margin_second = tolerance / lengths[second]
+        # a segment whose end is put on another meets it there, and two straight segments meet once: crossing
+        # at a shallow angle, the unmoved end would add a second meeting point up to tolerance / sine away
         crossing = (
             (sine > 1e-12)
             & ~collinear
+            & ~touching
             & (parameter_first > margin_first)
             & (parameter_first < 1 - margin_first)
             & (parameter_second > margin_second)
@@ -226,14 +298,21 @@ def planarize_segments(segments: np.ndarray, tolerance: float) -> PlanarGraph:
         crossing_pairs = (first[crossing], second[crossing])
         crossing_parameters = (parameter_first[crossing], parameter_second[crossing])
         new_points = starts[crossing_pairs[0]] + crossing_parameters[0][:, None] * directions[crossing_pairs[0]]
+        dropped, on_segment, on_parameter, on_crossing = _near_concurrent(starts, ends, crossing_pairs,
+                                                                          crossing_parameters, new_points, tolerance)
+        if dropped.any():
+            crossing_pairs = (crossing_pairs[0][~dropped], crossing_pairs[1][~dropped])
+            crossing_parameters = (crossing_parameters[0][~dropped], crossing_parameters[1][~dropped])
+            renumbered = np.cumsum(~dropped) - 1
+            new_points, on_crossing = new_points[~dropped], renumbered[on_crossing]
     if len(new_points):
         all_points = np.vstack([vertices, new_points])
         vertices, relabel = merge_close_points(all_points, tolerance)
         split_vertex = [relabel[v] for v in split_vertex]
         crossing_vertices = relabel[len(all_points) - len(new_points) :]
-        split_segment += [alive[crossing_pairs[0]], alive[crossing_pairs[1]]]
-        split_parameter += [crossing_parameters[0], crossing_parameters[1]]
-        split_vertex += [crossing_vertices, crossing_vertices]
+        split_segment += [alive[crossing_pairs[0]], alive[crossing_pairs[1]], alive[on_segment]]
+        split_parameter += [crossing_parameters[0], crossing_parameters[1], on_parameter]
+        split_vertex += [crossing_vertices, crossing_vertices, crossing_vertices[on_crossing]]
     all_segments = np.concatenate(split_segment)
     all_parameters = np.concatenate(split_parameter)
     all_vertices = np.concatenate(split_vertex)

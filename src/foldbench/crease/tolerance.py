@@ -9,7 +9,11 @@ follows one rule, applied everywhere through the constants below:
    (and again when the folded edges are overlaid into cells), endpoints and intersection points closer than
    :data:`CREASE_DISTANCE_TOLERANCE` (or :data:`FOLDED_DISTANCE_TOLERANCE` in the folded state) are merged.
 3. **A point within the distance tolerance of a segment lies on it.** The segment is split there; two
-   segments that overlap along a common line are merged piece by piece.
+   segments that overlap along a common line are merged piece by piece. This holds for crossing points
+   too, and two straight segments meet once: a segment whose end is put on another does not also cross it,
+   and where three segments nearly meet at one point, the first crossing within the tolerance of the third
+   segment is where all three meet (moved by noise at shallow angles, the other two crossings lie up to
+   tolerance / sine away, and would leave slivers the exact drawing does not have).
 4. **Angles** (Kawasaki's alternating sums, collinearity) are compared with :data:`ANGLE_TOLERANCE` radians.
 5. **Drawings that do not connect at the crease tolerance** (creases stopping just short of the boundary, as
    in hand-drawn SVG) are planarised again with the tolerance ten times wider, up to
@@ -21,6 +25,10 @@ follows one rule, applied everywhere through the constants below:
    ``max(FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR * worst mismatch)`` and moves down (then up) by
    factors of four until the arrangement is stable under refinement and its cells and constraints are
    consistent (:mod:`foldbench.crease.overlay`); finer than :data:`FOLDED_TOLERANCE_FLOOR` it does not go.
+   Then the levels halfway between; then, for noisy input whose folding does not amplify the noise, levels
+   placed between the folded features themselves, stable against half the level where every feature
+   between a quarter of it and the level is one the input's measured noise can close (a jittered strip's
+   flush edges 6e-6 apart, its overhang 2e-5 wide: no window of a factor of four lies between).
 7. **Input noise is measured and snapped.** Before planarising, :mod:`foldbench.crease.precision` estimates how
    far the input's endpoints were moved (creases meant to be parallel that are not quite, then Kawasaki
    residuals): the *input precision*. Creases are merged and split at
@@ -43,9 +51,12 @@ follows one rule, applied everywhere through the constants below:
    Kawasaki residuals, the regularised pattern (rule 10) is counted too, and a different count is
    ``E_PRECISION_GAPS``. A self-intersection found at a level that keeps open a gap the noise can close (a
    first-order bound, each coordinate moved alone and the changes added up) is a verdict only when no level
-   that closes the gap is sound. A gap that only the margin of an estimated noise can close, not the
-   measured noise itself, is in doubt: where the folded vertices agree no level may close it, and a
-   self-intersection resting on it against a sound level that closes it is ``E_PRECISION_GAPS``.
+   that closes the gap is sound, and, in noisy input (measured precision above 0, or a regularised
+   pattern), only when the measured noise cannot close it either: otherwise the self-intersection may be a
+   coincidence the noise broke, and the answer is ``E_PRECISION_TOLERANCE`` naming the gap. A gap that
+   only the margin of an estimated noise can close, not the measured noise itself, is in doubt: where the
+   folded vertices agree no level may close it, and a self-intersection resting on it against a sound level
+   that closes it is ``E_PRECISION_GAPS``.
 10. **Kawasaki's residuals may be removed, within the snap tolerance.** When no level gives a sound overlay
    because the folding amplified the input's Kawasaki residuals, the pattern is moved to the nearest one on
    which every vertex meets Kawasaki exactly (:mod:`foldbench.crease.regularize`), provided no vertex moves
