@@ -2,12 +2,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from foldbench.crease.compiler import compile_crease_pattern
 from foldbench.crease.errors import CreasePatternSyntaxError
 from foldbench.crease.importers import assignment_of_colour, parse_cp_text, parse_svg_text, read_crease_pattern
 from foldbench.crease.pattern import build_crease_pattern
+
+from .tessellations import opx_text
 
 # a 1 x 3 strip of stamps in ORIPA units (y down), creases unassigned
 CP_TEXT = "\n".join([
@@ -141,3 +144,23 @@ def test_a_long_overlap_of_a_mountain_and_a_valley_is_still_an_error() -> None:
     with pytest.raises(CreasePatternSyntaxError) as caught:
         build_crease_pattern(*parse_svg_text(text))
     assert caught.value.code == "E_CP_CONFLICTING_ASSIGNMENT"
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity"])
+def test_a_coordinate_that_is_not_a_finite_number_is_a_syntax_error(tmp_path: Path, value: str) -> None:
+    """Java writes NaN and infinities into ORIPA files (a public collection has two such lines); they are
+    refused by name, not merged with every other point (which took a minute on a 2,665-line file)."""
+    segments = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]], [[0, 0], [1, 1]]],
+                        float)
+    letters = ["B", "B", "B", "B", "V"]
+    drawing = tmp_path / "pattern.opx"
+    drawing.write_text(opx_text(segments, letters).replace("<double>1.0</double></void></object>",
+                                                           f"<double>{value}</double></void></object>", 1))
+    with pytest.raises(CreasePatternSyntaxError) as caught:
+        read_crease_pattern(drawing)
+    assert caught.value.code == "E_CP_SYNTAX_VALUE_OUT_OF_RANGE" and value in caught.value.message
+    moved = segments.copy()
+    moved[4, 1, 0] = float(value)
+    with pytest.raises(CreasePatternSyntaxError) as caught:
+        build_crease_pattern(moved, letters)
+    assert caught.value.code == "E_CP_SYNTAX_VALUE_OUT_OF_RANGE" and caught.value.where["index"] == 4

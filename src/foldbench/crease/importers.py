@@ -14,6 +14,7 @@ through the ``transform`` attributes of the element and its groups (``matrix``, 
 
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
@@ -65,8 +66,9 @@ def parse_cp_text(text: str, source: str = "<cp>") -> Segments:
                 {"source": source, "line": line_number},
             ) from None
         if kind not in _ORIPA_TYPES or not all(np.isfinite(numbers)):
+            problem = f"unknown line type {kind}" if kind not in _ORIPA_TYPES else "a coordinate is not a finite number"
             raise CreasePatternSyntaxError(
-                "E_CP_SYNTAX_VALUE_OUT_OF_RANGE", f"{source} line {line_number}: unknown line type {kind}",
+                "E_CP_SYNTAX_VALUE_OUT_OF_RANGE", f"{source} line {line_number}: {problem}",
                 {"source": source, "line": line_number},
             )
         segments.append([numbers[:2], numbers[2:]])
@@ -92,6 +94,12 @@ def parse_opx_text(text: str, source: str = "<opx>") -> Segments:
                         "E_CP_SYNTAX_INVALID_PARAM_TYPE", f"{source} line {index}: {name}={child.text!r}",
                         {"source": source, "line": index, "field": name},
                     ) from None
+                if not math.isfinite(values[name]):
+                    raise CreasePatternSyntaxError(
+                        "E_CP_SYNTAX_VALUE_OUT_OF_RANGE",
+                        f"{source} line {index}: {name}={child.text.strip()!r} is not a finite coordinate",
+                        {"source": source, "line": index, "field": name},
+                    )
         kind = int(values["type"])
         if kind not in _ORIPA_TYPES:
             raise CreasePatternSyntaxError(

@@ -155,8 +155,8 @@ def build_crease_pattern(
             a segment is an error (a FOLD graph must already be planar). Duplicates merge either way.
 
     Raises:
-        CreasePatternSyntaxError: unknown assignment, conflicting duplicates, no faces, disconnected creases,
-            crossing edges (with ``split_crossings=False``).
+        CreasePatternSyntaxError: unknown assignment, a coordinate that is not a finite number, conflicting
+            duplicates, no faces, disconnected creases, crossing edges (with ``split_crossings=False``).
         GeometricallyImpossibleFold: a crease outside the paper.
 
     >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
@@ -187,6 +187,12 @@ def build_crease_pattern(
         raise CreasePatternSyntaxError(
             "E_CP_TOO_LARGE", f"{len(segments)} segments (limit {MAX_SEGMENTS})",
             {"source": source, "segments": len(segments), "limit": MAX_SEGMENTS},
+        )
+    if not np.isfinite(segments).all():
+        index = int(np.flatnonzero(~np.isfinite(segments).reshape(len(segments), -1).all(axis=1))[0])
+        raise CreasePatternSyntaxError(
+            "E_CP_SYNTAX_VALUE_OUT_OF_RANGE", f"segment {index} has a coordinate that is not a finite number",
+            {"source": source, "index": index},
         )
     normalized, scale, offset = normalize_coordinates(segments.reshape(-1, 2))
     precision = direction_noise(normalized.reshape(-1, 2, 2))
