@@ -1,7 +1,7 @@
 """Latency of foldbench.crease on small crease patterns (at most 20 faces), in process, after warm-up.
 
 Usage:
-    .venv/bin/python bench/bench_crease_small.py [--patterns 200] [--repeats 5]
+    .venv/bin/python bench/bench_crease_small.py [--patterns 200] [--repeats 5] [--seed 0]
 
 The patterns: random simple folds (1 to 5 folds, grid-aligned and free-angle), the eleven cube nets and
 small maps (up to 2x5), each exact and with every vertex moved by up to 1e-6 of the paper size. One sample is
@@ -77,8 +77,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--patterns", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random simple folds and of the jitter")
     arguments = parser.parse_args()
-    patterns = small_patterns(arguments.patterns)
+    patterns = small_patterns(arguments.patterns, arguments.seed)
     compile_crease_pattern(build_crease_pattern(*patterns[0]))  # warm-up: load the compiled loops
     samples, cpu_samples, faces, errors, answers = [], [], [], 0, []
     for segments, letters in patterns:
