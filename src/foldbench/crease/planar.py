@@ -157,17 +157,21 @@ def _near_concurrent(
     starts: np.ndarray, ends: np.ndarray, pairs: tuple[np.ndarray, np.ndarray],
     parameters: tuple[np.ndarray, np.ndarray], points: np.ndarray, tolerance: float,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Crossings of lines that nearly meet at one point: a crossing point within ``tolerance`` of a third
-    segment's interior lies on it, so the third segment meets both crossing segments there, and its own
-    crossings with them, when farther than ``tolerance`` away (three lines through one point, moved by noise
-    and meeting at shallow angles, cross up to tolerance / sine apart), are dropped. Crossings are taken in
-    order; one already dropped puts nothing on a segment.
+    """Crossings of lines that nearly meet at one point, merged into one: lines through one point, moved by
+    noise and meeting at shallow angles, cross up to tolerance / sine apart, each crossing within the
+    tolerance of the other lines.
 
-    Two crossings next to each other along a segment, ``gap`` apart, are such a pair when ``gap`` exceeds the
-    tolerance and the sine of the angle at one of them times ``gap`` does not: that is how far the other
-    crossing point lies from the segment crossing there. Returns ``(dropped, segment, parameter, crossing)``:
-    a mask over the crossings ``pairs`` (at ``parameters`` along them, at ``points``), and the splits to add,
-    each a segment, the parameter along it and the index of the crossing put there.
+    Two crossings next to each other along a segment, ``gap`` apart, are linked when the sine of the angle at
+    one of them times ``gap`` is within the tolerance: that is how far the other lies from the segment
+    crossing there. Groups whose links are all shorter than a quarter of the tolerance are left to merging.
+    Of each other group,
+    one crossing is kept, moved to the point nearest to all the group's segments (least squares; or to the
+    group's crossing nearest to them all), provided that point lies within the tolerance of every one of
+    them; the others are dropped and every segment of the group is put through it. A group with no such
+    point is left as it is. ``points`` and ``parameters`` (the crossings ``pairs``' points and parameters
+    along both segments) are updated in place for the kept crossings. Returns ``(dropped, segment,
+    parameter, crossing)``: a mask over the crossings, and the splits to add, each a segment, the parameter
+    along it and the index of the crossing put there.
     """
     none = np.zeros(0, dtype=np.int64)
     dropped = np.zeros(len(points), dtype=bool)
@@ -181,40 +185,67 @@ def _near_concurrent(
     segment = np.concatenate([first, second])
     position = np.concatenate([parameters[0] * lengths[first], parameters[1] * lengths[second]])
     crossing = np.concatenate([np.arange(len(points)), np.arange(len(points))])
-    other = np.concatenate([second, first])
     order = np.lexsort((position, segment))
     before, after = order[:-1], order[1:]
     same = segment[before] == segment[after]
     before, after = before[same], after[same]
     gap = position[after] - position[before]
-    # (kept crossing, segment put through it, crossing of that segment dropped), from both sides of each gap
-    kept = np.concatenate([crossing[before], crossing[after]])
-    through = np.concatenate([other[after], other[before]])
-    replaced = np.concatenate([crossing[after], crossing[before]])
-    gaps = np.concatenate([gap, gap])
-    near = (gaps > tolerance) & (gaps * sine[replaced] <= tolerance)
-    kept, through, replaced = kept[near], through[near], replaced[near]
-    offset = points[kept] - starts[through]
-    parameter = np.einsum("ij,ij->i", offset, directions[through]) / lengths[through] ** 2
-    margin = tolerance / lengths[through]
-    inside = (parameter > margin) & (parameter < 1 - margin)
-    kept, through, replaced, parameter = kept[inside], through[inside], replaced[inside], parameter[inside]
-    if not len(kept):
+    linked = np.minimum(sine[crossing[before]], sine[crossing[after]]) * gap <= tolerance
+    far = linked & (gap > tolerance / 4)
+    if not far.any():
         return dropped, none, np.zeros(0), none
+    # the groups holding a link longer than a quarter of the tolerance (merging points one by one may leave
+    # a chain of such crossings as two points)
+    one, two = crossing[before[linked]], crossing[after[linked]]
+    member = np.zeros(len(points), dtype=bool)
+    member[crossing[before[far]]] = member[crossing[after[far]]] = True
+    while (growing := member[one] != member[two]).any():
+        member[one[growing]] = member[two[growing]] = True
+    inner = member[one] & member[two]
+    root = list(range(len(points)))
+
+    def find(index: int) -> int:
+        while root[index] != index:
+            root[index] = root[root[index]]
+            index = root[index]
+        return index
+
+    for a, b in zip(one[inner].tolist(), two[inner].tolist(), strict=True):
+        root[find(a)] = find(b)
+    groups: dict[int, list[int]] = {}
+    for index in np.flatnonzero(member).tolist():
+        groups.setdefault(find(index), []).append(index)
     split_segment: list[int] = []
     split_parameter: list[float] = []
     split_crossing: list[int] = []
-    done: set[tuple[int, int]] = set()
-    for row in np.lexsort((replaced, through, kept)).tolist():  # in crossing order
-        k, s, j = int(kept[row]), int(through[row]), int(replaced[row])
-        if dropped[k] or dropped[j]:
+    for members in groups.values():
+        group = np.array(members)
+        lines = np.unique(np.concatenate([first[group], second[group]]))
+        # the point nearest to all the group's lines (least squares), else the crossing nearest to them all
+        normals = np.stack([-directions[lines, 1], directions[lines, 0]], axis=1) / lengths[lines][:, None]
+        meeting = np.linalg.lstsq(normals, np.einsum("li,li->l", normals, starts[lines]), rcond=None)[0]
+        candidates = np.vstack([meeting[None], points[group]])
+        offset = candidates[:, None, :] - starts[lines][None, :, :]
+        along = np.einsum("mli,li->ml", offset, directions[lines]) / lengths[lines] ** 2
+        nearest = starts[lines][None] + np.clip(along, 0, 1)[..., None] * directions[lines][None]
+        farthest = np.hypot(*(candidates[:, None, :] - nearest).transpose(2, 0, 1)).max(axis=1)
+        best = int(np.argmin(farthest))
+        if farthest[best] > tolerance:
             continue
-        dropped[j] = True
-        if (k, s) not in done:
-            done.add((k, s))
-            split_segment.append(s)
-            split_parameter.append(float(parameter[row]))
-            split_crossing.append(k)
+        kept = int(group[max(best - 1, 0)])
+        dropped[group] = True
+        dropped[kept] = False
+        points[kept] = candidates[best]
+        margin = tolerance / lengths[lines]
+        for column, line in enumerate(lines.tolist()):
+            if line in (first[kept], second[kept]):
+                parameters[0 if line == first[kept] else 1][kept] = np.clip(along[best, column], 0, 1)
+                continue
+            if not margin[column] < along[best, column] < 1 - margin[column]:
+                continue
+            split_segment.append(line)
+            split_parameter.append(float(along[best, column]))
+            split_crossing.append(kept)
     return (dropped, np.array(split_segment, dtype=np.int64), np.array(split_parameter),
             np.array(split_crossing, dtype=np.int64))
 

@@ -11,9 +11,9 @@ follows one rule, applied everywhere through the constants below:
 3. **A point within the distance tolerance of a segment lies on it.** The segment is split there; two
    segments that overlap along a common line are merged piece by piece. This holds for crossing points
    too, and two straight segments meet once: a segment whose end is put on another does not also cross it,
-   and where three segments nearly meet at one point, the first crossing within the tolerance of the third
-   segment is where all three meet (moved by noise at shallow angles, the other two crossings lie up to
-   tolerance / sine away, and would leave slivers the exact drawing does not have).
+   and the crossings of segments that nearly meet at one point become one point, the point nearest to all
+   of them (moved by noise at shallow angles, concurrent lines cross up to tolerance / sine apart, and
+   would leave slivers the exact drawing does not have; :mod:`foldbench.crease.planar`).
 4. **Angles** (Kawasaki's alternating sums, collinearity) are compared with :data:`ANGLE_TOLERANCE` radians.
 5. **Drawings that do not connect at the crease tolerance** (creases stopping just short of the boundary, as
    in hand-drawn SVG) are planarised again with the tolerance ten times wider, up to
