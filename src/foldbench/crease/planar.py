@@ -3,8 +3,9 @@
 Used twice: on the crease pattern (segments from any input format) and on the folded state (the folded
 edges, whose overlay gives the overlap cells). Follows the tolerance policy of
 :mod:`foldbench.crease.tolerance`: endpoints closer than ``tolerance`` merge, an endpoint within ``tolerance``
-of a segment splits it, proper crossings add a vertex, and duplicate pieces merge while remembering every input
-segment they came from (``edges_sources``).
+of a segment splits it (the two then meet there and nowhere else), proper crossings add a vertex (the crossings
+of segments that nearly meet at one point, one vertex), and duplicate pieces merge while remembering every
+input segment they came from (``edges_sources``).
 """
 
 from __future__ import annotations
