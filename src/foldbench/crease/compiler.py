@@ -14,6 +14,7 @@ from foldbench.crease.errors import AmbiguousFoldedState, CreasePatternError, Pr
 from foldbench.crease.folded_gaps import (
     FoldedGap,
     GapJudge,
+    amplifies_noise,
     doubted_verdict,
     narrow_gaps,
     noise_judge,
@@ -26,7 +27,7 @@ from foldbench.crease.overlay import build_overlay
 from foldbench.crease.pattern import CreasePattern
 from foldbench.crease.regularize import REGULARIZED_MISMATCH, REGULARIZED_RESIDUAL
 from foldbench.crease.solver import STAGE_LOCAL, LayerSolver, ProgressCallback, SolveResult
-from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR
+from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE
 
 __all__ = ["REGULARIZED_MISMATCH", "CompiledFold", "compile_crease_pattern", "crease_assignment_orders"]
 
@@ -267,8 +268,7 @@ def compile_crease_pattern(
             if unsettled is not None:
                 raise unsettled from None  # no level that closes the unresolved gaps is sound
             # only a disagreement the folding amplified far beyond the input's noise is Kawasaki's to remove
-            if (problem.code != "E_PRECISION_TOLERANCE" or input_precision <= 0
-                    or folded.worst_mismatch <= FOLDED_MISMATCH_FACTOR * input_precision):
+            if problem.code != "E_PRECISION_TOLERANCE" or not amplifies_noise(folded):
                 raise
             lap("overlay")
             return _compile_regularized(pattern, problem, input_precision, timings, judge, limit=limit,
@@ -295,7 +295,7 @@ def compile_crease_pattern(
     lap("solve")
     if in_doubt is not None:
         raise _verdict_in_doubt(*in_doubt, overlay.tolerance, solution.state_count, judge)
-    if _closed_gaps_need_a_cross_check(pattern, folded, overlay.tolerance, input_precision) and not solution.stopped:
+    if _closed_gaps_need_a_cross_check(pattern, folded, overlay.tolerance) and not solution.stopped:
         _cross_check_closed_gaps(pattern, folded, overlay.tolerance, solution.state_count, timeout, judge, limit)
     warnings = list(pattern.notes)
     if input_precision > 0:
@@ -344,14 +344,11 @@ def _verdict_in_doubt(
     )
 
 
-def _closed_gaps_need_a_cross_check(
-    pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, input_precision: float
-) -> bool:
+def _closed_gaps_need_a_cross_check(pattern: CreasePattern, folded: FoldedGeometry, tolerance: float) -> bool:
     """Whether the accepted folded tolerance closed gaps judged by an estimated noise (no written precision)
     in a pattern whose folding amplified its Kawasaki residuals far beyond that noise: there a sliver of the
     design can move by its own width and pass for noise."""
-    return (pattern.written_precision == 0 and input_precision > 0 and tolerance > FOLDED_DISTANCE_TOLERANCE
-            and folded.worst_mismatch > FOLDED_MISMATCH_FACTOR * input_precision
+    return (pattern.written_precision == 0 and amplifies_noise(folded) and tolerance > FOLDED_DISTANCE_TOLERANCE
             and len(narrow_gaps(pattern, folded.vertices_coords_folded, FOLDED_DISTANCE_TOLERANCE, tolerance)[0]) > 0)
 
 

@@ -75,6 +75,7 @@ __all__ = [
     "GAP_NOISE_FACTOR", "GAP_TRIALS", "NOISE_MARGIN", "FoldedGap", "GapJudge", "genuine_gaps", "narrow_gaps",
     "noise_amplitude", "noise_judge", "unresolved_open_gaps", "GAP_DOUBT_FACTOR", "RESPONSE_CHUNK",
     "doubted_verdict", "gaps_beyond_measured_noise", "folded_features", "closable_by_measured_noise",
+    "amplifies_noise", "shows_noise",
 ]
 
 RESPONSE_CHUNK: int = 256
@@ -200,6 +201,37 @@ def _refold(pattern: CreasePattern, coords: np.ndarray) -> np.ndarray:
     return np.einsum("tvij,tvj->tvi", matrices[:, first_face], coords) + shifts[:, first_face]
 
 
+def _spatial_gaps(
+    pattern: CreasePattern, coords: np.ndarray, low: float, high: float, *, near_ends: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`narrow_gaps` (``near_ends=False``) or :func:`folded_features` (``near_ends=True``) through spatial
+    indexes: ``(pairs, kinds, widths)``."""
+    ends = pattern.edges_vertices
+    start, end = coords[ends[:, 0]], coords[ends[:, 1]]
+    points = shapely.points(coords)
+    first, second = shapely.STRtree(points).query(points, predicate="dwithin", distance=high)
+    keep = first < second
+    first, second = first[keep], second[keep]
+    lines = shapely.linestrings(np.stack([start, end], axis=1))
+    vertex, edge = shapely.STRtree(lines).query(points, predicate="dwithin", distance=high)
+    distance = np.hypot(*(coords[first] - coords[second]).T)
+    close = (distance > low) & (distance <= high)
+    direction = end[edge] - start[edge]
+    length_squared = np.einsum("ij,ij->i", direction, direction)
+    offset = coords[vertex] - start[edge]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        parameter = np.einsum("ij,ij->i", offset, direction) / length_squared
+        across = np.abs(offset[:, 0] * direction[:, 1] - offset[:, 1] * direction[:, 0]) / np.sqrt(length_squared)
+    on_edge = ((parameter > 0) & (parameter < 1) & (across > low) & (across <= high)
+               & (ends[edge, 0] != vertex) & (ends[edge, 1] != vertex))
+    if not near_ends:
+        on_edge &= np.minimum(np.hypot(*offset.T), np.hypot(*(coords[vertex] - end[edge]).T)) > high
+    pairs = np.concatenate([np.stack([first[close], second[close]], axis=1),
+                            np.stack([vertex[on_edge], edge[on_edge]], axis=1)]).astype(np.int64).reshape(-1, 2)
+    kinds = np.concatenate([np.zeros(int(close.sum()), np.int8), np.ones(int(on_edge.sum()), np.int8)])
+    return pairs, kinds, np.concatenate([distance[close], across[on_edge]])
+
+
 def narrow_gaps(pattern: CreasePattern, coords: np.ndarray, low: float, high: float) -> tuple[np.ndarray, np.ndarray]:
     """Vertex-vertex and vertex-edge gaps of the folded vertices ``coords`` with ``low < width <= high``.
 
@@ -207,34 +239,12 @@ def narrow_gaps(pattern: CreasePattern, coords: np.ndarray, low: float, high: fl
     vertex within ``high`` of the edge's interior and farther than ``high`` from both its ends).
     """
     ends = pattern.edges_vertices
-    start, end = coords[ends[:, 0]], coords[ends[:, 1]]
     if len(coords) <= SMALL_INPUT and len(ends) <= SMALL_INPUT:
         # few points: every pair is looked at in compiled loops (less fixed cost than the spatial index)
         pairs, kinds = _narrow_gaps_small(np.ascontiguousarray(coords, dtype=np.float64),
                                           np.ascontiguousarray(ends, dtype=np.int64), float(low), float(high))
         return pairs.reshape(-1, 2), kinds
-    else:
-        points = shapely.points(coords)
-        first, second = shapely.STRtree(points).query(points, predicate="dwithin", distance=high)
-        keep = first < second
-        first, second = first[keep], second[keep]
-        lines = shapely.linestrings(np.stack([start, end], axis=1))
-        vertex, edge = shapely.STRtree(lines).query(points, predicate="dwithin", distance=high)
-    distance = np.hypot(*(coords[first] - coords[second]).T)
-    close = (distance > low) & (distance <= high)
-    vertex_pairs = np.stack([first[close], second[close]], axis=1)
-    direction = end[edge] - start[edge]
-    length_squared = np.einsum("ij,ij->i", direction, direction)
-    offset = coords[vertex] - start[edge]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        parameter = np.einsum("ij,ij->i", offset, direction) / length_squared
-        across = np.abs(offset[:, 0] * direction[:, 1] - offset[:, 1] * direction[:, 0]) / np.sqrt(length_squared)
-    to_ends = np.minimum(np.hypot(*offset.T), np.hypot(*(coords[vertex] - end[edge]).T))
-    on_edge = ((parameter > 0) & (parameter < 1) & (across > low) & (across <= high) & (to_ends > high)
-               & (ends[edge, 0] != vertex) & (ends[edge, 1] != vertex))
-    edge_pairs = np.stack([vertex[on_edge], edge[on_edge]], axis=1)
-    pairs = np.concatenate([vertex_pairs, edge_pairs]).astype(np.int64).reshape(-1, 2)
-    kinds = np.concatenate([np.zeros(len(vertex_pairs), np.int8), np.ones(len(edge_pairs), np.int8)])
+    pairs, kinds, _ = _spatial_gaps(pattern, coords, low, high, near_ends=False)
     return pairs, kinds
 
 
@@ -386,6 +396,21 @@ class GapJudge:
         base, trials = self._prepare()
         widths = _signed_gaps(base, self.pattern, pairs, kinds)
         return widths, np.abs(_signed_gaps(trials, self.pattern, pairs, kinds) - widths).max(axis=0)
+
+
+def shows_noise(pattern: CreasePattern, folded: FoldedGeometry) -> bool:
+    """Whether the input's noise is evidence, not a hypothesis: a measured precision above 0, or a regularised
+    pattern carrying its input's noise (an exact input is only ever jittered in thought, by
+    :data:`~foldbench.crease.tolerance.LEAST_NOISE`)."""
+    return (folded.input_precision or 0.0) > 0 or pattern.carried_noise > 0
+
+
+def amplifies_noise(folded: FoldedGeometry) -> bool:
+    """Whether the input is noisy and its folded vertices disagree by more than ``FOLDED_MISMATCH_FACTOR``
+    times its precision (the folding amplifies the noise; the compiler may count the Kawasaki-regularised
+    pattern instead)."""
+    precision = folded.input_precision or 0.0
+    return precision > 0 and folded.worst_mismatch > FOLDED_MISMATCH_FACTOR * precision
 
 
 def noise_judge(pattern: CreasePattern, folded: FoldedGeometry, measured_precision: float) -> GapJudge:
@@ -550,27 +575,7 @@ def folded_features(
     the edge too: these are the distances at which planarising the folded edges changes."""
     if not len(coords) or not len(pattern.edges_vertices):
         return np.zeros((0, 2), np.int64), np.zeros(0, np.int8), np.zeros(0)
-    ends = pattern.edges_vertices
-    points = shapely.points(coords)
-    first, second = shapely.STRtree(points).query(points, predicate="dwithin", distance=high)
-    keep = first < second
-    first, second = first[keep], second[keep]
-    distance = np.hypot(*(coords[first] - coords[second]).T)
-    close = (distance > low) & (distance <= high)
-    start, end = coords[ends[:, 0]], coords[ends[:, 1]]
-    lines = shapely.linestrings(np.stack([start, end], axis=1))
-    vertex, edge = shapely.STRtree(lines).query(points, predicate="dwithin", distance=high)
-    direction = end[edge] - start[edge]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        across = np.abs(_signed_gaps(coords, pattern, np.stack([vertex, edge], axis=1), np.ones(len(vertex), np.int8)))
-        parameter = np.einsum("ij,ij->i", coords[vertex] - start[edge], direction) / np.einsum(
-            "ij,ij->i", direction, direction)
-    facing = ((parameter > 0) & (parameter < 1) & (across > low) & (across <= high)
-              & (ends[edge, 0] != vertex) & (ends[edge, 1] != vertex))
-    pairs = np.concatenate([np.stack([first[close], second[close]], axis=1),
-                            np.stack([vertex[facing], edge[facing]], axis=1)]).astype(np.int64).reshape(-1, 2)
-    kinds = np.concatenate([np.zeros(int(close.sum()), np.int8), np.ones(int(facing.sum()), np.int8)])
-    return pairs, kinds, np.concatenate([distance[close], across[facing]])
+    return _spatial_gaps(pattern, coords, low, high, near_ends=True)
 
 
 def closable_by_measured_noise(

@@ -54,12 +54,14 @@ from foldbench.crease.folded_gaps import (
     GAP_DOUBT_FACTOR,
     FoldedGap,
     GapJudge,
+    amplifies_noise,
     closable_by_measured_noise,
     doubted_verdict,
     folded_features,
     gaps_beyond_measured_noise,
     genuine_gaps,
     noise_judge,
+    shows_noise,
     unresolved_open_gaps,
 )
 from foldbench.crease.folding import FoldedGeometry
@@ -160,27 +162,13 @@ def folded_tolerance_levels(pattern: CreasePattern, folded: FoldedGeometry) -> I
             level *= LEVEL_STEP
 
 
-def shows_noise(pattern: CreasePattern, folded: FoldedGeometry) -> bool:
-    """Whether the input's noise is evidence, not a hypothesis: a measured precision above 0, or a regularised
-    pattern carrying its input's noise (an exact input is only ever jittered in thought, by
-    :data:`~foldbench.crease.tolerance.LEAST_NOISE`)."""
-    return (folded.input_precision or 0.0) > 0 or pattern.carried_noise > 0
-
-
-def amplifies_noise(folded: FoldedGeometry) -> bool:
-    """Whether the input is noisy and its folded vertices disagree by more than ``FOLDED_MISMATCH_FACTOR``
-    times its precision (the folding amplifies the noise; the compiler may count the Kawasaki-regularised
-    pattern instead)."""
-    precision = folded.input_precision or 0.0
-    return precision > 0 and folded.worst_mismatch > FOLDED_MISMATCH_FACTOR * precision
-
-
 def noise_explained_levels(
     pattern: CreasePattern, folded: FoldedGeometry, judge: GapJudge, tried: list[float]
 ) -> Iterator[float]:
-    """The third series of levels, tried where the first two fail, for noisy input (:func:`shows_noise`)
-    whose folding does not amplify the noise (:func:`amplifies_noise`; the compiler counts the regularised
-    pattern there). One level in each window wider than a factor ``NOISE_STEP`` between neighbouring folded
+    """The third series of levels, tried where the first two fail, for noisy input
+    (:func:`~foldbench.crease.folded_gaps.shows_noise`) whose folding does not amplify the noise
+    (:func:`~foldbench.crease.folded_gaps.amplifies_noise`; the compiler counts the regularised pattern
+    there). One level in each window wider than a factor ``NOISE_STEP`` between neighbouring folded
     features (:func:`folded_features`), at its logarithmic middle above that factor, when every feature from
     a quarter of the level up to it is one the input's measured noise can close
     (:func:`closable_by_measured_noise`). Such a level merges the coincidences the noise broke (a jittered
