@@ -178,7 +178,8 @@ def test_a_self_intersection_resting_on_a_gap_the_measured_noise_closes_is_no_ve
     """The letter fold's overhang of 2e-5 judged against a noise of 4e-6, measured as such: the noise can close
     the gap, so a self-intersection found with it open may be a coincidence the noise broke. With every level
     that closes it made unsound (here by hand), a jittered input, whose noise is evidence, gets a precision
-    error naming the gap; the exact input, whose noise is only a hypothesis, keeps its self-intersection."""
+    error naming the gap; the exact input, whose noise is only a hypothesis, keeps its self-intersection. The
+    same holds when the layer search finds the self-intersection rather than the early check."""
     segments, letters = _letter_fold(2e-5)
     closing_refused = [folded_gaps.FoldedGap(0, 1, "vertex", 1.0, 0.0, False)]
     with monkeypatch.context() as patch:
@@ -194,6 +195,15 @@ def test_a_self_intersection_resting_on_a_gap_the_measured_noise_closes_is_no_ve
             gap = caught.value.where["unresolved_gap"]
             assert gap["certain"] and 1.6e-5 < gap["width"] < 2.4e-5 <= gap["noise"]
             assert "no layer order" in caught.value.where["self_intersection"]
+        # the same where the self-intersection is found by the search, after the overlay (no early check)
+        patch.setattr(compiler, "build_overlay", lambda p, f, check_local, **options: overlay.build_overlay(
+            p, f, None, **options))
+        with pytest.raises(SelfIntersection):
+            compile_crease_pattern(build_crease_pattern(segments, letters))
+        with pytest.raises(PrecisionProblem) as caught:
+            compile_crease_pattern(build_crease_pattern(jitter(segments, 1e-6, 0), letters))
+        assert caught.value.where["unresolved_gap"]["certain"]
+        assert caught.value.where["self_intersection"].count("no layer order") == 1
 
 
 def test_a_self_intersection_on_a_gap_only_the_noise_estimate_can_close_is_no_count(

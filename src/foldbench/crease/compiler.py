@@ -16,9 +16,11 @@ from foldbench.crease.folded_gaps import (
     GapJudge,
     amplifies_noise,
     doubted_verdict,
+    gap_noise_closes,
     narrow_gaps,
     noise_judge,
     unresolved_open_gaps,
+    verdict_resting_on_noise,
 )
 from foldbench.crease.folding import FoldedGeometry, fold_faces
 from foldbench.crease.layer_constraints import LayerConstraints
@@ -260,13 +262,16 @@ def compile_crease_pattern(
     judge = noise_judge(pattern, folded, input_precision)
     above = 0.0
     unsettled: SelfIntersection | None = None
+    noise_closes: FoldedGap | None = None  # a gap kept open there that a noisy input's measured noise closes
     in_doubt: tuple[SelfIntersection, FoldedGap] | None = None
     while True:
         try:
             overlay = build_overlay(pattern, folded, check_local, judge=judge, above=above)
         except PrecisionProblem as problem:
-            if unsettled is not None:
-                raise unsettled from None  # no level that closes the unresolved gaps is sound
+            if unsettled is not None:  # no level that closes the unresolved gaps is sound
+                if noise_closes is not None:
+                    raise verdict_resting_on_noise(unsettled, noise_closes, problem) from None
+                raise unsettled from None
             # only a disagreement the folding amplified far beyond the input's noise is Kawasaki's to remove
             if problem.code != "E_PRECISION_TOLERANCE" or not amplifies_noise(folded):
                 raise
@@ -288,6 +293,7 @@ def compile_crease_pattern(
             if not unresolved:
                 raise
             unsettled = unsettled or verdict
+            noise_closes = noise_closes or gap_noise_closes(pattern, folded, unresolved)
             in_doubt = in_doubt or doubted_verdict(verdict, unresolved)
             above = max(overlay.tolerance, *(gap.width for gap in unresolved))
             continue

@@ -56,7 +56,7 @@ import numpy as np
 import shapely
 from numba import njit
 
-from foldbench.crease.errors import SelfIntersection
+from foldbench.crease.errors import PrecisionProblem, SelfIntersection
 from foldbench.crease.folding import FoldedGeometry, crossing_order, fold_faces
 from foldbench.crease.local_checks import vertices_creases
 from foldbench.crease.pattern import CreasePattern
@@ -75,7 +75,7 @@ __all__ = [
     "GAP_NOISE_FACTOR", "GAP_TRIALS", "NOISE_MARGIN", "FoldedGap", "GapJudge", "genuine_gaps", "narrow_gaps",
     "noise_amplitude", "noise_judge", "unresolved_open_gaps", "GAP_DOUBT_FACTOR", "RESPONSE_CHUNK",
     "doubted_verdict", "gaps_beyond_measured_noise", "folded_features", "closable_by_measured_noise",
-    "amplifies_noise", "shows_noise",
+    "amplifies_noise", "shows_noise", "gap_noise_closes", "verdict_resting_on_noise",
 ]
 
 RESPONSE_CHUNK: int = 256
@@ -501,6 +501,32 @@ def doubted_verdict(
     if any(gap.certain for gap in unresolved):
         return None
     return verdict, max(unresolved, key=lambda gap: gap.width)
+
+
+def gap_noise_closes(
+    pattern: CreasePattern, folded: FoldedGeometry, unresolved: list[FoldedGap]
+) -> FoldedGap | None:
+    """For noisy input (:func:`shows_noise`), the first of the ``unresolved`` gaps (:func:`unresolved_open_gaps`)
+    that the measured noise can close (``certain``): a self-intersection set aside for it may be a coincidence
+    the noise broke. None for exact input, whose noise is only a hypothesis, or when only the margin of an
+    estimated noise can close them."""
+    if not shows_noise(pattern, folded):
+        return None
+    return next((gap for gap in unresolved if gap.certain), None)
+
+
+def verdict_resting_on_noise(verdict: SelfIntersection, gap: FoldedGap, problem: PrecisionProblem) -> PrecisionProblem:
+    """The answer for a noisy input's self-intersection ``verdict`` that was found only with ``gap`` (see
+    :func:`gap_noise_closes`) kept open, when no level that closes the gap is sound (``problem``): that
+    precision problem, naming the gap and the self-intersection. ``problem`` itself when it names one already."""
+    if "unresolved_gap" in problem.where:
+        return problem
+    return PrecisionProblem(
+        problem.code,
+        f"{problem.message}; a self-intersection was found only at levels that keep open a gap the input's "
+        f"measured noise can close ({gap.describe()}), and no level that closes it is sound",
+        {**problem.where, "unresolved_gap": gap.to_dict(), "self_intersection": verdict.message},
+    )
 
 
 def genuine_gaps(

@@ -58,11 +58,13 @@ from foldbench.crease.folded_gaps import (
     closable_by_measured_noise,
     doubted_verdict,
     folded_features,
+    gap_noise_closes,
     gaps_beyond_measured_noise,
     genuine_gaps,
     noise_judge,
     shows_noise,
     unresolved_open_gaps,
+    verdict_resting_on_noise,
 )
 from foldbench.crease.folding import FoldedGeometry
 from foldbench.crease.layer_constraints import LayerConstraints, build_layer_constraints
@@ -268,7 +270,6 @@ def build_overlay(
     loose_above: FoldedGap | None = None  # a gap the input cannot resolve, kept open where a verdict was found
     unsettled: SelfIntersection | None = None  # found at a level that keeps such gaps open
     noise_closes: FoldedGap | None = None  # a gap kept open there that a noisy input's measured noise closes
-    noisy = shows_noise(pattern, folded)
     in_doubt: tuple[SelfIntersection, FoldedGap] | None = None  # one whose gaps only an estimate's margin closes
     rejected: list[tuple[float, str]] = []
     series = list(folded_tolerance_levels(pattern, folded))
@@ -321,8 +322,7 @@ def build_overlay(
                 raise
             loose_above = max(unresolved, key=lambda gap: gap.width)
             unsettled = unsettled or verdict
-            if noisy and noise_closes is None:
-                noise_closes = next((gap for gap in unresolved if gap.certain), None)
+            noise_closes = noise_closes or gap_noise_closes(pattern, folded, unresolved)
             in_doubt = in_doubt or doubted_verdict(verdict, unresolved)
             rejected.append((tolerance, f"self-intersection resting on {len(unresolved)} open gap(s) that the "
                                         f"input's noise ({judge.amplitude:.1e}) cannot resolve, the widest "
@@ -333,20 +333,19 @@ def build_overlay(
         raise unsettled  # no level that closes the unresolved gaps is sound: the verdict found stands
     where: dict[str, object] = {"tried": [{"tolerance": tolerance, "reason": reason} for tolerance, reason in rejected]}
     because = ""
-    if unsettled is not None and noise_closes is not None:
-        # the verdict's level kept open a coincidence that the noise the input shows can have broken: the
-        # self-intersection may be the noise's, and no level that closes the gap is sound
-        where["unresolved_gap"] = noise_closes.to_dict()
-        where["self_intersection"] = unsettled.message
-        because = (f"; a self-intersection was found only at levels that keep open a gap the input's measured "
-                   f"noise can close ({noise_closes.describe()}), and no level that closes it is sound")
-    elif doubtful is not None:
+    if unsettled is None and doubtful is not None:
         where["doubtful_gap"] = doubtful.to_dict()
         because = (f"; a folded gap is too close to the noise to tell design from noise ({doubtful.describe()}, "
                    f"noise estimated at {judge.amplitude:.1e})")
-    raise PrecisionProblem(
+    problem = PrecisionProblem(
         "E_PRECISION_TOLERANCE",
         f"no folded tolerance between {floor:.1e} and {coarsest:.1e} gives a stable, "
         f"consistent overlay of the folded edges; the coordinates are too imprecise to decide{because}",
         where,
     )
+    if unsettled is not None and noise_closes is not None:
+        # the verdict's level kept open a coincidence that the noise the input shows can have broken: the
+        # self-intersection may be the noise's, and no level that closes the gap is sound
+        raise verdict_resting_on_noise(unsettled, noise_closes, problem)
+    raise problem
+
