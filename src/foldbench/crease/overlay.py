@@ -337,7 +337,7 @@ def build_overlay(
         where["doubtful_gap"] = doubtful.to_dict()
         because = (f"; a folded gap is too close to the noise to tell design from noise ({doubtful.describe()}, "
                    f"noise estimated at {judge.amplitude:.1e})")
-    problem = PrecisionProblem(
+    refusal = PrecisionProblem(
         "E_PRECISION_TOLERANCE",
         f"no folded tolerance between {floor:.1e} and {coarsest:.1e} gives a stable, "
         f"consistent overlay of the folded edges; the coordinates are too imprecise to decide{because}",
@@ -346,6 +346,6 @@ def build_overlay(
     if unsettled is not None and noise_closes is not None:
         # the verdict's level kept open a coincidence that the noise the input shows can have broken: the
         # self-intersection may be the noise's, and no level that closes the gap is sound
-        raise verdict_resting_on_noise(unsettled, noise_closes, problem)
-    raise problem
+        raise verdict_resting_on_noise(unsettled, noise_closes, refusal)
+    raise refusal
 
