@@ -108,3 +108,23 @@ def test_a_missing_folder_is_a_typed_error(tmp_path: Path) -> None:
 
     with pytest.raises(CreasePatternSyntaxError):
         load_collection(tmp_path / "absent")
+
+
+def test_paper_models_ship_with_the_package(tmp_path, monkeypatch):
+    """The 366 models unpack from the package data (no corpus next to the repository needed) into the cache, carry
+    Table 3's categories, and are the corpus's bytes where the corpus is present."""
+    from foldbench.crease import collection as module
+
+    monkeypatch.setenv("FOLDBENCH_CACHE_DIR", str(tmp_path))
+    module.paper_models.cache_clear()
+    models = module.paper_models()
+    assert len(models) == module.PAPER_MODEL_COUNT == len(table3())
+    assert not models.broken
+    assert all(entry.category for entry in models.entries)
+    assert {entry.file for entry in models.entries} == set(table3())
+    assert str(models.root).startswith(str(tmp_path))
+    assert module.paper_models_folder() == models.root  # unpacked once, found again
+    if INSTAGRAM.is_dir():
+        for entry in models.entries[::37]:
+            assert entry.path.read_bytes() == (INSTAGRAM / entry.file).read_bytes()
+    module.paper_models.cache_clear()

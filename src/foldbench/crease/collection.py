@@ -14,11 +14,22 @@ corpus's ``instagram_data.csv``, which Flat-Folder measured on the graph it buil
 differ there).
 
 A file that cannot be read is listed in :attr:`Collection.broken` with its typed error, never dropped silently.
+
+The 366 models OrigamiBench evaluates on (the Flat-Folder ``instagram`` examples, MIT licence, copyright Jason S. Ku;
+the licence ships beside them as ``data/origamibench_models_LICENSE.txt``) ship with foldbench as one LZMA zip of
+their FOLD files; :func:`paper_models` unpacks it once into the cache (:func:`foldbench.cache.cache_root`) and
+returns them as a collection with Table 3's names, categories and tiers.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
+import os
+import shutil
+import tempfile
+import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -26,6 +37,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
+from foldbench.cache import cache_root
 from foldbench.crease.errors import CreasePatternError, CreasePatternSyntaxError
 from foldbench.crease.fold_format import parse_fold_text
 from foldbench.crease.importers import read_crease_pattern
@@ -39,6 +51,9 @@ __all__ = [
     "TierDisagreement",
     "complexity_tier",
     "load_collection",
+    "paper_models",
+    "paper_models_folder",
+    "PAPER_MODEL_COUNT",
     "table3",
     "tier_disagreements",
 ]
@@ -47,6 +62,9 @@ Tier = Literal["Easy", "Medium", "Hard"]
 TIER_LIMITS: tuple[int, int] = (300, 800)
 """Upper bounds (inclusive) of vertices + edges for the Easy and Medium tiers."""
 PATTERN_SUFFIXES: tuple[str, ...] = (".fold", ".cp", ".opx", ".svg")
+PAPER_MODEL_COUNT = 366
+"""How many models OrigamiBench's Table 3 lists (and :func:`paper_models` ships)."""
+_PAPER_MODELS_ZIP = "data/origamibench_models.zip"
 
 
 def complexity_tier(vertices: int, edges: int) -> Tier:
@@ -184,3 +202,34 @@ def tier_disagreements(collection: Collection, counts: Mapping[str, tuple[int, i
         if tier != entry.table_tier:
             found.append(TierDisagreement(entry.file, entry.table_tier, tier, vertices + edges))
     return found
+
+
+def paper_models_folder() -> Path:
+    """The folder of OrigamiBench's 366 FOLD files, unpacked from the package data into the cache on first use.
+
+    The folder's name carries a digest of the shipped archive, so a new foldbench version unpacks its own copy; the
+    files appear only when complete (unpacked beside it, then renamed).
+    """
+    archive = resources.files("foldbench.crease").joinpath(_PAPER_MODELS_ZIP).read_bytes()
+    folder = cache_root() / "origamibench-models" / hashlib.sha256(archive).hexdigest()[:16]
+    if folder.is_dir():
+        return folder
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=".unpacking-", dir=folder.parent))
+    with zipfile.ZipFile(io.BytesIO(archive)) as bundle:
+        for name in bundle.namelist():
+            if "/" in name or "\\" in name or name.startswith("."):
+                raise CreasePatternSyntaxError("E_CP_BAD_PACKAGE_DATA", f"unexpected member {name!r} in the archive",
+                                               {"source": _PAPER_MODELS_ZIP})
+            (stage / name).write_bytes(bundle.read(name))
+    try:
+        os.replace(stage, folder)
+    except OSError:  # another process unpacked it first
+        shutil.rmtree(stage, ignore_errors=True)
+    return folder
+
+
+@cache
+def paper_models() -> Collection:
+    """OrigamiBench's 366 models (Table 3's names, categories and tiers), from the package data."""
+    return load_collection(paper_models_folder())

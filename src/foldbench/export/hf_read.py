@@ -18,18 +18,18 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
+from foldbench.cache import CACHE_ENV, cache_root
 from foldbench.export._output import ExportError
 from foldbench.export.hf import EXPORT_FILE, EXPORT_FORMAT
 from foldbench.tasks.base import Item
 
 __all__ = ["CACHE_ENV", "dataset_directory", "materialize", "export_configs"]
 
-CACHE_ENV = "FOLDBENCH_CACHE_DIR"
 _COLUMNS = ["id", "task", "seed", "engine_version", "inputs", "target", "metadata", "images", "target_images", "videos"]
 
 
 def _cache_root() -> Path:
-    return Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "foldbench")
+    return cache_root()
 
 
 def _record(config_dir: Path) -> dict[str, Any]:
