@@ -2,13 +2,19 @@
 
 :func:`main` runs the app with click's standalone mode off, so that a usage error (a bad option value, a
 missing argument, an unknown option) reaches it as an exception instead of being drawn as a box; it prints that
-error, and every :class:`~foldbench.errors.FoldbenchError`, as one ``error: ...`` line on stderr and exits 2.
+error, and every :class:`~foldbench.errors.FoldbenchError`, as one ``error: ...`` line on stderr and exits 2. An
+:class:`OSError` (a path that is a file where a folder is needed, a folder that cannot be written, ...) is one line
+naming the path, exit 1. Anything else is a bug: one line saying where its traceback was written, exit 1;
+``foldbench --debug ...`` prints the traceback instead.
 """
 
 from __future__ import annotations
 
 import sys
+import tempfile
+import traceback
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -77,6 +83,8 @@ def version() -> None:
 
 
 USAGE_EXIT_CODE = 2
+FAILURE_EXIT_CODE = 1
+DEBUG_FLAG = "--debug"
 
 
 def usage_message(error: ClickException) -> str:
@@ -97,10 +105,50 @@ def _fail(message: str, code: int = USAGE_EXIT_CODE) -> None:
     sys.exit(code)
 
 
+def os_error_message(error: OSError) -> str:
+    """One line for an operating-system error about a user's path: the path, then what is wrong with it.
+
+    >>> os_error_message(NotADirectoryError(20, "Not a directory", "afile/sub"))
+    'afile/sub: not a directory'
+    >>> os_error_message(OSError("disk on fire"))
+    'disk on fire'
+    """
+    if error.filename is None or not error.strerror:
+        return str(error)
+    where = str(error.filename) + (f" -> {error.filename2}" if error.filename2 is not None else "")
+    return f"{where}: {error.strerror[:1].lower()}{error.strerror[1:]}"
+
+
+def _traceback_file(error: BaseException) -> str:
+    """Write the traceback of an unexpected error where the user can read it; returns that path."""
+    text = "".join(traceback.format_exception(error))
+    for folder in (None, tempfile.gettempdir()):
+        try:
+            if folder is None:
+                from foldbench.cache import cache_root
+
+                target = cache_root() / "last-error.txt"
+                target.parent.mkdir(parents=True, exist_ok=True)
+            else:
+                target = Path(folder) / "foldbench-last-error.txt"
+            target.write_text(text, encoding="utf-8")
+            return str(target)
+        except OSError:
+            continue
+    return "(nowhere writable)"
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point of the ``foldbench`` script (``argv`` defaults to the process's arguments)."""
+    """Entry point of the ``foldbench`` script (``argv`` defaults to the process's arguments).
+
+    A leading ``--debug`` lets unexpected errors print their traceback.
+    """
+    args = list(argv) if argv is not None else sys.argv[1:]
+    debug = bool(args) and args[0] == DEBUG_FLAG
+    if debug:
+        args = args[1:]
     try:
-        code = app(args=list(argv) if argv is not None else None, prog_name="foldbench", standalone_mode=False)
+        code = app(args=args, prog_name="foldbench", standalone_mode=False)
     except UsageError as error:
         if type(error).__name__ == "NoArgsIsHelpError":  # a bare command group: show its help
             typer.echo(error.format_message(), err=True)
@@ -113,4 +161,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     except (KeyboardInterrupt, typer.Abort):
         err_console.print("interrupted")
         sys.exit(130)
+    except OSError as error:
+        _fail(os_error_message(error), FAILURE_EXIT_CODE)
+    except RecursionError:
+        _fail("the input is nested too deeply to read", FAILURE_EXIT_CODE)
+    except Exception as error:
+        if debug:
+            raise
+        where = _traceback_file(error)
+        message = " ".join(str(error).split())[:300]
+        _fail(f"unexpected {type(error).__name__}: {message} (a bug in foldbench; traceback in {where}; "
+              f"'foldbench {DEBUG_FLAG} ...' prints it)", FAILURE_EXIT_CODE)
     sys.exit(code if isinstance(code, int) else 0)

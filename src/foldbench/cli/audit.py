@@ -15,7 +15,9 @@ __all__ = ["audit"]
 
 def audit(
     data: Annotated[Path, typer.Argument(help="A dataset directory (items.jsonl and option pictures).")],
-    margin: Annotated[float, typer.Option(help="Flag a baseline whose accuracy leaves chance ± this margin.")] = 0.10,
+    margin: Annotated[
+        float, typer.Option(min=0.0, max=1.0, help="Flag a baseline whose accuracy leaves chance ± this margin.")
+    ] = 0.10,
     out: Annotated[
         Path | None,
         typer.Option("--out", "-o", help="Write audit.md and audit.json here (default: the dataset directory)."),

@@ -23,7 +23,7 @@ def run(
     episodes: Annotated[int, typer.Option(min=1, help="Episodes to play.")] = 1,
     budget: Annotated[int, typer.Option(min=1, max=100, help="Steps per episode (10 or 25 as published).")] = 10,
     folds: Annotated[int, typer.Option(min=1, max=8, help="Folds of a random target.")] = 2,
-    seed: Annotated[int, typer.Option(help="Seed of the targets and of the random policy.")] = 0,
+    seed: Annotated[int, typer.Option(min=0, max=2**63 - 1, help="Seed of the targets and of the random policy.")] = 0,
     out: Annotated[Path | None, typer.Option(help="Folder for each episode's final .fold and picture strip.")] = None,
 ) -> None:
     """Play episodes and print GS, raster GS, SS and QE for each."""

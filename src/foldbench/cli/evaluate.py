@@ -77,10 +77,10 @@ def eval_command(
     api_key_env: Annotated[str, typer.Option(help="Environment variable holding the API key.")] = "OPENAI_API_KEY",
     concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight at once.")] = 8,
     limit: Annotated[int | None, typer.Option(min=1, help="Only the first N items.")] = None,
-    temperature: Annotated[float | None, typer.Option(help="Sampling temperature.")] = None,
+    temperature: Annotated[float | None, typer.Option(min=0.0, help="Sampling temperature.")] = None,
     max_tokens: Annotated[int | None, typer.Option(min=1, help="Completion token limit.")] = None,
-    timeout: Annotated[float | None, typer.Option(help="Seconds per request attempt.")] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the random baseline.")] = 0,
+    timeout: Annotated[float | None, typer.Option(min=0.001, help="Seconds per request attempt.")] = None,
+    seed: Annotated[int, typer.Option(min=0, max=2**63 - 1, help="Seed of the random baseline.")] = 0,
     db: Annotated[
         str,
         typer.Option(
@@ -212,7 +212,7 @@ def compare_command(
 def suite_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="Directory for datasets, the run store and reports.")],
     n: Annotated[int, typer.Option("-n", min=1, help="Items per task (video datasets hold at most 5).")] = 20,
-    seed: Annotated[int, typer.Option(help="Dataset seed.")] = 0,
+    seed: Annotated[int, typer.Option(min=0, max=2**63 - 1, help="Dataset seed.")] = 0,
     tasks: Annotated[
         str | None, typer.Option(help="Comma-separated task names (family/name); default every registered task.")
     ] = None,

@@ -40,7 +40,9 @@ def generate(
         ),
     ],
     n: Annotated[int, typer.Option("-n", min=1, help="Number of items.")] = 50,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed; the same seed gives the same bytes.")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", min=0, max=2**63 - 1, help="Seed; the same seed gives the same bytes.")
+    ] = 0,
     modality: Annotated[
         str | None,
         typer.Option("--modality", "-m", help="text, image, video, frames (comma-separated; default: the first)."),
@@ -53,7 +55,7 @@ def generate(
     size: Annotated[
         int | None, typer.Option(help="Picture size in pixels for image/video/frames (default 512).")
     ] = None,
-    fps: Annotated[int | None, typer.Option(help="Video frame rate (default 24).")] = None,
+    fps: Annotated[int | None, typer.Option(min=1, max=240, help="Video frame rate (default 24).")] = None,
     knob: Annotated[
         list[str] | None,
         typer.Option(

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
+from foldbench import jsontext
 from foldbench.cli._common import console, err_console, int_list, progress_bar
 from foldbench.errors import FoldbenchError, InvalidHoleError
 
@@ -118,9 +119,9 @@ def show(
 
 @pft_app.command("plan")
 def plan(
-    folds: Annotated[int, typer.Option(help="The number of folds to use (1-4).")],
+    folds: Annotated[int, typer.Option(min=1, max=4, help="The number of folds to use (1-4).")],
     hole: Annotated[list[str], typer.Option("--hole", help="A result hole: shape,size,direction,location.")],
-    max_holes: Annotated[int, typer.Option(help="At most this many punches.")] = 2,
+    max_holes: Annotated[int, typer.Option(min=1, help="At most this many punches.")] = 2,
 ) -> None:
     """Find folds and punches that give the result holes, or prove that none exist."""
     from foldbench.pft import find_plan
@@ -138,8 +139,8 @@ def plan(
 def video(
     source: Annotated[Path, typer.Argument(help="A JSON file of MentalBlackboard records.")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Directory; each record gets a sub-directory.")],
-    size: Annotated[int, typer.Option(help="Frame size in pixels (even).")] = 512,
-    fps: Annotated[int, typer.Option(help="Frames per second.")] = 24,
+    size: Annotated[int, typer.Option(min=16, max=8192, help="Frame size in pixels (even).")] = 512,
+    fps: Annotated[int, typer.Option(min=1, max=240, help="Frames per second.")] = 24,
     unfolding: Annotated[bool, typer.Option(help="Also write the unfolding animation.")] = False,
     rules: Annotated[bool, typer.Option(help="Check the benchmark's validation rules, not only geometry.")] = True,
 ) -> None:
@@ -179,7 +180,7 @@ def video(
 def _read_records(source: Path) -> list[Any]:
     """The records of a JSON file (a list, or one object), or a one-line error."""
     try:
-        records = json.loads(source.read_text(encoding="utf-8"))
+        records = jsontext.loads(source.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise FoldbenchError(f"{source}: no such file") from None
     except (OSError, UnicodeDecodeError) as error:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from foldbench import jsontext
 from foldbench.crease.errors import CreasePatternSyntaxError
 from foldbench.crease.pattern import ASSIGNMENTS, CreasePattern, build_crease_pattern
 
@@ -38,7 +39,7 @@ def parse_fold_text(text: str, source: str = "<text>") -> dict[str, Any]:
     if not text.strip():
         raise CreasePatternSyntaxError("E_CP_SYNTAX_EMPTY", f"{source} is empty", {"source": source})
     try:
-        document = json.loads(text)
+        document = jsontext.loads(text)
     except json.JSONDecodeError as error:
         raise CreasePatternSyntaxError(
             "E_CP_SYNTAX_JSON",

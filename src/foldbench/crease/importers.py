@@ -265,10 +265,12 @@ def parse_svg_text(text: str, source: str = "<svg>") -> Segments:
             segments.append([a, b])
             letters.append(letter)
 
-    def visit(element: ElementTree.Element, inherited: str | None, parent_matrix: np.ndarray) -> None:
-        tag = element.tag.rsplit("}", 1)[-1]
+    def visit(element: ElementTree.Element, inherited: str | None, parent_matrix: np.ndarray
+              ) -> tuple[str | None, np.ndarray] | None:
+        """Read one element; returns what its children inherit (None: skip them)."""
+        tag = element.tag.rsplit("}", 1)[-1] if isinstance(element.tag, str) else ""
         if tag in ("defs", "clipPath", "mask", "symbol", "marker", "pattern", "title", "desc", "metadata"):
-            return
+            return None
         stroke = _stroke(element, inherited)
         letter = assignment_of_colour(stroke)
         try:
@@ -297,10 +299,15 @@ def parse_svg_text(text: str, source: str = "<svg>") -> Segments:
                 "E_CP_SYNTAX_INVALID_PARAM_TYPE", f"{source}: unreadable <{tag}> element: {error}",
                 {"source": source, "element": tag},
             ) from None
-        for child in element:
-            visit(child, stroke, matrix)
+        return stroke, matrix
 
-    visit(root, None, np.eye(3))
+    # Document order without recursion: an SVG nested 100,000 deep is read like a flat one.
+    stack: list[tuple[ElementTree.Element, str | None, np.ndarray]] = [(root, None, np.eye(3))]
+    while stack:
+        element, inherited, matrix = stack.pop()
+        passed_on = visit(element, inherited, matrix)
+        if passed_on is not None:
+            stack.extend((child, *passed_on) for child in reversed(element))
     array = np.array(segments, dtype=float).reshape(-1, 2, 2)
     if not np.isfinite(array).all():
         raise CreasePatternSyntaxError("E_CP_SYNTAX_VALUE_OUT_OF_RANGE", f"{source}: non-finite coordinate",

@@ -18,6 +18,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
+from foldbench import jsontext
 from foldbench.cache import CACHE_ENV, cache_root
 from foldbench.export._output import ExportError
 from foldbench.export.hf import EXPORT_FILE, EXPORT_FORMAT
@@ -34,7 +35,7 @@ def _cache_root() -> Path:
 
 def _record(config_dir: Path) -> dict[str, Any]:
     try:
-        record = json.loads((config_dir / EXPORT_FILE).read_text(encoding="utf-8"))
+        record = jsontext.loads((config_dir / EXPORT_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise ExportError(f"{config_dir / EXPORT_FILE}: cannot read it: {error}") from None
     if not isinstance(record, dict) or record.get("format") != EXPORT_FORMAT or "manifest" not in record:

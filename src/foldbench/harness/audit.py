@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from foldbench import jsontext
 from foldbench.errors import FoldbenchError
 
 __all__ = [
@@ -143,7 +144,7 @@ def read_choice_items(directory: Path) -> list[ChoiceItem]:
     if not path.exists():
         raise AuditError(f"{directory} has no items.jsonl; is it a foldbench dataset?")
     try:
-        records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        records = [jsontext.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     except json.JSONDecodeError as error:
         raise AuditError(f"{path}: not JSON lines: {error}") from None
     if not records:

@@ -69,6 +69,7 @@ def run_dataset(
     from foldbench.export.hf_read import dataset_directory
     from foldbench.models.registry import make_model
     from foldbench.tasks import resolve
+    from foldbench.tasks.dataset import check_items
 
     data = dataset_directory(data, resolve(task_name))  # an '--format hf' export reads as the dataset it came from
     task, items, manifest = load_dataset(task_name, data)
@@ -79,6 +80,7 @@ def run_dataset(
         )
     if limit is not None:
         items = items[:limit]
+    check_items(task, items, data, modality)
     if executor not in ("local", "ray"):
         raise FoldbenchError(f"--executor must be local or ray, got {executor!r}")
     leave: Callable[[], None] = lambda: None  # noqa: E731

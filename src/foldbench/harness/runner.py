@@ -14,7 +14,7 @@ import asyncio
 import json
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from foldbench.models._files import PromptFiles
 from foldbench.models.base import Model, ModelReply, ModelRequest
 from foldbench.models.fingerprint import conversation_record, record_fingerprint
 from foldbench.tasks.base import Item, MultiTurnTask, ParseFailure, Task
+from foldbench.text import valid_text
 
 __all__ = ["RunSummary", "RunAborted", "default_solver", "evaluate", "summary_line", "FATAL_ERROR_KINDS"]
 
@@ -61,6 +62,13 @@ def _failure_json(failure: ParseFailure) -> str:
 
 class _Stopped(Exception):
     """A fatal failure elsewhere stopped the run before this request was sent."""
+
+
+def _clean(reply: ModelReply) -> ModelReply:
+    """The reply as the harness keeps it: text any adapter or solver hands in made valid UTF-8 (lone surrogates
+    replaced), so parsing, feedback and the store all see the same text."""
+    text = valid_text(reply.text)
+    return reply if text is reply.text else replace(reply, text=text)
 
 
 def default_solver(task: Task, item: Item) -> Solver:
@@ -137,6 +145,7 @@ async def evaluate(
                     if fatal:
                         raise _Stopped
                     reply = await item_model.complete(ModelRequest(conversation, dataset_dir, dict(params or {})))
+                reply = _clean(reply)
                 counters["requested"] += 1
                 if reply.error_kind in FATAL_ERROR_KINDS:
                     fatal.append(reply)

@@ -21,6 +21,7 @@ from typing import Any
 from foldbench.errors import FoldbenchError
 from foldbench.models.base import ModelReply
 from foldbench.tasks.base import Scores
+from foldbench.text import valid_text
 
 __all__ = ["Store", "StoreError", "RunInfo", "ScoreRow", "TurnRecord", "TurnRow"]
 
@@ -155,6 +156,16 @@ class TurnRow:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+SQLITE_INTEGER_MAX = 2**63 - 1
+
+
+def _count(value: int | None) -> int | None:
+    """A usage count as the store keeps it: unknown (NULL) when it is not an integer SQLite can hold."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    return value if -SQLITE_INTEGER_MAX - 1 <= value <= SQLITE_INTEGER_MAX else None
 
 
 def _json(data: Any) -> str:
@@ -324,13 +335,13 @@ class Store:
                 "completion_tokens, finish_reason, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     key,
-                    reply.text,
-                    reply.error,
+                    valid_text(reply.text),
+                    valid_text(reply.error) if reply.error is not None else None,
                     reply.error_kind,
                     reply.latency_s,
                     reply.attempts,
-                    reply.prompt_tokens,
-                    reply.completion_tokens,
+                    _count(reply.prompt_tokens),
+                    _count(reply.completion_tokens),
                     reply.finish_reason,
                     _now(),
                 ),
@@ -340,7 +351,10 @@ class Store:
             response_id = cached_id
         self._db.execute(
             "INSERT OR REPLACE INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (run, item_id, turn.turn, key, response_id, int(cached_id is not None), turn.feedback, int(turn.done)),
+            (
+                run, item_id, turn.turn, key, response_id, int(cached_id is not None),
+                valid_text(turn.feedback) if turn.feedback is not None else None, int(turn.done),
+            ),
         )
         return response_id
 

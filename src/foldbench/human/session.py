@@ -108,7 +108,7 @@ class HumanSession:
         shown = fields.get("shown", [])
         if len(item_ids) != 1 or item_ids[0] not in self.by_id:
             raise FormError("unknown item")
-        if len(shown) != 1 or not shown[0].isdigit() or len(shown[0]) > 15:
+        if len(shown) != 1 or not (shown[0].isascii() and shown[0].isdigit()) or len(shown[0]) > 15:
             raise FormError("'shown' must be the time the page was shown")
         now_ms = int(time.time() * 1000) if now_ms is None else now_ms
         elapsed_ms = now_ms - int(shown[0])

@@ -39,10 +39,10 @@ def _ray() -> Any:
 
 def _check_reachable(address: str) -> None:
     host, _, port = address.rpartition(":")
-    if address == "auto" or address.startswith("ray://") and not port.isdigit():
+    if address == "auto" or address.startswith("ray://") and not (port.isascii() and port.isdigit()):
         return
     host = host.removeprefix("ray://")
-    if not host or not port.isdigit():
+    if not host or not (port.isascii() and port.isdigit()):
         raise RayUnavailableError(f"--ray-address must be HOST:PORT, ray://HOST:PORT or auto, got {address!r}")
     try:
         with socket.create_connection((host, int(port)), timeout=_CONNECT_TIMEOUT_S):

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from foldbench.models.base import ModelReply
+from foldbench.text import valid_text
 
 __all__ = ["Failure", "reply_from_body", "server_message"]
 
@@ -25,7 +26,6 @@ MAX_JSON_DEPTH = 64
 MAX_NUMBER_DIGITS = 100
 """The longest integer literal read from a response body; token counts need a handful of digits."""
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _CONTROL = re.compile("[\x00-\x08\x0e-\x1f\x7f]")
 _JSON_STRUCTURE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
 
@@ -41,17 +41,6 @@ def _bounded_int(literal: str) -> int:
 
 
 _DECODER = json.JSONDecoder(parse_int=_bounded_int)
-
-
-def valid_text(text: str) -> str:
-    """``text`` with every lone UTF-16 surrogate replaced by U+FFFD, so that it encodes as UTF-8.
-
-    >>> valid_text("a\\ud800b") == "a\\ufffdb"
-    True
-    """
-    if text.isascii():
-        return text
-    return _LONE_SURROGATE.sub("\ufffd", text)
 
 
 def json_depth(text: str) -> int:
@@ -141,9 +130,23 @@ def _short_repr(value: Any) -> str:
     return repr(value)[: 4 * _EXCERPT]
 
 
+SQLITE_INTEGER_MAX = 2**63 - 1
+"""The largest integer the run store (SQLite) holds; a usage count above it is not a count anyone incurred."""
+
+
 def _token_count(usage: Any, key: str) -> int | None:
     value = usage.get(key) if isinstance(usage, dict) else None
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+    fits = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= SQLITE_INTEGER_MAX
+    return value if fits else None
+
+
+def _usage_out_of_range(usage: Any) -> list[str]:
+    """The usage fields whose integer value is too large to be a count (they are stored as unknown)."""
+    if not isinstance(usage, dict):
+        return []
+    return sorted(key for key in ("prompt_tokens", "completion_tokens")
+                  if isinstance(usage.get(key), int) and not isinstance(usage.get(key), bool)
+                  and usage[key] > SQLITE_INTEGER_MAX)
 
 
 def reply_from_body(body: bytes) -> ModelReply | Failure:
@@ -181,6 +184,8 @@ def reply_from_body(body: bytes) -> ModelReply | Failure:
     reasoning = message.get("reasoning_content", message.get("reasoning"))
     if isinstance(reasoning, str) and reasoning:
         extra["reasoning"] = valid_text(reasoning)
+    if _usage_out_of_range(usage):
+        extra["usage_out_of_range"] = _usage_out_of_range(usage)
     return ModelReply(
         text=valid_text(text),
         prompt_tokens=_token_count(usage, "prompt_tokens"),

@@ -114,7 +114,7 @@ def _direction(value: Any, shape: Shape, rid: str, where: str) -> int:
 
 
 def _location(value: Any, rid: str, where: str) -> int:
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and value.strip().lstrip("-").isascii() and value.strip().lstrip("-").isdigit():
         value = int(value)
     if isinstance(value, int) and not isinstance(value, bool):
         if not 1 <= value <= NUM_POSITIONS:

@@ -16,12 +16,14 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from foldbench import __version__
+from pydantic import ValidationError
+
+from foldbench import __version__, jsontext
 from foldbench.errors import FoldbenchError
 from foldbench.tasks.base import Item, Task
 from foldbench.tasks.registry import make, resolve
 
-__all__ = ["DATASET_FORMAT", "DatasetError", "write_dataset", "read_manifest", "read_items"]
+__all__ = ["DATASET_FORMAT", "DatasetError", "check_items", "write_dataset", "read_manifest", "read_items"]
 
 DATASET_FORMAT = "foldbench-dataset/1"
 ITEMS_FILE = "items.jsonl"
@@ -228,7 +230,7 @@ def read_manifest(directory: Path) -> dict[str, Any]:
     if not path.exists():
         raise DatasetError(f"{directory} is not a foldbench dataset (no {MANIFEST_FILE}); run 'foldbench generate'")
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
+        manifest = jsontext.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as error:
         raise DatasetError(f"{path}: cannot read the manifest: {error}") from None
     if not isinstance(manifest, dict) or manifest.get("format") != DATASET_FORMAT:
@@ -240,14 +242,66 @@ def read_manifest(directory: Path) -> dict[str, Any]:
     return manifest
 
 
+def _validation_summary(error: ValidationError) -> str:
+    """The first problem pydantic found, on one line: ``field 'target': Field required``."""
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first.get("loc", ())) or "<record>"
+    more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
+    return f"field '{where}': {first.get('msg', 'invalid')}{more}"
+
+
 def read_items(directory: Path) -> list[Item]:
-    """Every item of a complete dataset directory."""
+    """Every item of a complete dataset directory; a line that is not UTF-8, not JSON or not an item is a
+    :class:`DatasetError` naming its line number."""
     read_manifest(directory)
     items = []
-    with (Path(directory) / ITEMS_FILE).open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
+    path = Path(directory) / ITEMS_FILE
+    try:
+        handle = path.open("rb")
+    except OSError as error:
+        raise DatasetError(f"{path}: cannot read: {error.strerror or error}") from None
+    with handle:
+        for number, raw in enumerate(handle, start=1):
+            where = f"{directory}/{ITEMS_FILE} line {number}"
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise DatasetError(f"{where}: not UTF-8 text (changed after generation)") from None
             try:
                 items.append(Item.model_validate_json(line))
+            except ValidationError as error:
+                raise DatasetError(f"{where}: not a valid item: {_validation_summary(error)}") from None
             except ValueError as error:
-                raise DatasetError(f"{directory}/{ITEMS_FILE} line {number}: not a valid item: {error}") from None
+                raise DatasetError(f"{where}: not a valid item: {' '.join(str(error).split())[:200]}") from None
     return items
+
+
+ITEM_DATA_ERRORS = (KeyError, IndexError, TypeError, ValueError, AttributeError, AssertionError, ValidationError)
+"""What a task raises on an item whose fields were changed by hand (a field missing, an index out of range, an
+engine invariant the changed data breaks)."""
+
+
+def check_items(task: Task, items: Sequence[Item], directory: Path, modality: str) -> None:
+    """Refuse, in one line naming the first bad line, a dataset whose items cannot be asked and scored: each item is
+    rendered in ``modality``, every file it shows must exist in ``directory``, and its engine answer must score.
+
+    Raises:
+        DatasetError: the first item that fails, with its line number in ``items.jsonl``.
+    """
+    root = Path(directory)
+    for number, item in enumerate(items, start=1):
+        where = f"{root}/{ITEMS_FILE} line {number} (item {item.id})"
+        try:
+            prompt = task.render(item, modality)
+            for part in prompt.parts:
+                relative = getattr(part, "path", None)
+                if relative is not None and not (root / relative).is_file():
+                    raise DatasetError(f"{where}: the file {relative} it shows is missing")
+            task.score(item, task.oracle(item))
+        except DatasetError:
+            raise
+        except ITEM_DATA_ERRORS as error:
+            detail = f"{type(error).__name__}: {' '.join(str(error).split())[:160]}"
+            raise DatasetError(
+                f"{where}: cannot be asked or scored ({detail}); the file was changed after 'foldbench generate'"
+            ) from None

@@ -26,6 +26,7 @@ from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 
+from foldbench import jsontext
 from foldbench.errors import InvalidKnobError, did_you_mean
 
 __all__ = ["CommaList", "KnobInfo", "Knobs", "Whole", "knob_infos", "knob_value", "parse_knobs"]
@@ -115,7 +116,7 @@ def knob_value(text: str) -> Any:
     (256, False, 'back', '1,2')
     """
     try:
-        return json.loads(text)
+        return jsontext.loads(text)
     except ValueError:
         return text
 

@@ -73,7 +73,7 @@ class HoleAnswer(BaseModel):
     @field_validator("location", mode="before")
     @classmethod
     def _location(cls, value: Any) -> int:
-        if isinstance(value, str) and value.strip().isdigit():
+        if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
             value = int(value.strip())
         if isinstance(value, list) and len(value) == 3 and all(isinstance(v, int) for v in value):
             row, column, tri = value
@@ -128,7 +128,7 @@ class PredictionAnswer(BaseModel):
     @field_validator("total_holes", mode="before")
     @classmethod
     def _total(cls, value: Any) -> Any:
-        if isinstance(value, str) and value.strip().isdigit():
+        if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
             return int(value.strip())
         return value
 
