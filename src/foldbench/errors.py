@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 __all__ = [
     "FoldbenchError",
+    "UsageError",
     "InvalidActionError",
     "InvalidSequenceError",
     "InvalidFoldError",
@@ -25,6 +26,11 @@ __all__ = [
 
 class FoldbenchError(Exception):
     """Base class of every error foldbench raises on purpose."""
+
+
+class UsageError(FoldbenchError):
+    """An error in how a command or function was called (an unknown name, a knob out of range, options that do
+    not go together), as opposed to an error in the data it was given; the CLI exits 2 for these, 1 for others."""
 
 
 class InvalidActionError(FoldbenchError, ValueError):
@@ -53,11 +59,11 @@ class RecordError(FoldbenchError, ValueError):
         super().__init__(f"record {record}: field '{field}': {message}")
 
 
-class InvalidKnobError(FoldbenchError, ValueError):
+class InvalidKnobError(UsageError, ValueError):
     """A generator option that is unknown, out of range, or impossible together with the others."""
 
 
-class UnknownNameError(FoldbenchError, KeyError):
+class UnknownNameError(UsageError, KeyError):
     """An unknown task, model, shape or other registered name; suggests the closest known one."""
 
     def __init__(self, kind: str, name: str, known: Iterable[str]) -> None:

@@ -62,7 +62,7 @@ def test_bad_targets_are_one_line_errors(tmp_path: Path) -> None:
         target_from_file(dangling)
     for path in (rectangle, dangling, tmp_path / "missing.fold"):
         result = run("env", "run", "--target", str(path))
-        assert result.returncode == 2 and result.stderr.startswith("error:") and "Traceback" not in result.stderr
+        assert result.returncode == 1 and result.stderr.startswith("error:") and "Traceback" not in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1
     result = run("env", "run", "--policy", "best")
     assert result.returncode == 2 and "random or oracle" in result.stderr

@@ -195,7 +195,7 @@ def test_the_command_writes_the_report_and_fails_on_a_flag(tmp_path: Path) -> No
     missing = subprocess.run(
         [sys.executable, "-m", "foldbench", "audit", str(tmp_path / "nothing")], capture_output=True, text=True
     )
-    assert missing.returncode == 2 and "Traceback" not in missing.stderr
+    assert missing.returncode == 1 and "Traceback" not in missing.stderr
     assert len(missing.stderr.strip().splitlines()) == 1
 
 

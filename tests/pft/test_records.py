@@ -108,5 +108,5 @@ def test_cli_solve_rejects_malformed_json_in_one_line(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
     )
-    assert run.returncode == 2
+    assert run.returncode == 1  # bad data, not bad usage
     assert "not valid JSON" in run.stderr and "Traceback" not in run.stderr

@@ -12,12 +12,12 @@ from foldbench.cli._common import console
 from foldbench.envs import OrigamiSynthesisEnv, random_simple_fold_target
 from foldbench.envs.policies import oracle_action, random_valid_action
 from foldbench.envs.targets import Target, target_from_file
-from foldbench.errors import FoldbenchError
+from foldbench.errors import UsageError
 
 __all__ = ["run_episodes"]
 
 
-class PolicyError(FoldbenchError, ValueError):
+class PolicyError(UsageError, ValueError):
     """A policy that cannot play the chosen target."""
 
 

@@ -2,10 +2,11 @@
 
 :func:`main` runs the app with click's standalone mode off, so that a usage error (a bad option value, a
 missing argument, an unknown option) reaches it as an exception instead of being drawn as a box; it prints that
-error, and every :class:`~foldbench.errors.FoldbenchError`, as one ``error: ...`` line on stderr and exits 2. An
-:class:`OSError` (a path that is a file where a folder is needed, a folder that cannot be written, ...) is one line
-naming the path, exit 1. Anything else is a bug: one line saying where its traceback was written, exit 1;
-``foldbench --debug ...`` prints the traceback instead.
+error, and every :class:`~foldbench.errors.UsageError` (an unknown name, a knob out of range), as one ``error: ...``
+line on stderr and exits 2; any other :class:`~foldbench.errors.FoldbenchError` (bad data: a file, a record, a
+dataset, a pattern) is one line too, exit 1. An :class:`OSError` (a path that is a file where a folder is needed,
+a folder that cannot be written, ...) is one line naming the path, exit 1. Anything else is a bug: one line
+saying where its traceback was written, exit 1; ``foldbench --debug ...`` prints the traceback instead.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from foldbench.cli.generate import generate
 from foldbench.cli.human import serve_human_command
 from foldbench.cli.pft import pft_app
 from foldbench.errors import FoldbenchError
+from foldbench.errors import UsageError as ArgumentError
 
 __all__ = ["app", "main"]
 
@@ -156,8 +158,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         _fail(usage_message(error))
     except ClickException as error:
         _fail(usage_message(error))
-    except FoldbenchError as error:
+    except ArgumentError as error:
         _fail(str(error))
+    except FoldbenchError as error:
+        _fail(str(error), FAILURE_EXIT_CODE)
     except (KeyboardInterrupt, typer.Abort):
         err_console.print("interrupted")
         sys.exit(130)

@@ -24,7 +24,8 @@ def fold(
         bool, typer.Option("--repair", help="Split crossing edges of a FOLD file instead of rejecting it (CSE).")
     ] = False,
     timeout: Annotated[
-        float, typer.Option(min=0.0, help="Seconds spent counting states per file; then 'at least N states' (0: no limit).")
+        float,
+        typer.Option(min=0.0, help="Seconds spent counting states per file; then 'at least N states' (0: no limit)."),
     ] = 60.0,
 ) -> None:
     """Compile a crease pattern: flat-foldability, folded states, layer order, or a precise error."""

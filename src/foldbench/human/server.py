@@ -19,7 +19,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
-from foldbench.errors import FoldbenchError
+from foldbench.errors import FoldbenchError, UsageError
 from foldbench.human.forms import FormError
 from foldbench.human.pages import done_page, index_page, item_page
 from foldbench.human.session import HumanSession, valid_participant
@@ -230,7 +230,7 @@ def make_server(
     then a token (given, or drawn at random) that every request must carry."""
     if not is_loopback(host):
         if not allow_remote:
-            raise FoldbenchError(f"--host {host} serves other machines: pass --allow-remote to do so on purpose")
+            raise UsageError(f"--host {host} serves other machines: pass --allow-remote to do so on purpose")
         token = token or secrets.token_urlsafe(18)
     try:
         return _HumanServer((host, port), session, token, verbose)

@@ -6,12 +6,12 @@ A backend failure (an HTTP error, a timeout, a malformed reply) is never raised:
 
 from __future__ import annotations
 
-from foldbench.errors import FoldbenchError
+from foldbench.errors import FoldbenchError, UsageError
 
 __all__ = ["ModelConfigError", "PromptInputError"]
 
 
-class ModelConfigError(FoldbenchError, ValueError):
+class ModelConfigError(UsageError, ValueError):
     """A model that cannot be set up as asked: a missing API key, an unknown parameter, a model that won't load."""
 
 

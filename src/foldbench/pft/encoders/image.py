@@ -19,7 +19,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from foldbench.errors import FoldbenchError, InvalidHoleError
+from foldbench.errors import InvalidHoleError, UsageError
 from foldbench.pft.encoders.shapes import hole_center, outline_of_hole
 from foldbench.pft.grid import NUM_POSITIONS, SIZE, location_of, triangle_vertices
 from foldbench.pft.holes import Hole
@@ -64,7 +64,7 @@ _PALETTE = [
 _MIN_SIZE = 64
 
 
-class InvalidImageSizeError(FoldbenchError, ValueError):
+class InvalidImageSizeError(UsageError, ValueError):
     """A picture size that is not an integer number of pixels, or too small to draw the sheet legibly."""
 
 

@@ -31,7 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image
 
-from foldbench.errors import FoldbenchError, InvalidHoleError, InvalidSequenceError, MissingDependencyError
+from foldbench.errors import InvalidHoleError, InvalidSequenceError, MissingDependencyError, UsageError
 from foldbench.pft.actions import Action, Rotation
 from foldbench.pft.encoders import _raster
 from foldbench.pft.encoders._video_scene import (
@@ -80,7 +80,7 @@ EDGE_WIDTH_PIXELS = 1.6
 _MIN_SIZE = 64
 
 
-class InvalidVideoSettingsError(FoldbenchError, ValueError):
+class InvalidVideoSettingsError(UsageError, ValueError):
     """A frame rate or timing that cannot make a video (not positive, or not a number)."""
 
 
