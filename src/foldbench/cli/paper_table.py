@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 
 from foldbench.cli._common import console
 from foldbench.cli.evaluate import DEFAULT_DB, ReadDbOption
 from foldbench.errors import FoldbenchError
+
+if TYPE_CHECKING:
+    from foldbench.harness.paper_tables import TableFormat
 
 __all__ = ["paper_table_command"]
 
@@ -55,7 +58,7 @@ def paper_table_command(
             f"run '{first.name}' ({task_name(first.task)}, {first.modality}) has no place in the {family} paper "
             f"table(s); they take {listed}"
         )
-    text = "\n".join(render(f, fmt) for f in filled)  # type: ignore[arg-type]
+    text = "\n".join(render(f, cast("TableFormat", fmt)) for f in filled)
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text, encoding="utf-8")

@@ -25,8 +25,8 @@ __all__ = ["RepeatSummary", "format_mean_std", "mean_std", "repeat_summary"]
 def mean_std(values: Iterable[float | None]) -> tuple[float | None, float | None]:
     """The mean and sample standard deviation (n − 1) of the values present (None: no value; std None below two).
 
-    >>> mean_std([0.5, None, 0.7])
-    (0.6, 0.1414213562373095)
+    >>> mean_std([0.25, None, 0.75])
+    (0.5, 0.3535533905932738)
     >>> mean_std([None])
     (None, None)
     """

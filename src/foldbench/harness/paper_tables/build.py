@@ -182,11 +182,11 @@ def fill_table(store: Store, table: PaperTable, infos: Sequence[RunInfo]) -> Fil
             continue
         rows = []
         for model, runs in placed[index].items():
-            cells = {task: _RunCells(store, info, table) for task, info in runs.items()}
+            cells = {task: _RunCells(store, of_task, table) for task, of_task in runs.items()}
             row = [model]
             for column in table.columns:
-                task = next((t for t in column.tasks if t in cells), None)
-                row.append(cells[task].text(column) if task is not None else DASH)
+                source = next((t for t in column.tasks if t in cells), None)
+                row.append(cells[source].text(column) if source is not None else DASH)
             rows.append(row)
         blocks.append((section.label, rows))
     return FilledTable(table, blocks, used)

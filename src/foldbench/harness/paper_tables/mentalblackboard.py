@@ -29,7 +29,9 @@ METRICS: dict[tuple[str, ...], str] = {
 }
 
 #: The columns the paper filled only in some modalities.
-_ONLY_IN = {("Field-wise Partial Accuracy (%)", "Direction"): ("video", "image")}
+_ONLY_IN: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("Field-wise Partial Accuracy (%)", "Direction"): ("video", "image"),
+}
 
 TABLE_2 = PaperTable(
     key="table2",

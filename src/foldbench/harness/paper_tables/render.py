@@ -74,9 +74,9 @@ def _latex(filled: FilledTable) -> str:
         if rules:
             lines.append(" ".join(rules))
     lines.append(r"\midrule")
-    for label, rows in filled.blocks:
-        if label is not None:
-            lines.append(rf"\multicolumn{{{width}}}{{l}}{{\textit{{{_tex(label)}}}}} \\")
+    for block, rows in filled.blocks:
+        if block is not None:
+            lines.append(rf"\multicolumn{{{width}}}{{l}}{{\textit{{{_tex(block)}}}}} \\")
         lines.extend(" & ".join(_tex(cell) for cell in row) + r" \\" for row in rows)
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join([f"% {filled.table.title}", *lines, ""])
