@@ -260,15 +260,18 @@ def test_two_runs_of_one_model_on_one_dataset_are_refused(baseline_runs: tuple[P
 def test_the_command_prints_and_refuses_clearly(baseline_runs: tuple[Path, dict[str, list[str]]], capsys: Any) -> None:
     db, runs = baseline_runs
     with pytest.raises(SystemExit) as exit_info:
-        main(["paper-table", "pfp", *runs["pfp"][:2], "--db", str(db), "--format", "csv", "--table", "table1"])
+        main(["paper-table", "pfp", *runs["pfp"][:2], "--db", str(db), "--format", "csv", "--table", "table1",
+              "--label", "oracle=Engine"])  # fmt: skip
     assert exit_info.value.code == 0
-    printed = capsys.readouterr().out
-    assert printed.splitlines()[1].startswith(",1-Fold,2-Fold,3-Fold,Others,Overall,Circle")
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[1].startswith(",1-Fold,2-Fold,3-Fold,Others,Overall,Circle")
+    assert [line.split(",")[0] for line in printed[2:]] == ["random", "Engine"]
     for argv, message in (
         (["paper-table", "pfpp", runs["pfp"][0]], "unknown family 'pfpp'. Did you mean: pfp?"),
         (["paper-table", "origamispace", runs["pfp"][0]], "has no place in the origamispace paper table"),
         (["paper-table", "pfp", "nope"], "no run named 'nope'"),
         (["paper-table", "pfp", runs["pfp"][0], "--format", "xlsx"], "--format must be one of markdown, csv, latex"),
+        (["paper-table", "pfp", runs["pfp"][0], "--label", "gpt4o"], "--label takes MODEL=NAME, got 'gpt4o'"),
     ):
         with pytest.raises(SystemExit) as exit_info:
             main([*argv, "--db", str(db)])

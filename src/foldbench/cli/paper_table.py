@@ -25,6 +25,10 @@ def paper_table_command(
         str | None, typer.Option("--table", help="Only this table of the paper (table1, table2; default: every one).")
     ] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write to this file instead of printing.")] = None,
+    label: Annotated[
+        list[str] | None,
+        typer.Option("--label", help="MODEL=NAME: print a model's row under the paper's name for it (repeatable)."),
+    ] = None,
     db: ReadDbOption = str(DEFAULT_DB),
 ) -> None:
     """Print runs in the layout of the paper's main results table: its rows, columns and units, in Markdown, CSV
@@ -36,6 +40,7 @@ def paper_table_command(
 
     if fmt not in FORMATS:
         raise FoldbenchError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    names = _labels(label or [])
     tables = family_tables(family)
     if table is not None:
         chosen = [t for t in tables if t.key == table]
@@ -58,10 +63,21 @@ def paper_table_command(
             f"run '{first.name}' ({task_name(first.task)}, {first.modality}) has no place in the {family} paper "
             f"table(s); they take {listed}"
         )
-    text = "\n".join(render(f, cast("TableFormat", fmt)) for f in filled)
+    text = "\n".join(render(f.relabelled(names), cast("TableFormat", fmt)) for f in filled)
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text, encoding="utf-8")
         console.print(f"wrote {out}")
     else:
         typer.echo(text, nl=False)
+
+
+def _labels(pairs: list[str]) -> dict[str, str]:
+    """``["openai:gpt-4o=GPT-4o"]`` -> ``{"openai:gpt-4o": "GPT-4o"}``; a clear error for a pair without ``=``."""
+    names = {}
+    for pair in pairs:
+        model, sep, name = pair.rpartition("=")
+        if not sep or not model or not name:
+            raise FoldbenchError(f"--label takes MODEL=NAME, got {pair!r}")
+        names[model] = name
+    return names

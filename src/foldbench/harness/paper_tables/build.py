@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,6 +35,11 @@ class FilledTable:
     table: PaperTable
     blocks: list[tuple[str | None, list[list[str]]]]
     runs: list[str]
+
+    def relabelled(self, names: Mapping[str, str]) -> FilledTable:
+        """The same table with each row's model name replaced by ``names[model]`` where given."""
+        blocks = [(label, [[names.get(row[0], row[0]), *row[1:]] for row in rows]) for label, rows in self.blocks]
+        return FilledTable(self.table, blocks, self.runs)
 
     @property
     def header(self) -> list[tuple[str, ...]]:
