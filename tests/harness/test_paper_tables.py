@@ -19,7 +19,8 @@ from foldbench.cli.app import main
 from foldbench.errors import FoldbenchError
 from foldbench.harness import Store
 from foldbench.harness.evaluation import run_dataset
-from foldbench.harness.paper_tables import FAMILIES, fill_table, render, run_infos
+from foldbench.harness.paper_tables import FAMILIES, PaperTable, Section, fill_table, render, run_infos
+from foldbench.harness.paper_tables.layout import cell
 from foldbench.harness.store import RunInfo, TurnRecord
 from foldbench.models.base import ModelReply
 from foldbench.tasks import make
@@ -189,11 +190,13 @@ def test_each_format_carries_the_papers_headers(baseline_runs: tuple[Path, dict[
     assert r"\multicolumn{11}{l}{\textit{Text-Based Prediction}} \\" in latex
 
 
-def _hand_run(
-    store: Store, name: str, task: str, rows: list[tuple[str, int, dict[str, Any], dict[str, float]]]
-) -> None:
-    """A run of ``task`` with hand-made scores: (item id, repeat, metadata, values) each."""
-    store.open_run(RunInfo(name, make(task).id, "/data", "e", name.split("-")[0], {}, "image", "t", "0", "2026-01-01"))
+HandRow = tuple[str, int, dict[str, Any], dict[str, float]]
+
+
+def _hand_run(store: Store, name: str, task: str, rows: list[HandRow], modality: str = "image") -> None:
+    """A run of ``task`` in ``modality`` with hand-made scores: (item id, repeat, metadata, values) each."""
+    model = name.split("-")[0]
+    store.open_run(RunInfo(name, make(task).id, f"/data/{name}", "e", model, {}, modality, "t", "0", "2026-01-01"))
     for index, (item_id, repeat, metadata, values) in enumerate(rows):
         key = f"{name}-{index}"
         response = store.record_turn(
@@ -277,3 +280,21 @@ def test_the_command_prints_and_refuses_clearly(baseline_runs: tuple[Path, dict[
             main([*argv, "--db", str(db)])
         assert exit_info.value.code == 2
         assert message in capsys.readouterr().err.replace("\n", " ")
+
+
+def test_a_block_can_read_another_metric_for_a_column(tmp_path: Path) -> None:
+    prediction = "mentalblackboard/prediction"
+    table = PaperTable(
+        key="t",
+        title="t",
+        note="",
+        columns=(cell(("Exact",), prediction, "holes_exact", metric_in={"text": "unfolding_exact"}),),
+        sections=(Section("image", (prediction,), ("image",)), Section("text", (prediction,), ("text",))),
+    )
+    values = {"holes_exact": 1.0, "unfolding_exact": 0.0}
+    with Store(tmp_path / "runs.db") as store:
+        _hand_run(store, "m-image", prediction, [("a", 0, {}, values)])
+        _hand_run(store, "m-text", prediction, [("a", 0, {}, values)], modality="text")
+        filled = fill_table(store, table, run_infos(store, ["m-image", "m-text"]))
+    assert filled is not None
+    assert filled.blocks == [("image", [["m", "100.00"]]), ("text", [["m", "0.00"]])]

@@ -166,7 +166,7 @@ def _repeat_section(summary: RepeatSummary | None, spec: TaskSpec) -> dict[str, 
         return None
     rows = [
         (
-            metric.label or metric.name,
+            metric.name,
             format_mean_std(summary.mean[metric.name], summary.std[metric.name]),
             _format(summary.best.estimates[metric.name]),
             [_format(s.estimates[metric.name]) for s in summary.per_repeat.values()],

@@ -67,14 +67,13 @@ def _spec(task_id: str) -> TaskSpec:
     return make(task_id).spec
 
 
-def _metric(spec: TaskSpec, table: PaperTable, column: Column, task_id: str) -> Metric:
-    assert column.metric is not None
+def _metric(spec: TaskSpec, table: PaperTable, column: Column, task_id: str, name: str) -> Metric:
     try:
-        return spec.metric(column.metric)
+        return spec.metric(name)
     except KeyError:
         declared = ", ".join(m.name for m in spec.metrics)
         raise FoldbenchError(
-            f"paper table {table.key}: column {' / '.join(column.header)!r} reads metric {column.metric!r}, which "
+            f"paper table {table.key}: column {' / '.join(column.header)!r} reads metric {name!r}, which "
             f"{task_id} does not declare (it declares {declared})"
         ) from None
 
@@ -137,9 +136,10 @@ class _RunCells:
 
     def text(self, column: Column) -> str:
         """The text of ``column`` for this run."""
-        if column.metric is None or (column.modalities and self.info.modality not in column.modalities):
+        name = column.metric_for(self.info.modality)
+        if name is None or (column.modalities and self.info.modality not in column.modalities):
             return DASH
-        metric = _metric(self.spec, self.table, column, self.info.task)
+        metric = _metric(self.spec, self.table, column, self.info.task, name)
         values = []
         for rows in self.sets:
             chosen = _selected(rows, column, self.spec)

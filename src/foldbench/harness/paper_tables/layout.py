@@ -9,6 +9,7 @@ section, its cells read from that model's runs of the tasks the columns name.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -52,6 +53,8 @@ class Column:
             "over compiled answers": ``"pass_rate"``).
         modalities: the modalities in which the paper filled it (a dash in the others, e.g. MentalBlackboard's
             direction in text); empty for all.
+        metric_in: (modality, metric) pairs: the metric read instead in runs of that modality (e.g. a
+            direction-blind metric in text, where the paper's scoring ignores direction).
     """
 
     header: tuple[str, ...]
@@ -61,6 +64,11 @@ class Column:
     where: tuple[str, str | int] | None = None
     compiled_only: str | None = None
     modalities: tuple[str, ...] = ()
+    metric_in: tuple[tuple[str, str], ...] = ()
+
+    def metric_for(self, modality: str) -> str | None:
+        """The metric this column reads in a run of ``modality``."""
+        return dict(self.metric_in).get(modality, self.metric)
 
 
 def cell(
@@ -72,10 +80,12 @@ def cell(
     where: tuple[str, str | int] | None = None,
     compiled_only: str | None = None,
     modalities: tuple[str, ...] = (),
+    metric_in: Mapping[str, str] | None = None,
 ) -> Column:
     """A :class:`Column` (a shorter spelling for the family modules' declarations)."""
     tasks = (task,) if isinstance(task, str) else tuple(task)
-    return Column(header, tasks, metric, rule, where, compiled_only, modalities)
+    instead = tuple(sorted((metric_in or {}).items()))
+    return Column(header, tasks, metric, rule, where, compiled_only, modalities, instead)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from foldbench.harness.paper_tables.layout import PaperTable, Section, cell
 
-__all__ = ["METRICS", "TABLES"]
+__all__ = ["METRICS", "TABLES", "TEXT_METRICS"]
 
 PREDICTION = "mentalblackboard/prediction"
 
@@ -28,6 +28,10 @@ METRICS: dict[tuple[str, ...], str] = {
     ("Field-wise Partial Accuracy (%)", "Direction"): "direction_accuracy",
 }
 
+#: Cells of the text block that read another metric (the paper's text scoring ignores hole direction): header ->
+#: metric. Empty while the text task has no direction-blind metrics; its owner fills it when it has.
+TEXT_METRICS: dict[tuple[str, ...], str] = {}
+
 #: The columns the paper filled only in some modalities.
 _ONLY_IN: dict[tuple[str, ...], tuple[str, ...]] = {
     ("Field-wise Partial Accuracy (%)", "Direction"): ("video", "image"),
@@ -41,8 +45,15 @@ TABLE_2 = PaperTable(
         "paper; direction is not scored in text (—), as the paper."
     ),
     columns=tuple(
-        cell(header, PREDICTION, metric, modalities=_ONLY_IN.get(header, ())) for header, metric in METRICS.items()
-    ),  # fmt: skip
+        cell(
+            header,
+            PREDICTION,
+            metric,
+            modalities=_ONLY_IN.get(header, ()),
+            metric_in={"text": TEXT_METRICS[header]} if header in TEXT_METRICS else None,
+        )
+        for header, metric in METRICS.items()
+    ),
     sections=(
         Section("Video-Based Prediction", (PREDICTION,), ("video",)),
         Section("2D Image-Based Prediction", (PREDICTION,), ("image",)),
