@@ -115,9 +115,9 @@ BASELINE_TASKS: dict[str, list[tuple[str, tuple[str, ...], int, dict[str, Any]]]
     ],
 }
 
-#: Columns where the oracle scores 0 (error rates), and columns foldbench leaves empty ("—").
+#: Columns where the oracle scores 0 (error rates), and the time column (seconds, not a score).
 ORACLE_ZERO = {("Hole Count Errors (%)", "Extra"), ("Hole Count Errors (%)", "Missing")}
-NOT_MEASURED = {("Time",)}
+SECONDS = {("Time",)}
 
 
 @pytest.fixture(scope="module")
@@ -160,7 +160,9 @@ def test_the_baselines_fill_each_table_in_the_papers_layout(
                     assert len(row) == 1 + len(columns)
                 oracle = dict(zip(columns, rows[1][1:], strict=True))
                 for header, text in oracle.items():
-                    if header in NOT_MEASURED or (_label == "Text-Based Prediction" and header[-1] == "Direction"):
+                    if header in SECONDS:
+                        assert float(text) >= 0.0
+                    elif _label == "Text-Based Prediction" and header[-1] == "Direction":
                         assert text == "—"
                     elif table.key == "table2" and family == "origamibench":
                         assert text == "1.00±0.00", (header, text)  # every episode solved, every step kept
@@ -298,3 +300,18 @@ def test_a_block_can_read_another_metric_for_a_column(tmp_path: Path) -> None:
         filled = fill_table(store, table, run_infos(store, ["m-image", "m-text"]))
     assert filled is not None
     assert filled.blocks == [("image", [["m", "100.00"]]), ("text", [["m", "0.00"]])]
+
+
+def test_the_time_column_is_the_mean_reply_latency_per_turn(tmp_path: Path) -> None:
+    synthesis = "origamibench/synthesis"
+    with Store(tmp_path / "runs.db") as store:
+        _hand_run(store, "q-synth", synthesis, [("a", 0, {"budget": 10}, {"qe": 1.0, "gs_raster": 0.5, "ss": 0.5})])
+        for turn, latency in ((1, 2.0), (2, 4.0)):  # two more turns of item a, after the first (0 s)
+            store.record_turn(
+                run="q-synth", item_id="a", turn=TurnRecord(turn, f"k{turn}", {}), model="m", params={},
+                reply=ModelReply(text="x", latency_s=latency),
+            )  # fmt: skip
+        filled = fill_table(store, FAMILIES["origamibench"][1], run_infos(store, ["q-synth"]))
+    assert filled is not None
+    ((_, (row,)),) = filled.blocks
+    assert row == ["q", "1.00", "0.50", "0.50", "—", "—", "—", "2.0"]  # one episode: no spread; (0 + 2 + 4) / 3

@@ -464,6 +464,11 @@ class Store:
             result.setdefault(item_id, []).append(TurnRow(turn, text, error, feedback, bool(done), bool(cached)))
         return result
 
+    def turn_latencies(self, run: str) -> list[float]:
+        """The latency in seconds of the reply to every stored turn of a run (every repeat), in no set order."""
+        query = "SELECT r.latency_s FROM turns t JOIN responses r ON r.id = t.response_id WHERE t.run = ?"
+        return [float(r[0]) for r in self._db.execute(query, (run,))]
+
     def failures(self, run: str, repeat: int | None = 0) -> list[tuple[str, str, str]]:
         """Items whose last request failed in their ``repeat``-th asking (any asking when None): (item id, error
         kind, error)."""

@@ -116,6 +116,7 @@ class _RunCells:
 
     def __init__(self, store: Store, infos: Sequence[RunInfo], table: PaperTable) -> None:
         self.info, self.table = infos[0], table
+        self.latencies = [s for info in infos for s in store.turn_latencies(info.name)]
         self.spec = _spec(self.info.task)
         by_repeat: dict[int, list[ScoreRow]] = defaultdict(list)
         for info in infos:
@@ -136,6 +137,8 @@ class _RunCells:
 
     def text(self, column: Column) -> str:
         """The text of ``column`` for this run."""
+        if column.rule == "seconds_per_turn":
+            return f"{sum(self.latencies) / len(self.latencies):.1f}" if self.latencies else DASH
         name = column.metric_for(self.info.modality)
         if name is None or (column.modalities and self.info.modality not in column.modalities):
             return DASH

@@ -22,8 +22,10 @@ RepeatRule = Literal["mean_std", "mean", "best", "pool"]
 
 #: What a cell shows of its metric: ``value`` the metric over the items; ``complement`` one minus it (a rate of
 #: *no* error, as OrigamiSpace's compilation columns); ``items_mean_std`` the mean ± sample std over items (as
-#: OrigamiBench's Table 2 gives each metric over its episodes).
-CellRule = Literal["value", "complement", "items_mean_std"]
+#: OrigamiBench's Table 2 gives each metric over its episodes); ``seconds_per_turn`` the mean reply latency per
+#: conversation turn of the run (no metric: the model's time per step, where the paper's Time also counts the
+#: environment's).
+CellRule = Literal["value", "complement", "items_mean_std", "seconds_per_turn"]
 
 
 def task_name(task_id: str) -> str:
