@@ -35,6 +35,7 @@ from foldbench.cli.export import export_command, export_runs_command
 from foldbench.cli.fold import fold
 from foldbench.cli.generate import generate
 from foldbench.cli.human import serve_human_command
+from foldbench.cli.paper_table import paper_table_command
 from foldbench.cli.pft import pft_app
 from foldbench.errors import FoldbenchError
 from foldbench.errors import UsageError as ArgumentError
@@ -53,6 +54,7 @@ app.command("generate")(generate)
 app.command("eval")(eval_command)
 app.command("report")(report_command)
 app.command("compare")(compare_command)
+app.command("paper-table")(paper_table_command)
 app.command("export")(export_command)
 app.command("export-runs")(export_runs_command)
 app.command("fold")(fold)

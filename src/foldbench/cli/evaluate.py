@@ -77,6 +77,14 @@ def eval_command(
     api_key_env: Annotated[str, typer.Option(help="Environment variable holding the API key.")] = "OPENAI_API_KEY",
     concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight at once.")] = 8,
     limit: Annotated[int | None, typer.Option(min=1, help="Only the first N items.")] = None,
+    repeats: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Ask each item N times (each asking stored on its own; reports give mean ± std over the repeats "
+            "and the best of N). Raising N later asks only the new repeats.",
+        ),
+    ] = 1,
     temperature: Annotated[float | None, typer.Option(min=0.0, help="Sampling temperature.")] = None,
     max_tokens: Annotated[int | None, typer.Option(min=1, help="Completion token limit.")] = None,
     timeout: Annotated[float | None, typer.Option(min=0.001, help="Seconds per request attempt.")] = None,
@@ -113,6 +121,7 @@ def eval_command(
             api_key_env=api_key_env,
             concurrency=concurrency,
             limit=limit,
+            repeats=repeats,
             seed=seed,
             params=_model_params(temperature, max_tokens, timeout),
             executor=executor,
@@ -207,6 +216,11 @@ def compare_command(
         "Percentages with 95 % intervals; differences in percentage points over the items both runs scored "
         "(paired bootstrap)." if paired else "Percentages with 95 % intervals."
     )
+    if any("×" in cell for cell in rows[0][1:]):
+        console.print(
+            "A run asked several times (n = items × repeats) shows mean ± std over its repeats and the best "
+            "repeat's value (the repeat with the highest headline); paired differences use the first asking."
+        )
 
 
 def suite_command(

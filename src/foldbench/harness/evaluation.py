@@ -59,8 +59,10 @@ def run_dataset(
     executor: str = "local",
     workers: int = 2,
     ray_address: str | None = None,
+    repeats: int = 1,
 ) -> tuple[str, RunSummary]:
-    """Evaluate one model on one dataset into the store ``db``; returns the run name and what was done.
+    """Evaluate one model on one dataset into the store ``db``, asking each item ``repeats`` times; returns the
+    run name and what was done.
 
     ``on_start(run name, item count)`` may return a function called after each item (a progress bar).
     ``executor="ray"`` sends the requests through ``workers`` Ray actors with one limit of ``concurrency``
@@ -81,6 +83,8 @@ def run_dataset(
     if limit is not None:
         items = items[:limit]
     check_items(task, items, data, modality)
+    if repeats < 1:
+        raise FoldbenchError(f"--repeats must be at least 1, got {repeats}")
     if executor not in ("local", "ray"):
         raise FoldbenchError(f"--executor must be local or ray, got {executor!r}")
     leave: Callable[[], None] = lambda: None  # noqa: E731
@@ -100,7 +104,7 @@ def run_dataset(
     else:
         model = make_model(model_spec, base_url=base_url, api_key_env=api_key_env, seed=seed, **dict(params or {}))
     run_name = run_name or default_run_name(task, modality, model_spec)
-    on_item = on_start(run_name, len(items)) if on_start is not None else None
+    on_item = on_start(run_name, len(items) * repeats) if on_start is not None else None
 
     async def go() -> RunSummary:
         try:
@@ -114,6 +118,7 @@ def run_dataset(
                 modality=modality,
                 concurrency=concurrency,
                 on_item=on_item,
+                repeats=repeats,
             )
         finally:
             await model.aclose()

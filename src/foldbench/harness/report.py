@@ -18,13 +18,14 @@ import jinja2
 
 from foldbench.errors import FoldbenchError
 from foldbench.harness.metrics import Summary, aggregate, aggregate_by, cost_summary, paired_differences
+from foldbench.harness.repeats import RepeatSummary, format_mean_std, repeat_summary
 from foldbench.harness.rounds import round_estimates, round_plot_png
 from foldbench.harness.stats import Estimate
 from foldbench.harness.store import RunInfo, ScoreRow, Store, TurnRow
 from foldbench.tasks.base import Item, Task
 from foldbench.tasks.spec import Plot, RoundPlot, TaskSpec
 
-__all__ = ["GalleryEntry", "compare_runs", "format_estimate", "runs_overview", "write_report"]
+__all__ = ["GalleryEntry", "compare_runs", "format_estimate", "repeats_of", "runs_overview", "write_report"]
 
 _GALLERY_LIMIT = 24
 
@@ -152,6 +153,29 @@ def _environment() -> jinja2.Environment:
     return environment
 
 
+def repeats_of(store: Store, run: str, spec: TaskSpec) -> RepeatSummary | None:
+    """The run's summary over its repeats, or None when it was asked once."""
+    if len(store.repeats(run)) < 2:
+        return None
+    return repeat_summary(store.scores(run, repeat=None), spec)
+
+
+def _repeat_section(summary: RepeatSummary | None, spec: TaskSpec) -> dict[str, Any] | None:
+    """The report's table over repeats: (metric, mean ± std, best of N, each repeat's value) per metric."""
+    if summary is None:
+        return None
+    rows = [
+        (
+            metric.name,
+            format_mean_std(summary.mean[metric.name], summary.std[metric.name]),
+            _format(summary.best.estimates[metric.name]),
+            [_format(s.estimates[metric.name]) for s in summary.per_repeat.values()],
+        )
+        for metric in spec.metrics
+    ]
+    return {"header": list(summary.per_repeat), "rows": rows, "best": summary.best_repeat}
+
+
 def _unknown_run(store: Store, run: str) -> FoldbenchError:
     known = ", ".join(r.name for r in store.runs()) or "none"
     return FoldbenchError(f"no run named '{run}' in {store.path} (runs: {known})")
@@ -214,6 +238,7 @@ def write_report(store: Store, run: str, out: Path, *, task: Task, items: Sequen
         "gallery": gallery,
         "failures": failures,
         "failed_count": sum(_failed(r, spec) for r in rows),
+        "repeats": _repeat_section(repeats_of(store, run, spec), spec),
     }
     environment = _environment()
     markdown = out / "report.md"
@@ -256,13 +281,30 @@ def compare_runs(store: Store, runs: Sequence[str]) -> tuple[list[str], list[lis
         if info.task == first.task and common:
             paired[info.name] = paired_differences(rows[info.name], rows[first.name], specs[info.task])
             common_counts.append(str(len(common)))
+    repeated = {info.name: repeats_of(store, info.name, specs[info.task]) for info in infos}
     header = ["metric", *runs, *[f"{name} − {first.name} (paired)" for name in paired]]
-    table = [["n", *[str(summaries[run].n) for run in runs], *common_counts]]
+    table = [["n", *[_count(summaries[run].n, repeated[run]) for run in runs], *common_counts]]
     for name in names:
-        cells = [format_estimate(summaries[run].estimates.get(name), digits=0) for run in runs]
+        cells = [_cell(summaries[run].estimates.get(name), repeated[run], name) for run in runs]
         differences = [_signed(d.get(name)) for d in paired.values()]
         table.append([name, *cells, *differences])
     return header, table
+
+
+def _count(n: int, repeated: RepeatSummary | None) -> str:
+    """Items scored, ``items × repeats`` for a run asked several times."""
+    return str(n) if repeated is None else f"{n} × {repeated.repeats}"
+
+
+def _cell(estimate: Estimate | None, repeated: RepeatSummary | None, name: str) -> str:
+    """A run's value of a metric: with its 95 % interval, or over repeats ``mean ± std, best B``."""
+    if repeated is None:
+        return format_estimate(estimate, digits=0)
+    if name not in repeated.mean:
+        return "—"
+    best = repeated.best.value(name)
+    spread = format_mean_std(repeated.mean[name], repeated.std[name])
+    return spread if best is None else f"{spread}, best {_percent(best)}"
 
 
 def _signed(estimate: Estimate | None) -> str:

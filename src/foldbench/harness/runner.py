@@ -4,7 +4,9 @@ arrives, resumable.
 Items that already have a score in the store are skipped; a request whose reply is already stored is answered
 from the store without calling the model, so a killed multi-turn conversation resumes at its first unanswered
 turn. A failed request (after the adapter's retries) is recorded as a failure, not a score, and is tried again
-the next time the run is started. Failures that no retry can fix (a
+the next time the run is started. With ``repeats`` N, each item is asked N times; the first asking's request key
+is the one a run without repeats uses, the others' keys also name their repeat, so each asking is its own stored
+request, answered from the store when a resumed run reaches it again. Failures that no retry can fix (a
 wrong API key, an unreachable endpoint, an unknown model) stop the run early with :class:`RunAborted`.
 """
 
@@ -43,7 +45,8 @@ class RunAborted(FoldbenchError):
 
 @dataclass(frozen=True, slots=True)
 class RunSummary:
-    """What one invocation of a run did."""
+    """What one invocation of a run did (``already_scored``, ``scored``, ``failed`` and ``parse_failures`` count
+    askings: items × repeats)."""
 
     run: str
     items: int
@@ -54,6 +57,7 @@ class RunSummary:
     failed: int
     parse_failures: int
     elapsed_s: float
+    repeats: int = 1
 
 
 def _failure_json(failure: ParseFailure) -> str:
@@ -96,11 +100,15 @@ async def evaluate(
     concurrency: int = 8,
     on_item: Callable[[], None] | None = None,
     solver_for: Callable[[Task, Item], Solver] = default_solver,
+    repeats: int = 1,
 ) -> RunSummary:
-    """Evaluate ``model`` on ``items``: render, solve (``solver_for(task, item)``), score; see the module docstring.
+    """Evaluate ``model`` on ``items``, each asked ``repeats`` times: render, solve (``solver_for(task, item)``),
+    score; see the module docstring.
 
-    Returns what this invocation did (``requested`` and ``from_store`` count turns, one per item when one-shot).
+    Returns what this invocation did (``requested`` and ``from_store`` count turns, one per asking when one-shot).
     """
+    if repeats < 1:
+        raise FoldbenchError(f"repeats must be at least 1, got {repeats}")
     started = time.perf_counter()
     dataset_dir = Path(dataset_dir)
     template_version = task.render(items[0], modality).template_version if items else ""
@@ -118,22 +126,24 @@ async def evaluate(
             created=datetime.now(UTC).isoformat(timespec="seconds"),
         )
     )
-    done = store.scored_items(run_name)
-    pending = [item for item in items if item.id not in done]
+    done = store.scored_askings(run_name)
+    pending = [(item, repeat) for item in items for repeat in range(repeats) if (item.id, repeat) not in done]
     counters = {"scored": 0, "from_store": 0, "requested": 0, "failed": 0, "parse_failures": 0}
     fatal: list[ModelReply] = []
     digests = PromptFiles(max_bytes=0)  # file digests, shared by the request keys and the stored records
     semaphore = asyncio.Semaphore(max(1, concurrency))
 
-    async def run_item(item: Item) -> None:
+    async def run_item(item: Item, repeat: int) -> None:
         prompt = task.render(item, modality)
-        item_model = for_item(model, task, item)
+        item_model = for_item(model, task, item, repeat)
         last: list[tuple[str, int, bool, int]] = []  # (key, response id, from the store, turn) of the last turn
 
         async def generate(
             conversation: Conversation, *, step: StepFunction | None = None, params: Mapping[str, Any] | None = None
         ) -> TurnOutcome:
             record = conversation_record(conversation, dataset_dir, digests)
+            if repeat:
+                record = {"repeat": repeat, **record}
             key = record_fingerprint(model.name, model.params, record, request_params=params)
             cached = store.cached_response(key)
             if cached is not None:
@@ -160,6 +170,7 @@ async def evaluate(
                 params=model.params,
                 reply=reply,
                 cached_id=cached_id,
+                repeat=repeat,
             )
             last[:] = [(key, response_id, cached_id is not None, turn)]
             return TurnOutcome(reply, feedback)
@@ -171,7 +182,7 @@ async def evaluate(
         key, response_id, cached, turn = last[0]
         if reply.error is not None:
             counters["failed"] += 1
-            store.record_failure(run=run_name, item_id=item.id, response_id=response_id)
+            store.record_failure(run=run_name, item_id=item.id, response_id=response_id, repeat=repeat)
         else:
             answer = task.parse(item, reply.text)
             scores = task.score(item, answer)
@@ -193,28 +204,32 @@ async def evaluate(
                 parse_failure=failure_json,
                 metadata=item.metadata,
                 last_turn=turn,
+                repeat=repeat,
             )
         if on_item is not None:
             on_item()
 
     if pending:
-        await asyncio.gather(*(run_item(item) for item in pending))
+        await asyncio.gather(*(run_item(item, repeat) for item, repeat in pending))
     if fatal:
         reply = fatal[0]
         raise RunAborted(f"{model.name}: {reply.error} (stopped the run; what was stored is kept)")
     return RunSummary(
         run=run_name,
         items=len(items),
-        already_scored=len(items) - len(pending),
+        already_scored=len(items) * repeats - len(pending),
         elapsed_s=time.perf_counter() - started,
+        repeats=repeats,
         **counters,
     )
 
 
 def summary_line(summary: RunSummary) -> str:
     """A one-line description of a run invocation."""
+    scored = f"{summary.scored + summary.already_scored}/{summary.items * summary.repeats}"
+    asked = "items scored" if summary.repeats == 1 else f"askings scored ({summary.items} items × {summary.repeats})"
     parts = [
-        f"run {summary.run}: {summary.scored + summary.already_scored}/{summary.items} items scored",
+        f"run {summary.run}: {scored} {asked}",
         f"{summary.requested} requests sent",
         f"{summary.from_store} answered from the store",
     ]

@@ -6,6 +6,10 @@ requests that were in flight; a multi-turn conversation resumes at the first tur
 Requests are keyed by a fingerprint of the model, its parameters and the exact conversation (images by content):
 a request whose successful response is already stored is served from the
 store, never sent again, so re-running a command resumes it without re-billing anything.
+
+A run may ask each item several times (``eval --repeats N``): scores, turns and failures carry the repeat index
+(0 for the first asking, and for every run stored before repeats existed; such a store is brought to the current
+layout the first time it is opened, its rows becoming repeat 0).
 """
 
 from __future__ import annotations
@@ -70,7 +74,8 @@ CREATE TABLE IF NOT EXISTS scores (
     score_counts TEXT NOT NULL,
     notes TEXT NOT NULL,
     metadata TEXT NOT NULL,
-    PRIMARY KEY (run, item_id)
+    repeat INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (run, item_id, repeat)
 );
 CREATE TABLE IF NOT EXISTS turns (
     run TEXT NOT NULL REFERENCES runs(name),
@@ -81,15 +86,24 @@ CREATE TABLE IF NOT EXISTS turns (
     cached INTEGER NOT NULL,
     feedback TEXT,
     done INTEGER NOT NULL,
-    PRIMARY KEY (run, item_id, turn)
+    repeat INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (run, item_id, repeat, turn)
 );
 CREATE TABLE IF NOT EXISTS failures (
     run TEXT NOT NULL REFERENCES runs(name),
     item_id TEXT NOT NULL,
     response_id INTEGER NOT NULL REFERENCES responses(id),
-    PRIMARY KEY (run, item_id)
+    repeat INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (run, item_id, repeat)
 );
 """
+
+#: The tables whose rows belong to one asking of an item, with the primary key they have since repeats exist.
+_REPEATED_TABLES = {
+    "scores": "run, item_id, repeat",
+    "turns": "run, item_id, repeat, turn",
+    "failures": "run, item_id, repeat",
+}
 
 
 class StoreError(FoldbenchError):
@@ -129,6 +143,7 @@ class ScoreRow:
     prompt_tokens: int | None
     completion_tokens: int | None
     cached: bool
+    repeat: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +187,35 @@ def _json(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
+def _columns(db: sqlite3.Connection, table: str) -> list[str]:
+    return [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
+
+
+def _add_repeats(db: sqlite3.Connection) -> None:
+    """Bring a store written before repeats existed to the current layout: each per-item table gains the
+    ``repeat`` column (its rows become repeat 0) and a primary key that includes it."""
+    if all("repeat" in _columns(db, table) for table in _REPEATED_TABLES if _columns(db, table)):
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for table, key in _REPEATED_TABLES.items():
+            columns = _columns(db, table)
+            if not columns or "repeat" in columns:
+                continue
+            create = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone()
+            old = f"{table}_before_repeats"
+            db.execute(f"ALTER TABLE {table} RENAME TO {old}")
+            body = create[0].split("(", 1)[1].rsplit("PRIMARY KEY", 1)[0]
+            db.execute(f"CREATE TABLE {table} ({body}repeat INTEGER NOT NULL DEFAULT 0, PRIMARY KEY ({key}))")
+            listed = ", ".join(columns)
+            db.execute(f"INSERT INTO {table} ({listed}, repeat) SELECT {listed}, 0 FROM {old}")
+            db.execute(f"DROP TABLE {old}")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
 class Store:
     """The SQLite run store (one connection; use from one thread)."""
 
@@ -182,6 +226,7 @@ class Store:
             self._db = sqlite3.connect(self.path, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
+            _add_repeats(self._db)
             self._db.executescript(_SCHEMA)
         except sqlite3.DatabaseError as error:
             raise StoreError(f"{self.path}: cannot open the run store: {error}") from None
@@ -267,12 +312,14 @@ class Store:
         params: Mapping[str, Any],
         reply: ModelReply,
         cached_id: int | None = None,
+        repeat: int = 0,
     ) -> int:
         """Store a reply (unless it came from the store: ``cached_id``) as turn ``turn.turn`` of an item's
-        conversation, in one transaction committed before returning; returns the response id."""
+        conversation (its ``repeat``-th asking), in one transaction committed before returning; returns the
+        response id."""
         with self._db:
             self._db.execute("BEGIN")
-            return self._insert_turn(run, item_id, turn, model, params, reply, cached_id)
+            return self._insert_turn(run, item_id, turn, model, params, reply, cached_id, repeat)
 
     def record_score(
         self,
@@ -287,14 +334,17 @@ class Store:
         parse_failure: str | None,
         metadata: Mapping[str, Any],
         last_turn: int = 0,
+        repeat: int = 0,
     ) -> None:
-        """Store an item's score on its last turn's reply (and forget turns after it, from an older attempt)."""
+        """Store an item's score (of its ``repeat``-th asking) on its last turn's reply (and forget turns after it,
+        from an older attempt)."""
         with self._db:
             self._db.execute("BEGIN")
-            self._db.execute("DELETE FROM failures WHERE run = ? AND item_id = ?", (run, item_id))
-            self._db.execute("DELETE FROM turns WHERE run = ? AND item_id = ? AND turn > ?", (run, item_id, last_turn))
+            where = "run = ? AND item_id = ? AND repeat = ?"
+            self._db.execute(f"DELETE FROM failures WHERE {where}", (run, item_id, repeat))
+            self._db.execute(f"DELETE FROM turns WHERE {where} AND turn > ?", (run, item_id, repeat, last_turn))
             self._db.execute(
-                "INSERT OR REPLACE INTO scores VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO scores VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     run,
                     item_id,
@@ -307,13 +357,15 @@ class Store:
                     _json(dict(scores.counts)),
                     _json(list(scores.notes)),
                     _json(dict(metadata)),
+                    repeat,
                 ),
             )
 
-    def record_failure(self, *, run: str, item_id: str, response_id: int) -> None:
-        """Note that an item's last request failed (it is tried again the next time the run starts)."""
+    def record_failure(self, *, run: str, item_id: str, response_id: int, repeat: int = 0) -> None:
+        """Note that an item's last request (of its ``repeat``-th asking) failed (it is tried again the next time
+        the run starts)."""
         with self._db:
-            self._db.execute("INSERT OR REPLACE INTO failures VALUES (?, ?, ?)", (run, item_id, response_id))
+            self._db.execute("INSERT OR REPLACE INTO failures VALUES (?, ?, ?, ?)", (run, item_id, response_id, repeat))
 
     def _insert_turn(
         self,
@@ -324,6 +376,7 @@ class Store:
         params: Mapping[str, Any],
         reply: ModelReply,
         cached_id: int | None,
+        repeat: int,
     ) -> int:
         key = turn.key
         self._db.execute(
@@ -350,28 +403,50 @@ class Store:
         else:
             response_id = cached_id
         self._db.execute(
-            "INSERT OR REPLACE INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                run, item_id, turn.turn, key, response_id, int(cached_id is not None),
-                valid_text(turn.feedback) if turn.feedback is not None else None, int(turn.done),
-            ),
+                run,
+                item_id,
+                turn.turn,
+                key,
+                response_id,
+                int(cached_id is not None),
+                valid_text(turn.feedback) if turn.feedback is not None else None,
+                int(turn.done),
+                repeat,
+            ),  # fmt: skip
         )
         return response_id
 
     # reading --------------------------------------------------------------------------------------------------
 
-    def scored_items(self, run: str) -> set[str]:
-        """The ids of the items of a run that have a score."""
-        return {r[0] for r in self._db.execute("SELECT item_id FROM scores WHERE run = ?", (run,))}
+    def scored_items(self, run: str, repeat: int = 0) -> set[str]:
+        """The ids of the items of a run that have a score (in their ``repeat``-th asking)."""
+        query = "SELECT item_id FROM scores WHERE run = ? AND repeat = ?"
+        return {r[0] for r in self._db.execute(query, (run, repeat))}
 
-    def scores(self, run: str) -> Iterator[ScoreRow]:
-        """Every scored item of a run, by item id."""
+    def scored_askings(self, run: str) -> set[tuple[str, int]]:
+        """(item id, repeat) of every scored asking of a run."""
+        return {(r[0], r[1]) for r in self._db.execute("SELECT item_id, repeat FROM scores WHERE run = ?", (run,))}
+
+    def repeats(self, run: str) -> list[int]:
+        """The repeat indices of a run that have at least one score, in order (``[0]`` for a run asked once)."""
+        query = "SELECT DISTINCT repeat FROM scores WHERE run = ? ORDER BY repeat"
+        return [r[0] for r in self._db.execute(query, (run,))]
+
+    def scores(self, run: str, repeat: int | None = 0) -> Iterator[ScoreRow]:
+        """Every scored item of a run in its ``repeat``-th asking (every asking when ``repeat`` is None), by item
+        id and then repeat."""
         query = (
             "SELECT s.item_id, s.score_values, s.score_counts, s.notes, s.metadata, s.answer, s.parse_failure, "
-            "r.text, r.latency_s, r.attempts, r.prompt_tokens, r.completion_tokens, s.cached "
-            "FROM scores s JOIN responses r ON r.id = s.response_id WHERE s.run = ? ORDER BY s.item_id"
+            "r.text, r.latency_s, r.attempts, r.prompt_tokens, r.completion_tokens, s.cached, s.repeat "
+            "FROM scores s JOIN responses r ON r.id = s.response_id WHERE s.run = ?"
         )
-        for row in self._db.execute(query, (run,)):
+        arguments: tuple[Any, ...] = (run,)
+        if repeat is not None:
+            query += " AND s.repeat = ?"
+            arguments = (run, repeat)
+        for row in self._db.execute(query + " ORDER BY s.item_id, s.repeat", arguments):
             yield ScoreRow(
                 row[0],
                 json.loads(row[1]),
@@ -386,26 +461,37 @@ class Store:
                 row[10],
                 row[11],
                 bool(row[12]),
+                row[13],
             )
 
-    def turns(self, run: str) -> dict[str, list[TurnRow]]:
-        """Every stored turn of a run, by item id and then turn index."""
+    def turns(self, run: str, repeat: int = 0) -> dict[str, list[TurnRow]]:
+        """Every stored turn of a run's ``repeat``-th asking, by item id and then turn index."""
         query = (
             "SELECT t.item_id, t.turn, r.text, r.error, t.feedback, t.done, t.cached FROM turns t "
-            "JOIN responses r ON r.id = t.response_id WHERE t.run = ? ORDER BY t.item_id, t.turn"
+            "JOIN responses r ON r.id = t.response_id WHERE t.run = ? AND t.repeat = ? ORDER BY t.item_id, t.turn"
         )
         result: dict[str, list[TurnRow]] = {}
-        for item_id, turn, text, error, feedback, done, cached in self._db.execute(query, (run,)):
+        for item_id, turn, text, error, feedback, done, cached in self._db.execute(query, (run, repeat)):
             result.setdefault(item_id, []).append(TurnRow(turn, text, error, feedback, bool(done), bool(cached)))
         return result
 
-    def failures(self, run: str) -> list[tuple[str, str, str]]:
-        """Items whose last request failed: (item id, error kind, error)."""
+    def turn_latencies(self, run: str) -> list[float]:
+        """The latency in seconds of the reply to every stored turn of a run (every repeat), in no set order."""
+        query = "SELECT r.latency_s FROM turns t JOIN responses r ON r.id = t.response_id WHERE t.run = ?"
+        return [float(r[0]) for r in self._db.execute(query, (run,))]
+
+    def failures(self, run: str, repeat: int | None = 0) -> list[tuple[str, str, str]]:
+        """Items whose last request failed in their ``repeat``-th asking (any asking when None): (item id, error
+        kind, error)."""
         query = (
             "SELECT f.item_id, r.error_kind, r.error FROM failures f JOIN responses r ON r.id = f.response_id "
-            "WHERE f.run = ? ORDER BY f.item_id"
+            "WHERE f.run = ?"
         )
-        return [(r[0], r[1] or "", r[2] or "") for r in self._db.execute(query, (run,))]
+        arguments: tuple[Any, ...] = (run,)
+        if repeat is not None:
+            query += " AND f.repeat = ?"
+            arguments = (run, repeat)
+        return [(r[0], r[1] or "", r[2] or "") for r in self._db.execute(query + " ORDER BY f.item_id", arguments)]
 
     def response_count(self) -> int:
         """How many responses (successful or not) are stored in all."""
