@@ -193,8 +193,14 @@ class MentalBlackboardTask:
         return parse_prediction(text)
 
     def score(self, item: Item, answer: Any) -> Scores:
-        """MentalBlackboard's metrics for one answer (see :mod:`foldbench.tasks.mentalblackboard.scoring`)."""
+        """MentalBlackboard's metrics for one answer (see :mod:`foldbench.tasks.mentalblackboard.scoring`),
+        directions compared (the picture modalities' rule)."""
         return score_prediction(item.target, answer)
+
+    def score_in_modality(self, item: Item, answer: Any, modality: str) -> Scores:
+        """The metrics under the rule of the modality the item was asked in: the text grids carry no direction,
+        so in ``text`` direction takes no part in matching holes, as the benchmark's text scoring has it."""
+        return score_prediction(item.target, answer, directed=modality != "text")
 
     def oracle(self, item: Item) -> PredictionAnswer:
         """The engine's answer."""

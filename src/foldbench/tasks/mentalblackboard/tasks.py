@@ -185,6 +185,10 @@ class PlanningTask(MentalBlackboardTask):
         """Replay the plan in the engine and score the holes it makes."""
         return score_planning(item.inputs, item.target, answer)
 
+    def score_in_modality(self, item: Item, answer: Any, modality: str) -> Scores:
+        """As :meth:`score`: a replayed plan's holes carry their directions in every modality."""
+        return self.score(item, answer)
+
     def oracle(self, item: Item) -> PlanningAnswer:  # type: ignore[override]
         """The plan the item was made from."""
         return baselines.oracle_planning(item)
