@@ -21,7 +21,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from foldbench.errors import FoldbenchError
 from foldbench.pft.actions import Fold, parse_action
@@ -155,6 +163,13 @@ class HoleAnswer(BaseModel):
     @classmethod
     def _read(cls, data: Any) -> Any:
         return _read_hole(data)
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data = handler(self)
+        if data.get("problem") is None:  # a well-formed hole is stored as just its four fields
+            data.pop("problem", None)
+        return data
 
     def direction_class(self) -> int | None:
         """The canonical direction (0 for circle and square, also when none is given), or None if unknown."""

@@ -242,8 +242,8 @@ def score_planning(inputs: dict[str, Any], target: dict[str, Any], answer: Plann
     counts["rules_kept"] = int(not breaks and not counts["parse_failure"])
     counts["valid_plan"] = int(counts["rules_kept"] and not problems)
     counts["holes_exact"] = int(counts["holes_exact"] and counts["rules_kept"])
-    counts["directed_holes_exact"] = counts["holes_exact"]
     values = _values(counts)
+    del values["directed_exact_match"], values["directed_partial_accuracy"]  # a plan's holes carry directions
     values["valid_plan"] = float(counts["valid_plan"])
     values["parse_failure"] = float(counts["parse_failure"])
     return Scores(values, counts, tuple(breaks + problems))
