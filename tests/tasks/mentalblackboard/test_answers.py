@@ -215,3 +215,39 @@ def test_variants_read_as_the_same_hole(
         "location": [row, column, tri],
     }
     assert _one_hole(**variant) == Hole(shape, size, direction, location)
+
+
+CORRUPTIONS = (
+    {"direction": 45},
+    {"direction": "0, 90, 180, 270"},
+    {"shape": "hexagon"},
+    {"size": "medium"},
+    {"location": 33},
+    {"location": [4, 0, 0]},
+)
+
+
+@given(
+    holes=st.lists(
+        st.fixed_dictionaries(
+            {
+                "shape": st.sampled_from(["star", "letter", "triangle", "trapezoid", "text"]),
+                "size": st.sampled_from(["small", "large"]),
+                "direction": st.sampled_from([0, 90, 180, 270]),
+                "location": st.integers(1, 32),
+            }
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    data=st.data(),
+)
+def test_one_corrupted_hole_leaves_every_other_hole_read(holes: list[dict[str, Any]], data: st.DataObject) -> None:
+    index = data.draw(st.integers(0, len(holes) - 1))
+    corrupted = [*holes[:index], {**holes[index], **data.draw(st.sampled_from(CORRUPTIONS))}, *holes[index + 1 :]]
+    answer = parse_prediction(_reply(corrupted))
+    assert isinstance(answer, PredictionAnswer)
+    assert answer.declared_total == len(holes)
+    assert [h.problem is not None for h in answer.result_holes] == [i == index for i in range(len(holes))]
+    others = [Hole(Shape(h["shape"]), Size(h["size"]), h["direction"], h["location"]) for h in holes]
+    assert answer.holes() == others[:index] + others[index + 1 :]

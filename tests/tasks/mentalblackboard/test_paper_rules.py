@@ -191,3 +191,50 @@ def test_a_plan_with_three_punches_loses_exact_match_and_keeps_its_partial_score
     assert scores.values["exact_match"] == 0.0
     assert scores.values["partial_accuracy"] == pytest.approx(1 / 3)
     assert scores.values["extra_holes"] == 1.0
+
+
+class _OneReply:
+    """A model that sends one fixed reply, whatever it is asked."""
+
+    name = "fixed"
+    params: dict[str, Any] = {}
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    async def complete(self, request: Any) -> Any:
+        from foldbench.models.base import ModelReply
+
+        return ModelReply(text=self.text)
+
+    async def aclose(self) -> None:
+        return None
+
+
+@pytest.mark.parametrize(("modality", "exact"), [("text", 1.0), ("image", 0.0)])
+def test_a_run_scores_under_the_rule_of_the_modality_it_asked_in(tmp_path: Any, modality: str, exact: float) -> None:
+    import asyncio
+
+    from foldbench.harness import Store, evaluate
+    from foldbench.tasks.dataset import read_items, write_dataset
+
+    task = PredictionTask()
+    write_dataset(task.id, tmp_path / "data", n=1, seed=3, modalities=("text", "image"))
+    (item,) = read_items(tmp_path / "data")
+    turned = [{**h, "direction": (h["direction"] + 90) % 360} for h in item.target["result_holes"]]
+    assert all(h["shape"] not in ("circle", "square") for h in turned)  # every hole has a direction to get wrong
+    body = {"totalNumberofHoles": len(turned), "unfoldingTypes": item.target["unfolding"], "resultHoles": turned}
+    with Store(tmp_path / "runs.db") as store:
+        asyncio.run(
+            evaluate(
+                store=store,
+                run_name="r",
+                task=task,
+                dataset_dir=tmp_path / "data",
+                items=[item],
+                model=_OneReply(json.dumps(body)),  # type: ignore[arg-type]
+                modality=modality,
+            )
+        )
+        (row,) = store.scores("r")
+    assert row.values["exact_match"] == exact and row.values["directed_exact_match"] == 0.0
