@@ -45,6 +45,9 @@ def import_mentalblackboard(
     records = load_records(path)
     entries, skipped = usable_records(task, path)
     n = len(entries)
+    if not n:
+        first = f": {skipped[0]}" if skipped else ""
+        raise typer.BadParameter(f"{file} makes no {task} item{first}", param_hint="'FILE'")
     knobs: dict[str, object] = {"records": path}
     if prompt is not None:
         knobs["prompt"] = prompt
@@ -68,7 +71,7 @@ def import_mentalblackboard(
         f"({', '.join(modalities)}) to {out}"
     )
     if skipped:
-        err_console.print(f"{len(skipped)} item(s) left out: the engine cannot make their folds:")
+        err_console.print(f"{len(skipped)} item(s) left out: the engine cannot solve their records:")
         for line in skipped[:10]:
             err_console.print(f"  {line}")
     if differences:
@@ -76,4 +79,4 @@ def import_mentalblackboard(
         for line in differences[:10]:
             err_console.print(f"  {line}")
     else:
-        console.print(f"every record's answer is the engine's ({len(records)} of {len(records)})")
+        console.print("every solved record's answer is the engine's")

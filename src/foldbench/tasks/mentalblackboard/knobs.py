@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import field_validator, model_validator
+from pydantic import ValidationError, field_validator, model_validator
 
 from foldbench.pft.enumeration import GROUPS
 from foldbench.tasks.knobs import CommaList, Knobs, Whole
@@ -71,10 +71,20 @@ class PaperKnobs(PictureKnobs):
     def _composition_once(self) -> PaperKnobs:
         clash = sorted({"groups", "folds", "sides", "max_holes"} & self.model_fields_set)
         if self.records is not None and (clash or self.preset is not None):
-            raise ValueError(f"records set the composition; leave out {', '.join(clash or ['preset'])}")
+            _refuse(
+                "records", self.records, f"the records set the composition; leave out {', '.join(clash or ['preset'])}"
+            )
         if self.preset is not None and clash:
-            raise ValueError(f"preset={self.preset} sets the composition itself; leave out {', '.join(clash)}")
+            _refuse(
+                "preset", self.preset, f"preset={self.preset} sets the composition itself; leave out {', '.join(clash)}"
+            )
         return self
+
+
+def _refuse(knob: str, value: Any, reason: str) -> None:
+    """Raise a validation error on ``knob`` (a model-level check names no knob by itself)."""
+    error = {"type": "value_error", "loc": (knob,), "input": value, "ctx": {"error": ValueError(reason)}}
+    raise ValidationError.from_exception_data("knobs", [error])  # type: ignore[list-item]
 
 
 class PredictionDrawKnobs(PictureKnobs):
