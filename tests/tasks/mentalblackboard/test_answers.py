@@ -251,3 +251,12 @@ def test_one_corrupted_hole_leaves_every_other_hole_read(holes: list[dict[str, A
     assert [h.problem is not None for h in answer.result_holes] == [i == index for i in range(len(holes))]
     others = [Hole(Shape(h["shape"]), Size(h["size"]), h["direction"], h["location"]) for h in holes]
     assert answer.holes() == others[:index] + others[index + 1 :]
+
+
+@pytest.mark.parametrize("direction", [45, "north", "0, 90, 180, 270", None])
+def test_a_circle_or_square_takes_any_direction_without_being_malformed(direction: Any) -> None:
+    # They look the same at every angle: the paper's scorer matches any direction against theirs.
+    for shape in ("circle", "square"):
+        answer = parse_prediction(_reply([{"shape": shape, "size": "small", "direction": direction, "location": 4}]))
+        assert isinstance(answer, PredictionAnswer) and answer.result_holes[0].problem is None
+        assert answer.holes() == [Hole(Shape(shape), Size.SMALL, 0, 4)]

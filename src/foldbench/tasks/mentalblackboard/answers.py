@@ -115,6 +115,16 @@ def _read_direction(value: Any, shape: Shape | None) -> int | None:
     return value % 360
 
 
+def _direction_or_problem(value: Any, shape: Shape | None) -> tuple[int | None, str | None]:
+    try:
+        direction = _read_direction(value, shape)
+    except ValueError as error:
+        return None, str(error)
+    if direction is None and shape is not None:
+        return None, f"a {shape.value} needs a direction"
+    return direction, None
+
+
 def _read_hole(data: Any) -> dict[str, Any]:
     """One listed hole, each field read on its own; unreadable fields are None and ``problem`` says why."""
     if not isinstance(data, dict):
@@ -134,14 +144,13 @@ def _read_hole(data: Any) -> dict[str, Any]:
     except ValueError as error:
         hole["location"] = None
         problems.append(str(error))
-    try:
-        hole["direction"] = _read_direction(data.get("direction"), hole["shape"])
-    except ValueError as error:
-        hole["direction"] = None
-        problems.append(str(error))
+    if hole["shape"] is not None and direction_period(hole["shape"]) == 90:
+        # a circle or square looks the same at every angle: any direction, or none, is no error
+        hole["direction"], _ = _direction_or_problem(data.get("direction"), None)
     else:
-        if hole["direction"] is None and hole["shape"] is not None and direction_period(hole["shape"]) != 90:
-            problems.append(f"a {hole['shape'].value} needs a direction")
+        hole["direction"], problem = _direction_or_problem(data.get("direction"), hole["shape"])
+        if problem:
+            problems.append(problem)
     given = data.get("problem")
     hole["problem"] = "; ".join(problems) or (given if isinstance(given, str) and given else None)
     return hole
