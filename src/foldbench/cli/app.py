@@ -35,6 +35,7 @@ from foldbench.cli.export import export_command, export_runs_command
 from foldbench.cli.fold import fold
 from foldbench.cli.generate import generate
 from foldbench.cli.human import serve_human_command
+from foldbench.cli.importing import import_app
 from foldbench.cli.paper_table import paper_table_command
 from foldbench.cli.pft import pft_app
 from foldbench.errors import FoldbenchError
@@ -62,6 +63,7 @@ app.command("audit")(audit)
 app.command("serve-human")(serve_human_command)
 app.add_typer(pft_app, name="pft")
 app.add_typer(env_app, name="env")
+app.add_typer(import_app, name="import")
 
 
 @app.command("tasks")

@@ -185,7 +185,8 @@ async def evaluate(
             store.record_failure(run=run_name, item_id=item.id, response_id=response_id, repeat=repeat)
         else:
             answer = task.parse(item, reply.text)
-            scores = task.score(item, answer)
+            in_modality = getattr(task, "score_in_modality", None)  # a task whose rules differ by modality
+            scores = in_modality(item, answer, modality) if in_modality else task.score(item, answer)
             answer_json = failure_json = None
             if isinstance(answer, ParseFailure):
                 failure_json = _failure_json(answer)

@@ -1,11 +1,19 @@
 """The answers MentalBlackboard tasks accept, and how replies are read into them.
 
-Parsing is strict: the last complete JSON object of the reply must match the task's schema. Harmless variants
-are normalised — key spellings of the published prompts (``totalNumberOfHoles``, ``unfoldingTypes``,
-``resultHoles``, ``foldingTypes``, ``initialHoles``), upper/lower case, numbers given as strings (``"90"``),
-both directions of a two-class shape (ellipse, rectangle) given as ``"0, 180"`` (for a shape with four classes
-that names two directions and is refused), an empty direction for circle and square, locations given as
-``[row, column, tri]`` — and everything else is a typed parse failure that scores as wrong.
+The last complete JSON object of the reply is the answer. Only an answer without a readable hole list (no
+``resultHoles`` list for a prediction, no ``holes`` list and ``folds`` list for a plan) is a parse failure. Inside
+the list every hole is read on its own, field by field, as the benchmark's scoring reads it: a hole whose shape,
+size, location or direction cannot be read (an unknown shape, a location off the sheet, an impossible direction
+such as 45 or all four angles at once) is kept as a *malformed hole* — it counts as a listed hole and can never
+match a true hole, so it costs that hole alone, while its readable fields still count in the per-field scores.
+An unreadable hole count falls back to the list's length; an unfolding step that is no fold code is kept as
+given (it equals no true step).
+
+Harmless variants are normalised: key spellings of the published prompts and code (``totalNumberofHoles``,
+``totalNumberOfHoles``, ``unfoldingTypes``, ``resultHoles``, ``foldingTypes``, ``initialHoles``, ``holes``),
+upper/lower case, numbers given as strings (``"90"``), both directions of a two-class shape (ellipse,
+rectangle) given as ``"0, 180"``, an empty direction for circle and square, locations given as
+``[row, column, tri]``.
 """
 
 from __future__ import annotations
@@ -13,7 +21,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from foldbench.errors import FoldbenchError
 from foldbench.pft.actions import Fold, parse_action
@@ -24,7 +40,7 @@ from foldbench.tasks.replies import excerpt, last_json_object
 
 __all__ = ["HoleAnswer", "PredictionAnswer", "PlanningAnswer", "parse_prediction", "parse_planning"]
 
-_KEY_ALIASES = {
+_PREDICTION_KEYS = {
     "totalnumberofholes": "total_holes",
     "total_holes": "total_holes",
     "totalholes": "total_holes",
@@ -33,112 +49,196 @@ _KEY_ALIASES = {
     "unfolding_steps": "unfolding",
     "resultholes": "result_holes",
     "result_holes": "result_holes",
+}
+_PLANNING_KEYS = {
     "foldingtypes": "folds",
     "folds": "folds",
     "folding_steps": "folds",
     "initialholes": "initial_holes",
     "initial_holes": "initial_holes",
+    "holes": "initial_holes",
 }
 
 
-def _fold_codes(value: Any) -> list[str]:
-    """A list of fold codes, normalised (``"h2-f"`` -> ``"H2-F"``); rotations and other words are rejected."""
+def _fold_of(value: Any) -> Fold | None:
+    try:
+        action = parse_action(value) if isinstance(value, str) else None
+    except FoldbenchError:
+        return None
+    return action if isinstance(action, Fold) else None
+
+
+def _step_code(value: Any) -> str:
+    """A fold code normalised (``"h2-f"`` -> ``"H2-F"``); anything else kept as given, as a string."""
+    fold = _fold_of(value)
+    if fold is not None:
+        return fold.code
+    return value.strip() if isinstance(value, str) else str(value)
+
+
+def _step_codes(value: Any) -> list[str]:
     if not isinstance(value, list):
         raise ValueError("must be a list of fold codes")
-    codes = []
-    for code in value:
-        action = parse_action(code) if isinstance(code, str) else None
-        if not isinstance(action, Fold):
-            raise ValueError(f"{code!r} is not a fold code (H1-F ... D4-B)")
-        codes.append(action.code)
-    return codes
+    return [_step_code(code) for code in value]
+
+
+def _read_location(value: Any) -> int:
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        value = int(value.strip())
+    whole = all(isinstance(v, int) and not isinstance(v, bool) for v in value) if isinstance(value, list) else False
+    if isinstance(value, list) and len(value) == 3 and whole:
+        row, column, tri = value
+        if 0 <= row < 4 and 0 <= column < 4 and tri in (0, 1):
+            return position_of_row_col_tri(row, column, tri) + 1
+        raise ValueError(f"[row, column, tri] {value} is off the paper")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= NUM_POSITIONS:
+        raise ValueError(f"location must be 1..32 or [row, column, tri], got {value!r}")
+    return value
+
+
+def _read_direction(value: Any, shape: Shape | None) -> int | None:
+    """Degrees 0/90/180/270, or None when none is given; raises ValueError for an impossible direction."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, str):
+        numbers = re.findall(r"-?\d+", value)
+        if not numbers or re.fullmatch(r"\s*-?\d+(\s*,\s*-?\d+)*\s*(degrees?)?\s*", value) is None:
+            raise ValueError(f"direction must be 0, 90, 180 or 270, got {value!r}")
+        values = {int(n) % 360 for n in numbers}
+        if len(values) > 1 and not (len(values) == 2 and max(values) - min(values) == 180):
+            raise ValueError(f"direction {value!r} names more than one direction")
+        if len(values) == 2 and shape is not None and direction_period(shape) == 360:
+            raise ValueError(f"direction {value!r} names two directions, and a {shape.value} has four")
+        value = min(values)
+    if isinstance(value, bool) or not isinstance(value, int) or value % 90:
+        raise ValueError(f"direction must be 0, 90, 180 or 270, got {value!r}")
+    return value % 360
+
+
+def _direction_or_problem(value: Any, shape: Shape | None) -> tuple[int | None, str | None]:
+    try:
+        direction = _read_direction(value, shape)
+    except ValueError as error:
+        return None, str(error)
+    if direction is None and shape is not None:
+        return None, f"a {shape.value} needs a direction"
+    return direction, None
+
+
+def _read_hole(data: Any) -> dict[str, Any]:
+    """One listed hole, each field read on its own; unreadable fields are None and ``problem`` says why."""
+    if not isinstance(data, dict):
+        return {"problem": "a hole must be an object with shape, size, direction and location"}
+    data = {str(k).strip().lower(): v for k, v in data.items()}
+    hole: dict[str, Any] = {}
+    problems: list[str] = []
+    for name, kind in (("shape", Shape), ("size", Size)):
+        raw = data.get(name)
+        try:
+            hole[name] = kind(raw.strip().lower()) if isinstance(raw, str) else kind(raw)
+        except ValueError:
+            hole[name] = None
+            problems.append(f"{name} {raw!r} is not one of {', '.join(kind)}")
+    try:
+        hole["location"] = _read_location(data.get("location"))
+    except ValueError as error:
+        hole["location"] = None
+        problems.append(str(error))
+    if hole["shape"] is not None and direction_period(hole["shape"]) == 90:
+        # a circle or square looks the same at every angle: any direction, or none, is no error
+        hole["direction"], _ = _direction_or_problem(data.get("direction"), None)
+    else:
+        hole["direction"], problem = _direction_or_problem(data.get("direction"), hole["shape"])
+        if problem:
+            problems.append(problem)
+    given = data.get("problem")
+    hole["problem"] = "; ".join(problems) or (given if isinstance(given, str) and given else None)
+    return hole
 
 
 class HoleAnswer(BaseModel):
-    """One hole of an answer, normalised to the engine's vocabulary."""
+    """One listed hole of an answer, read field by field; ``problem`` says why it is malformed (None if not)."""
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
-    shape: Shape
-    size: Size
-    direction: int | None
-    """Degrees (0, 90, 180, 270); None when the answer gives none (allowed for circle and square only)."""
-    location: int
+    shape: Shape | None = None
+    size: Size | None = None
+    direction: int | None = None
+    """Degrees (0, 90, 180, 270); None when the answer gives none or gives an impossible one."""
+    location: int | None = None
+    problem: str | None = None
 
-    @field_validator("shape", "size", mode="before")
+    @model_validator(mode="before")
     @classmethod
-    def _lower(cls, value: Any) -> Any:
-        return value.strip().lower() if isinstance(value, str) else value
+    def _read(cls, data: Any) -> Any:
+        return _read_hole(data)
 
-    @field_validator("location", mode="before")
-    @classmethod
-    def _location(cls, value: Any) -> int:
-        if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-            value = int(value.strip())
-        if isinstance(value, list) and len(value) == 3 and all(isinstance(v, int) for v in value):
-            row, column, tri = value
-            if 0 <= row < 4 and 0 <= column < 4 and tri in (0, 1):
-                return position_of_row_col_tri(row, column, tri) + 1
-            raise ValueError(f"[row, column, tri] {value} is off the paper")
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= NUM_POSITIONS:
-            raise ValueError(f"location must be 1..32 or [row, column, tri], got {value!r}")
-        return value
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data = handler(self)
+        if data.get("problem") is None:  # a well-formed hole is stored as just its four fields
+            data.pop("problem", None)
+        return data
 
-    @field_validator("direction", mode="before")
-    @classmethod
-    def _direction(cls, value: Any, info: ValidationInfo) -> int | None:
-        if value is None or (isinstance(value, str) and not value.strip()):
-            return None  # resolved against the shape in to_hole()
-        if isinstance(value, str):
-            numbers = re.findall(r"-?\d+", value)
-            if not numbers or re.fullmatch(r"\s*-?\d+(\s*,\s*-?\d+)*\s*(degrees?)?\s*", value) is None:
-                raise ValueError(f"direction must be 0, 90, 180 or 270, got {value!r}")
-            values = {int(n) for n in numbers}
-            if len(values) > 1 and not (len(values) == 2 and (max(values) - min(values)) == 180):
-                raise ValueError(f"direction {value!r} names more than one direction")
-            shape = info.data.get("shape")
-            if len(values) == 2 and shape is not None and direction_period(shape) == 360:
-                raise ValueError(f"direction {value!r} names two directions, and a {shape.value} has four")
-            value = min(values)
-        if isinstance(value, bool) or not isinstance(value, int) or value % 90:
-            raise ValueError(f"direction must be 0, 90, 180 or 270, got {value!r}")
-        return value % 360
+    def direction_class(self) -> int | None:
+        """The canonical direction (0 for circle and square, also when none is given), or None if unknown."""
+        if self.shape is None:
+            return None
+        period = direction_period(self.shape)
+        if self.direction is None:
+            return 0 if period == 90 else None
+        return self.direction % period
 
-    def to_hole(self) -> Hole:
-        """The engine's hole (direction canonical for the shape)."""
-        direction = self.direction
-        if direction is None:
-            if direction_period(self.shape) != 90:
-                raise ValueError(f"a {self.shape.value} needs a direction")
-            direction = 0
-        return Hole(self.shape, self.size, direction, self.location)
+    def to_hole(self) -> Hole | None:
+        """The engine's hole, or None when the hole is malformed."""
+        if self.problem is not None or self.shape is None or self.size is None or self.location is None:
+            return None
+        direction = self.direction_class()
+        return None if direction is None else Hole(self.shape, self.size, direction, self.location)
+
+
+def _holes(value: Any) -> Any:
+    if not isinstance(value, list):
+        raise ValueError("must be a list of holes")
+    return value
+
+
+def _readable_count(value: Any) -> int | None:
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return None
+    return value
 
 
 class PredictionAnswer(BaseModel):
-    """Prediction, backward prediction and generalization: the unfolding steps and the result holes."""
+    """Prediction, backward prediction and generalization: the hole count, unfolding steps and result holes."""
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
     total_holes: int | None = None
-    unfolding: list[str]
+    unfolding: list[str] = []
     result_holes: list[HoleAnswer]
-
-    _codes = field_validator("unfolding", mode="before")(lambda value: _fold_codes(value))
 
     @field_validator("total_holes", mode="before")
     @classmethod
-    def _total(cls, value: Any) -> Any:
-        if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-            return int(value.strip())
-        return value
+    def _total(cls, value: Any) -> int | None:
+        return _readable_count(value)
+
+    @field_validator("unfolding", mode="before")
+    @classmethod
+    def _unfolding(cls, value: Any) -> list[str]:
+        return _step_codes(value) if isinstance(value, list) else []
+
+    _result_holes = field_validator("result_holes", mode="before")(lambda value: _holes(value))
 
     def holes(self) -> list[Hole]:
-        """The answer's holes in the engine's vocabulary."""
-        return [h.to_hole() for h in self.result_holes]
+        """The well-formed holes of the answer in the engine's vocabulary (malformed ones left out)."""
+        return [h for h in (hole.to_hole() for hole in self.result_holes) if h is not None]
 
     @property
     def declared_total(self) -> int:
-        """The number of holes the answer claims (its list length when it states none)."""
+        """The number of holes the answer claims (its list length when it states none it can be read by)."""
         return self.total_holes if self.total_holes is not None else len(self.result_holes)
 
 
@@ -150,39 +250,44 @@ class PlanningAnswer(BaseModel):
     folds: list[str]
     initial_holes: list[HoleAnswer]
 
-    _codes = field_validator("folds", mode="before")(lambda value: _fold_codes(value))
+    _folds = field_validator("folds", mode="before")(lambda value: _step_codes(value))
+    _initial_holes = field_validator("initial_holes", mode="before")(lambda value: _holes(value))
 
     def holes(self) -> list[Hole]:
-        """The punched holes in the engine's vocabulary."""
-        return [h.to_hole() for h in self.initial_holes]
+        """The well-formed punches in the engine's vocabulary (malformed ones left out)."""
+        return [h for h in (hole.to_hole() for hole in self.initial_holes) if h is not None]
+
+    def fold_actions(self) -> list[Fold] | None:
+        """The folds as engine actions, or None when one of them is no fold code."""
+        folds = [_fold_of(code) for code in self.folds]
+        return None if any(f is None for f in folds) else folds  # type: ignore[return-value]
 
 
-def _normalise_keys(data: dict[str, Any]) -> dict[str, Any]:
-    return {_KEY_ALIASES.get(key.strip().lower().replace(" ", ""), key): value for key, value in data.items()}
+def _normalise_keys(data: dict[str, Any], aliases: dict[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        name = aliases.get(str(key).strip().lower().replace(" ", ""), key)
+        out.setdefault(name, value)
+    return out
 
 
-def _parse(text: str, model: type[BaseModel]) -> BaseModel | ParseFailure:
+def _parse(text: str, model: type[BaseModel], aliases: dict[str, str]) -> BaseModel | ParseFailure:
     data = last_json_object(text)
     if isinstance(data, ParseFailure):
         return data
     try:
-        answer = model.model_validate(_normalise_keys(data))
-        holes = answer.holes()  # type: ignore[attr-defined]
-    except (ValidationError, ValueError, FoldbenchError) as error:
-        first = error.errors()[0] if isinstance(error, ValidationError) else None
-        where = ".".join(str(p) for p in first["loc"]) if first else ""
-        message = first["msg"] if first else str(error)
-        return ParseFailure("schema", f"{where}: {message}" if where else message, excerpt(text))
-    if len({h.location for h in holes}) != len(holes):
-        return ParseFailure("schema", "two holes of the answer are at one location", excerpt(text))
-    return answer
+        return model.model_validate(_normalise_keys(data, aliases))
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        return ParseFailure("schema", f"{where}: {first['msg']}" if where else first["msg"], excerpt(text))
 
 
 def parse_prediction(text: str) -> PredictionAnswer | ParseFailure:
     """Read a reply to a prediction-type prompt."""
-    return _parse(text, PredictionAnswer)  # type: ignore[return-value]
+    return _parse(text, PredictionAnswer, _PREDICTION_KEYS)  # type: ignore[return-value]
 
 
 def parse_planning(text: str) -> PlanningAnswer | ParseFailure:
     """Read a reply to a planning prompt."""
-    return _parse(text, PlanningAnswer)  # type: ignore[return-value]
+    return _parse(text, PlanningAnswer, _PLANNING_KEYS)  # type: ignore[return-value]

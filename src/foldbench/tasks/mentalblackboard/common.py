@@ -13,7 +13,8 @@ from foldbench.pft import ENGINE_VERSION
 from foldbench.pft.actions import Fold, Rotation, parse_actions
 from foldbench.pft.encoders.text import encode_prompt_block
 from foldbench.pft.enumeration import pattern_of
-from foldbench.pft.holes import Hole
+from foldbench.pft.grid import row_col_tri
+from foldbench.pft.holes import Hole, Shape
 from foldbench.pft.simulate import Solution, solve
 from foldbench.tasks.base import Item, Metric, ParseFailure, Scores, TaskSpec, check_modalities
 from foldbench.tasks.knobs import Knobs, parse_knobs
@@ -21,6 +22,8 @@ from foldbench.tasks.mentalblackboard import baselines
 from foldbench.tasks.mentalblackboard.answers import PredictionAnswer, parse_prediction
 from foldbench.tasks.mentalblackboard.knobs import PictureKnobs
 from foldbench.tasks.mentalblackboard.measures import BREAKDOWNS, PREDICTION_METRICS, mentalblackboard_spec
+from foldbench.tasks.mentalblackboard.preset import PAPER_SHAPES
+from foldbench.tasks.mentalblackboard.published import record_count, record_draw
 from foldbench.tasks.mentalblackboard.sampling import (
     hole_from_dict,
     hole_to_dict,
@@ -35,7 +38,9 @@ __all__ = [
     "answer_of",
     "describe",
     "groups_knob",
+    "paper_holes",
     "picture_knobs",
+    "shapes_of",
     "folding_inputs",
     "solution_of",
     "step_paths",
@@ -110,6 +115,21 @@ def describe(actions: tuple[Any, ...]) -> dict[str, Any]:
 Draw = tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
 
 
+def paper_holes(holes: list[dict[str, Any]], modality: str) -> list[dict[str, Any]]:
+    """Holes for a prompt worded as the paper's: the location as ``[row, column, tri]`` in text, else 1-32."""
+    lines = []
+    for hole in holes:
+        row, column, tri = row_col_tri(int(hole["location"]) - 1)
+        where = f"[{row}, {column}, {tri}]" if modality == "text" else str(hole["location"])
+        lines.append({**hole, "where": where})
+    return lines
+
+
+def shapes_of(item: Item) -> tuple[Shape, ...]:
+    """The shapes an item's holes are drawn from: the paper's six in its planning and generalization preset."""
+    return PAPER_SHAPES if item.metadata.get("preset") == "paper" else tuple(Shape)
+
+
 def answer_of(solution: Solution) -> dict[str, Any]:
     return {
         "unfolding": [f.code for f in solution.unfolding],
@@ -145,10 +165,20 @@ class MentalBlackboardTask:
         knobs = parse_knobs(self.knob_schema, self.id, knobs).given()
         check_modalities(self.id, modalities, self.modalities)
         size, fps = picture_knobs(knobs)
+        records = knobs.get("records")
+        if records and n > (count := record_count(self.name, records)):
+            raise InvalidKnobError(f"{self.id}: the records file makes {count} items, not {n}")
         for index in range(start, n):
             item_seed, rng = item_rng(seed, index)
             item_id = f"{self.name}-{index:05d}"
-            inputs, target, metadata = self._draw(rng, knobs)
+            if records:
+                inputs, target, metadata = record_draw(self.name, records, index)
+            else:
+                inputs, target, metadata = self._draw(rng, knobs, index)
+            if "prompt" in self.knob_schema.model_fields:
+                inputs["prompt"] = knobs.get("prompt", "paper")
+            if knobs.get("preset"):
+                metadata["preset"] = knobs["preset"]
             metadata["index"] = index
             item = Item(
                 id=item_id,
@@ -161,7 +191,8 @@ class MentalBlackboardTask:
             )
             yield self._encode(item, modalities, size, fps)
 
-    def _draw(self, rng: np.random.Generator, knobs: dict[str, Any]) -> Draw:
+    def _draw(self, rng: np.random.Generator, knobs: dict[str, Any], index: int | None = None) -> Draw:
+        """Inputs, target and metadata of one item; ``index`` places it in the paper's composition (preset)."""
         raise NotImplementedError
 
     def _encode(self, item: Item, modalities: tuple[str, ...], size: int, fps: int) -> Item:
@@ -193,8 +224,14 @@ class MentalBlackboardTask:
         return parse_prediction(text)
 
     def score(self, item: Item, answer: Any) -> Scores:
-        """MentalBlackboard's metrics for one answer (see :mod:`foldbench.tasks.mentalblackboard.scoring`)."""
+        """MentalBlackboard's metrics for one answer (see :mod:`foldbench.tasks.mentalblackboard.scoring`),
+        directions compared (the picture modalities' rule)."""
         return score_prediction(item.target, answer)
+
+    def score_in_modality(self, item: Item, answer: Any, modality: str) -> Scores:
+        """The metrics under the rule of the modality the item was asked in: the text grids carry no direction,
+        so in ``text`` direction takes no part in matching holes, as the benchmark's text scoring has it."""
+        return score_prediction(item.target, answer, directed=modality != "text")
 
     def oracle(self, item: Item) -> PredictionAnswer:
         """The engine's answer."""

@@ -1,8 +1,9 @@
 """What the MentalBlackboard tasks measure (see :mod:`foldbench.tasks.mentalblackboard.scoring`), as task specs.
 
-Partial accuracy and the per-field accuracies pool their counts over items (Σ matched / Σ (G + max(0, P − G))),
-and so does step-wise unfolding accuracy (Σ correct steps / Σ true steps), as the benchmark defines them; the
-rest are per-item proportions. Exact match is the headline.
+Partial accuracy pools its counts over items (Σ matched / Σ (G + max(0, P − G))), the per-field accuracies
+likewise over the listed holes (Σ matched / Σ (G + max(0, L − G))), and step-wise unfolding accuracy is
+Σ correct steps / Σ true steps, as the benchmark defines them; the rest are per-item proportions. Exact match
+(holes only) is the headline.
 """
 
 from __future__ import annotations
@@ -13,28 +14,38 @@ from foldbench.tasks.spec import GalleryRenderer, Metric, Plot, TaskSpec
 __all__ = ["BREAKDOWNS", "FOLDS_PLOT", "PLANNING_METRICS", "PREDICTION_METRICS", "mentalblackboard_spec"]
 
 _FIELDS = tuple(
-    Metric(f"{field}_accuracy", "pooled", f"{field}_matched", "partial_denominator", group="field", label=field)
+    Metric(
+        f"{field}_accuracy",
+        "pooled",
+        f"{field}_matched",
+        "direction_denominator" if field == "direction" else "field_denominator",
+        group="field",
+        label=field,
+    )
     for field in ("shape", "size", "location", "direction")
 )
 _PARTIAL = Metric("partial_accuracy", "pooled", "holes_matched", "partial_denominator")
-_HOLE_COUNTS = (Metric("extra_holes"), Metric("missing_holes"), Metric("parse_failure"))
+_HOLE_COUNTS = (Metric("extra_holes"), Metric("missing_holes"), Metric("malformed_holes"), Metric("parse_failure"))
 
-#: Prediction, backward prediction and generalization: holes and the unfolding steps.
+#: Prediction, backward prediction and generalization: the paper's measures (exact match on holes only; no
+#: direction in the text modality), then foldbench's stricter ones beside them.
 PREDICTION_METRICS = (
     Metric("exact_match"),
     _PARTIAL,
-    Metric("holes_exact"),
     Metric("unfolding_exact"),
     Metric("unfolding_steps", "pooled", "unfolding_steps_correct", "unfolding_steps_total"),
     *_HOLE_COUNTS,
     *_FIELDS,
+    Metric("holes_and_unfolding_exact"),
+    Metric("directed_exact_match"),
+    Metric("directed_partial_accuracy", "pooled", "directed_holes_matched", "partial_denominator"),
 )
 
-#: Planning: the holes a replayed plan makes, and whether the plan is valid.
+#: Planning: the holes a replayed plan makes (exact match only for a plan that keeps the rules), and whether the
+#: plan kept every rule and replayed in full.
 PLANNING_METRICS = (
     Metric("exact_match"),
     _PARTIAL,
-    Metric("holes_exact"),
     Metric("valid_plan"),
     *_HOLE_COUNTS,
     *_FIELDS,

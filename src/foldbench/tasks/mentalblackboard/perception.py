@@ -29,7 +29,7 @@ from foldbench.tasks.mentalblackboard.common import (
     solution_of,
     video_assets,
 )
-from foldbench.tasks.mentalblackboard.knobs import PredictionKnobs
+from foldbench.tasks.mentalblackboard.knobs import PredictionDrawKnobs
 from foldbench.tasks.mentalblackboard.perception_questions import Question, questions_for
 from foldbench.tasks.mentalblackboard.render import render_prompt
 from foldbench.tasks.mentalblackboard.sampling import item_rng
@@ -40,7 +40,7 @@ __all__ = ["PerceptionKnobs", "PerceptionTask"]
 _VIEWS = {"text": "grid", "image": "picture", "frames": "frame", "video": "video"}
 
 
-class PerceptionKnobs(PredictionKnobs):
+class PerceptionKnobs(PredictionDrawKnobs):
     """Knobs of the perception probes: those of the source task, and how many questions per configuration."""
 
     source: Literal["prediction", "backward-prediction"] = "prediction"

@@ -16,7 +16,7 @@ from foldbench.tasks.prompts import load_prompt
 
 __all__ = ["TEMPLATE_VERSION", "render_prompt"]
 
-TEMPLATE_VERSION = "mentalblackboard-prompts-v1"
+TEMPLATE_VERSION = "mentalblackboard-prompts-v2"
 _IMAGE_MARK = "@@image "
 _VIDEO_MARK = "@@video "
 

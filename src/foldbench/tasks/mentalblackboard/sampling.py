@@ -61,9 +61,14 @@ def sample_actions(rng: np.random.Generator, group: int, sides: Sides) -> tuple[
 
 
 def sample_holes(
-    rng: np.random.Generator, paper: Paper, *, rotation: bool, count: int | None = None
+    rng: np.random.Generator,
+    paper: Paper,
+    *,
+    rotation: bool,
+    count: int | None = None,
+    shapes: tuple[Shape, ...] = SHAPES,
 ) -> tuple[Hole, ...]:
-    """Holes at distinct positions of the folded paper.
+    """Holes at distinct positions of the folded paper, of the given ``shapes``.
 
     Without ``count``: one to three holes when more than 8 positions have paper, one or two for 5-8, else one.
     Rotation tasks leave out circle and square, which a rotation does not change.
@@ -73,7 +78,7 @@ def sample_holes(
         most = 3 if len(occupied) > 8 else 2 if len(occupied) >= 5 else 1
         count = int(rng.integers(1, most + 1))
     count = min(count, len(occupied))
-    shapes = [s for s in SHAPES if not (rotation and s in ROTATION_FREE_SHAPES)]
+    shapes = tuple(s for s in shapes if not (rotation and s in ROTATION_FREE_SHAPES))
     positions = rng.choice(occupied, size=count, replace=False)
     holes = []
     for position in sorted(int(p) for p in positions):

@@ -1,33 +1,47 @@
-"""MentalBlackboard's metrics, per item, as counts that pool exactly across items.
+"""MentalBlackboard's metrics, per item, as counts that pool exactly across items, computed as the benchmark
+scores them (docs/papers/mentalblackboard.md works each rule through).
 
-For result holes, with G true holes, P holes declared by the answer (its list length when it declares none) and
-M holes of the answer that equal a true hole in every field (shape, size, location, direction class):
+For result holes, with G true holes, P the hole count the answer declares (its list length when it declares none)
+and M the listed holes that equal a true hole (each true hole matched once), where "equal" compares shape, size,
+location and the direction class — except in the text modality, whose grids carry no direction, where direction is
+left out as the benchmark's text scoring does:
 
+* exact match (the headline, as the paper's tables): P = G and M = G — holes only, the unfolding steps are not
+  part of it;
 * partial accuracy = M / (G + max(0, P − G)), pooled over items as ΣM / Σ(G + max(0, P − G));
-* per field (shape, size, location, direction): the same with M counting matches of that field alone
-  (multiset intersection of the field's values);
+* per field (shape, size, location, direction): listed values of that field matching true values, whatever the
+  other fields (multiset intersection; for direction, the most pairs of a true hole and a listed direction in
+  its class, a circle or square taking any), over G + max(0, L − G), L the list's length; direction is
+  not scored in the text modality;
 * extra / missing: P > G / P < G;
-* exact match: the holes match exactly (P = G = M and no other hole listed) *and* the unfolding steps are exact;
 * unfolding: exact (same list) and step-wise (codes equal at the same position, over the true length).
 
-A reply that cannot be parsed scores as an empty answer (P = 0) and is counted as a parse failure. Planning is
-scored by replaying the answer in the engine: a wrong number of folds, too many punches, a fold that cannot be
-made or a punch with no paper under it makes the plan invalid (every score 0, reported with the reason);
-otherwise the holes it produces are scored like a prediction.
+foldbench's stricter measures sit beside them: ``holes_and_unfolding_exact`` (the listed holes are exactly the
+true ones with their directions, every hole well formed, no location twice, the declared count right, *and* the
+unfolding steps exact) and, for every modality, ``directed_exact_match`` and ``directed_partial_accuracy``
+(direction always compared). A malformed hole (see :mod:`~foldbench.tasks.mentalblackboard.answers`) counts as
+listed and matches nothing; ``malformed_holes`` says whether an answer had one.
+
+A reply that cannot be parsed scores as an empty answer (P = 0) and is counted as a parse failure.
+
+Planning is scored by replaying the plan in the engine: the holes it makes are scored like a prediction (P is
+their number). A plan that breaks a rule — the wrong number of folds, more punches than allowed, no punch — gets
+no exact match but keeps the partial, field and extra/missing scores of its replayed holes. A fold that is no
+fold code or cannot be made leaves nothing to replay (no holes); a malformed punch or one over a spot without
+paper makes no hole. ``valid_plan`` says whether the plan kept every rule and replayed in full.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
 from foldbench.errors import FoldbenchError
-from foldbench.pft.actions import parse_actions
-from foldbench.pft.holes import Hole
+from foldbench.pft.holes import Hole, direction_period
 from foldbench.pft.simulate import fold_states, solve
 from foldbench.tasks.base import ParseFailure, Scores
-from foldbench.tasks.mentalblackboard.answers import PlanningAnswer, PredictionAnswer
+from foldbench.tasks.mentalblackboard.answers import HoleAnswer, PlanningAnswer, PredictionAnswer
 from foldbench.tasks.mentalblackboard.sampling import hole_from_dict
 
 __all__ = ["FIELDS", "hole_counts", "score_prediction", "score_planning"]
@@ -35,40 +49,102 @@ __all__ = ["FIELDS", "hole_counts", "score_prediction", "score_planning"]
 FIELDS = ("shape", "size", "location", "direction")
 
 
-def _overlap(a: Iterable[Any], b: Iterable[Any]) -> int:
+def _overlap(a: Iterable[Hashable], b: Iterable[Hashable]) -> int:
     return sum((Counter(a) & Counter(b)).values())
 
 
-def hole_counts(truth: Sequence[Hole], predicted: Sequence[Hole], declared: int) -> dict[str, int]:
-    """The pooled counts of the hole metrics for one answer."""
+def _truth_key(hole: Hole, directed: bool) -> tuple[Any, ...]:
+    base = (hole.shape, hole.size, hole.location)
+    return (*base, hole.direction) if directed else base
+
+
+def _answer_key(hole: HoleAnswer, directed: bool) -> tuple[Any, ...] | None:
+    key = (hole.shape, hole.size, hole.location, *((hole.direction_class(),) if directed else ()))
+    return None if any(part is None for part in key) else key
+
+
+def _direction_matches(truth: Sequence[Hole], listed: Sequence[HoleAnswer]) -> int:
+    """The direction field alone: the most pairs of a true hole and a listed hole (each used once) whose listed
+    direction lies in the true hole's direction class; a circle or square takes any listed hole.
+
+    The benchmark pairs them greedily in the order of the true holes, which can depend on the order of the listed
+    holes; the largest pairing is the same whenever that order blocks no pair, and never depends on order.
+    """
+    specific = [h for h in truth if direction_period(h.shape) != 90]
+    partner: dict[int, int] = {}  # listed index -> specific true index
+
+    def fits(hole: Hole, candidate: HoleAnswer) -> bool:
+        return candidate.direction is not None and candidate.direction % direction_period(hole.shape) == hole.direction
+
+    def augment(t: int, seen: set[int]) -> bool:
+        for j, candidate in enumerate(listed):
+            if j not in seen and fits(specific[t], candidate):
+                seen.add(j)
+                if j not in partner or augment(partner[j], seen):
+                    partner[j] = t
+                    return True
+        return False
+
+    paired = sum(augment(t, set()) for t in range(len(specific)))
+    return paired + min(len(truth) - len(specific), len(listed) - paired)
+
+
+def _matched(truth: Sequence[Hole], listed: Sequence[HoleAnswer], directed: bool) -> int:
+    keys = [key for key in (_answer_key(h, directed) for h in listed) if key is not None]
+    return _overlap((_truth_key(h, directed) for h in truth), keys)
+
+
+def hole_counts(
+    truth: Sequence[Hole], listed: Sequence[HoleAnswer], declared: int, *, directed: bool = True
+) -> dict[str, int]:
+    """The pooled counts of the hole metrics for one answer (``directed=False``: direction not compared)."""
     g = len(truth)
-    denominator = g + max(0, declared - g)
+    matched = _matched(truth, listed, directed)
+    field_denominator = g + max(0, len(listed) - g)
     counts = {
         "holes_true": g,
         "holes_declared": declared,
-        "holes_matched": _overlap(truth, predicted),
-        "partial_denominator": denominator,
+        "holes_listed": len(listed),
+        "holes_matched": matched,
+        "partial_denominator": g + max(0, declared - g),
+        "field_denominator": field_denominator,
+        "direction_denominator": field_denominator if directed else 0,
         "extra": int(declared > g),
         "missing": int(declared < g),
+        "holes_exact": int(declared == g and matched == g),
+        "malformed_holes": sum(h.problem is not None for h in listed),
     }
-    for field in FIELDS:
-        counts[f"{field}_matched"] = _overlap(
-            (getattr(h, field) for h in truth), (getattr(h, field) for h in predicted)
-        )
-    counts["holes_exact"] = int(declared == g == counts["holes_matched"] == len(predicted))
+    for field in ("shape", "size", "location"):
+        values = (v for v in (getattr(h, field) for h in listed) if v is not None)
+        counts[f"{field}_matched"] = _overlap((getattr(h, field) for h in truth), values)
+    counts["direction_matched"] = _direction_matches(truth, listed) if directed else 0
+    directed_matched = matched if directed else _matched(truth, listed, True)
+    counts["directed_holes_matched"] = directed_matched
+    counts["directed_holes_exact"] = int(declared == g and directed_matched == g)
+    well_formed = [h.to_hole() for h in listed]
+    counts["holes_listed_exactly"] = int(
+        declared == g
+        and all(h is not None for h in well_formed)
+        and len({h.location for h in well_formed if h is not None}) == len(listed)
+        and Counter(well_formed) == Counter(truth)
+    )
     return counts
 
 
 def _values(counts: dict[str, int]) -> dict[str, float | None]:
     denominator = counts["partial_denominator"]
     values: dict[str, float | None] = {
+        "exact_match": float(counts["holes_exact"]),
         "partial_accuracy": counts["holes_matched"] / denominator if denominator else None,
         "extra_holes": float(counts["extra"]),
         "missing_holes": float(counts["missing"]),
-        "holes_exact": float(counts["holes_exact"]),
+        "directed_exact_match": float(counts["directed_holes_exact"]),
+        "directed_partial_accuracy": counts["directed_holes_matched"] / denominator if denominator else None,
+        "malformed_holes": float(counts["malformed_holes"] > 0),
     }
     for field in FIELDS:
-        values[f"{field}_accuracy"] = counts[f"{field}_matched"] / denominator if denominator else None
+        field_denominator = counts["direction_denominator" if field == "direction" else "field_denominator"]
+        values[f"{field}_accuracy"] = counts[f"{field}_matched"] / field_denominator if field_denominator else None
     return values
 
 
@@ -80,57 +156,94 @@ def _unfolding_counts(truth: Sequence[str], predicted: Sequence[str]) -> dict[st
     }
 
 
-def score_prediction(target: dict[str, Any], answer: PredictionAnswer | ParseFailure) -> Scores:
-    """Scores of a prediction-type answer (prediction, backward prediction, generalization)."""
+def score_prediction(
+    target: dict[str, Any], answer: PredictionAnswer | ParseFailure, *, directed: bool = True
+) -> Scores:
+    """Scores of a prediction-type answer (prediction, backward prediction, generalization).
+
+    ``directed=False`` is the text modality's rule: direction takes no part in matching holes and is not scored.
+    """
     truth = [hole_from_dict(h) for h in target["result_holes"]]
     failed = isinstance(answer, ParseFailure)
-    predicted = [] if failed else answer.holes()  # type: ignore[union-attr]
+    listed: list[HoleAnswer] = [] if failed else list(answer.result_holes)  # type: ignore[union-attr]
     declared = 0 if failed else answer.declared_total  # type: ignore[union-attr]
-    counts = hole_counts(truth, predicted, declared)
+    counts = hole_counts(truth, listed, declared, directed=directed)
     counts.update(_unfolding_counts(target["unfolding"], [] if failed else answer.unfolding))  # type: ignore[union-attr]
     counts["parse_failure"] = int(failed)
     values = _values(counts)
     values["unfolding_exact"] = float(counts["unfolding_exact"])
     values["unfolding_steps"] = counts["unfolding_steps_correct"] / max(1, counts["unfolding_steps_total"])
-    values["exact_match"] = float(counts["holes_exact"] and counts["unfolding_exact"])
+    values["holes_and_unfolding_exact"] = float(counts["holes_listed_exactly"] and counts["unfolding_exact"])
     values["parse_failure"] = float(failed)
-    notes = (f"parse failure ({answer.kind}): {answer.message}",) if failed else ()  # type: ignore[union-attr]
+    if failed:
+        notes: tuple[str, ...] = (f"parse failure ({answer.kind}): {answer.message}",)  # type: ignore[union-attr]
+    else:
+        notes = tuple(f"hole {i + 1}: {h.problem}" for i, h in enumerate(listed) if h.problem is not None)
     return Scores(values, counts, notes)
 
 
-def _plan_problem(inputs: dict[str, Any], answer: PlanningAnswer) -> str | None:
+def _rule_breaks(inputs: dict[str, Any], answer: PlanningAnswer) -> list[str]:
+    breaks = []
     if len(answer.folds) != inputs["num_folds"]:
-        return f"the plan has {len(answer.folds)} fold(s); exactly {inputs['num_folds']} were required"
+        breaks.append(f"the plan has {len(answer.folds)} fold(s); exactly {inputs['num_folds']} were required")
     if len(answer.initial_holes) > inputs["max_holes"]:
-        return f"the plan punches {len(answer.initial_holes)} holes; at most {inputs['max_holes']} are allowed"
+        breaks.append(f"the plan punches {len(answer.initial_holes)} holes; at most {inputs['max_holes']} are allowed")
     if not answer.initial_holes:
-        return "the plan punches no hole"
+        breaks.append("the plan punches no hole")
+    return breaks
+
+
+def replay_plan(answer: PlanningAnswer) -> tuple[list[Hole], list[str]]:
+    """The holes a plan makes on the unfolded sheet, and what of it could not be replayed."""
+    folds = answer.fold_actions()
+    if folds is None:
+        return [], [f"a fold is no fold code (H1-F ... D4-B): {', '.join(answer.folds)}"]
     try:
-        fold_states(parse_actions(answer.folds))
+        folded = fold_states(folds)[0][-1]
     except FoldbenchError as error:
-        return f"physically invalid folds: {error}"
-    return None
+        return [], [f"physically invalid folds: {error}"]
+    occupied = {p + 1 for p in folded.occupied()}
+    problems: list[str] = []
+    punches: dict[int, Hole] = {}
+    for index, listed in enumerate(answer.initial_holes, start=1):
+        hole = listed.to_hole()
+        if hole is None:
+            problems.append(f"punch {index} is malformed ({listed.problem or 'a field is missing'}) and makes no hole")
+        elif hole.location not in occupied:
+            problems.append(f"punch {index} at {hole.location} has no paper under it and makes no hole")
+        elif hole.location in punches:
+            problems.append(f"punch {index} repeats location {hole.location} and makes no further hole")
+        else:
+            punches[hole.location] = hole
+    return list(solve(folds, list(punches.values())).result_holes), problems
+
+
+def _hole_answer(hole: Hole) -> HoleAnswer:
+    return HoleAnswer.model_validate(
+        {"shape": hole.shape, "size": hole.size, "direction": hole.direction, "location": hole.location}
+    )
 
 
 def score_planning(inputs: dict[str, Any], target: dict[str, Any], answer: PlanningAnswer | ParseFailure) -> Scores:
-    """Scores of a planning answer, by replaying it in the engine."""
+    """Scores of a planning answer, from the holes the engine makes when it replays the plan."""
     truth = [hole_from_dict(h) for h in target["result_holes"]]
-    problem = None
-    produced: list[Hole] = []
     if isinstance(answer, ParseFailure):
-        problem = f"parse failure ({answer.kind}): {answer.message}"
+        produced: list[Hole] = []
+        breaks: list[str] = []
+        problems = [f"parse failure ({answer.kind}): {answer.message}"]
     else:
-        problem = _plan_problem(inputs, answer)
-        if problem is None:
-            try:
-                produced = list(solve(parse_actions(answer.folds), answer.holes()).result_holes)
-            except FoldbenchError as error:
-                problem = f"physically invalid punch: {error}"
-    counts = hole_counts(truth, produced, len(produced))
+        breaks = _rule_breaks(inputs, answer)
+        produced, problems = replay_plan(answer)
+    listed = [_hole_answer(h) for h in produced]
+    counts = hole_counts(truth, listed, len(produced))
     counts["parse_failure"] = int(isinstance(answer, ParseFailure))
-    counts["valid_plan"] = int(problem is None)
+    if not isinstance(answer, ParseFailure):
+        counts["malformed_holes"] = sum(h.problem is not None for h in answer.initial_holes)
+    counts["rules_kept"] = int(not breaks and not counts["parse_failure"])
+    counts["valid_plan"] = int(counts["rules_kept"] and not problems)
+    counts["holes_exact"] = int(counts["holes_exact"] and counts["rules_kept"])
     values = _values(counts)
-    values["exact_match"] = float(counts["holes_exact"])
-    values["valid_plan"] = float(problem is None)
+    del values["directed_exact_match"], values["directed_partial_accuracy"]  # a plan's holes carry directions
+    values["valid_plan"] = float(counts["valid_plan"])
     values["parse_failure"] = float(counts["parse_failure"])
-    return Scores(values, counts, (problem,) if problem else ())
+    return Scores(values, counts, tuple(breaks + problems))

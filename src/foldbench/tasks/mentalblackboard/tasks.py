@@ -20,6 +20,7 @@ from foldbench.pft.encoders.text import encode_prompt_block, grid_text
 from foldbench.pft.enumeration import GROUPS
 from foldbench.pft.holes import ROTATION_FREE_SHAPES, Hole, Size, direction_period
 from foldbench.pft.paper import Paper
+from foldbench.pft.planner import find_plan
 from foldbench.pft.simulate import solve
 from foldbench.tasks.base import Item, ParseFailure, Prompt, Scores
 from foldbench.tasks.knobs import Knobs
@@ -33,6 +34,8 @@ from foldbench.tasks.mentalblackboard.common import (
     describe,
     folding_inputs,
     groups_knob,
+    paper_holes,
+    shapes_of,
     solution_of,
     step_paths,
 )
@@ -43,6 +46,13 @@ from foldbench.tasks.mentalblackboard.knobs import (
     PredictionKnobs,
 )
 from foldbench.tasks.mentalblackboard.measures import BREAKDOWNS, PLANNING_METRICS
+from foldbench.tasks.mentalblackboard.preset import (
+    PAPER_SHAPES,
+    PLANNING_MAX_RESULT_HOLES,
+    generalization_stratum,
+    planning_stratum,
+    prediction_group,
+)
 from foldbench.tasks.mentalblackboard.render import render_prompt
 from foldbench.tasks.mentalblackboard.sampling import (
     SHAPES,
@@ -68,10 +78,12 @@ class PredictionTask(MentalBlackboardTask):
     default_groups: tuple[int, ...] = tuple(GROUPS)
     knob_schema: type[Knobs] = PredictionKnobs
 
-    def _draw(self, rng: np.random.Generator, knobs: dict[str, Any]) -> Draw:
+    def _draw(self, rng: np.random.Generator, knobs: dict[str, Any], index: int | None = None) -> Draw:
         groups = groups_knob(knobs, self.default_groups)
         sides: Sides = knobs.get("sides", self.sides)
         group = groups[int(rng.integers(len(groups)))]
+        if knobs.get("preset") == "paper" and index is not None:
+            group = prediction_group(index)
         actions = sample_actions(rng, group, sides)
         folded = solve(actions, []).folded
         holes = sample_holes(rng, folded, rotation=any(isinstance(a, Rotation) for a in actions))
@@ -94,6 +106,19 @@ class PredictionTask(MentalBlackboardTask):
         self._check_modality(item, modality)
         images = item.inputs.get("images", {})
         video = item.inputs.get("video", {})
+        if item.inputs.get("prompt") == "paper":
+            return render_prompt(
+                "prediction_paper",
+                modality=modality,
+                backward=item.metadata.get("sides") == "back",
+                grids=item.inputs.get("text", ""),
+                reference=images.get("reference", video.get("reference", "")),
+                steps=images.get("steps", []),
+                video=video.get("video", ""),
+                frames=video.get("frames", []),
+                holes=paper_holes(item.inputs["initial_holes"], modality),
+                shapes=[s.value for s in SHAPES],
+            )
         return render_prompt(
             "prediction",
             modality=modality,
@@ -130,17 +155,27 @@ class PlanningTask(MentalBlackboardTask):
 
     id = "mentalblackboard/planning-v1"
     metrics = PLANNING_METRICS
+    breakdowns = (*BREAKDOWNS, "punches")
     name = "planning"
     knob_schema: type[Knobs] = PlanningKnobs
 
-    def _draw(self, rng: np.random.Generator, knobs: dict[str, Any]) -> Draw:
+    def _draw(self, rng: np.random.Generator, knobs: dict[str, Any], index: int | None = None) -> Draw:
         fold_counts = tuple(knobs.get("folds") or PLANNING_FOLD_COUNTS)
         max_holes = knobs.get("max_holes", 2)
         num_folds = fold_counts[int(rng.integers(len(fold_counts)))]
-        actions = sample_actions(rng, num_folds, "front")
-        folded = solve(actions, []).folded
-        holes = sample_holes(rng, folded, rotation=False, count=int(rng.integers(1, max_holes + 1)))
-        solution = solve(actions, holes)
+        punches = int(rng.integers(1, max_holes + 1))
+        shapes = SHAPES
+        paper = knobs.get("preset") == "paper" and index is not None
+        if paper:
+            num_folds, punches = planning_stratum(index)  # type: ignore[arg-type]
+            shapes = PAPER_SHAPES
+        while True:
+            actions = sample_actions(rng, num_folds, "front")
+            folded = solve(actions, []).folded
+            holes = sample_holes(rng, folded, rotation=False, count=punches, shapes=shapes)
+            solution = solve(actions, holes)
+            if not paper or len(solution.result_holes) <= PLANNING_MAX_RESULT_HOLES:
+                break
         inputs = {
             "num_folds": num_folds,
             "max_holes": max_holes,
@@ -151,7 +186,10 @@ class PlanningTask(MentalBlackboardTask):
             "initial_holes": [hole_to_dict(h) for h in holes],
             "result_holes": inputs["result_holes"],
         }
-        metadata = {"group": num_folds, **describe(actions)}
+        metadata = {"group": num_folds, "punches": len(holes), **describe(actions)}
+        if len(holes) > max_holes:
+            # As in the paper's records: more punches than a plan may make. No plan within the limit may exist.
+            metadata["solvable"] = find_plan(solution.result_holes, num_folds, max_holes=max_holes) is not None
         return inputs, target, metadata
 
     def _encode(self, item: Item, modalities: tuple[str, ...], size: int, fps: int) -> Item:
@@ -166,6 +204,18 @@ class PlanningTask(MentalBlackboardTask):
         """The planning prompt in ``modality`` (``text`` or ``image``)."""
         self._check_modality(item, modality)
         images = item.inputs.get("images", {})
+        if item.inputs.get("prompt") == "paper":
+            return render_prompt(
+                "planning_paper",
+                modality=modality,
+                num_folds=item.inputs["num_folds"],
+                max_holes=item.inputs["max_holes"],
+                grid=item.inputs.get("text", ""),
+                result=images.get("result", ""),
+                reference=images.get("reference", ""),
+                holes=paper_holes(item.inputs["result_holes"], modality),
+                shapes=[s.value for s in shapes_of(item)],
+            )
         return render_prompt(
             "planning",
             modality=modality,
@@ -184,6 +234,10 @@ class PlanningTask(MentalBlackboardTask):
     def score(self, item: Item, answer: Any) -> Scores:
         """Replay the plan in the engine and score the holes it makes."""
         return score_planning(item.inputs, item.target, answer)
+
+    def score_in_modality(self, item: Item, answer: Any, modality: str) -> Scores:
+        """As :meth:`score`: a replayed plan's holes carry their directions in every modality."""
+        return self.score(item, answer)
 
     def oracle(self, item: Item) -> PlanningAnswer:  # type: ignore[override]
         """The plan the item was made from."""
@@ -212,9 +266,10 @@ _ATTRIBUTES = ("shape", "size", "location", "direction")
 
 
 def _change_one(
-    rng: np.random.Generator, holes: tuple[Hole, ...], folded: Paper, rotation: bool
+    rng: np.random.Generator, holes: tuple[Hole, ...], folded: Paper, rotation: bool, attribute: str | None = None
 ) -> tuple[str, tuple[Hole, ...]]:
-    """Change exactly one attribute of one hole; returns the attribute and the new holes."""
+    """Change exactly one attribute of one hole (``attribute`` if it can be changed, else a random one); returns
+    the attribute and the new holes."""
     free = [p + 1 for p in folded.occupied() if p + 1 not in {h.location for h in holes}]
     shapes = [s for s in SHAPES if not (rotation and s in ROTATION_FREE_SHAPES)]
     options = []
@@ -225,12 +280,15 @@ def _change_one(
             options.append(("location", index))
         if direction_period(hole.shape) > 90:
             options.append(("direction", index))
-    attribute = _ATTRIBUTES[int(rng.integers(4))]
+    drawn = _ATTRIBUTES[int(rng.integers(4))]
+    attribute = attribute or drawn
     candidates = [o for o in options if o[0] == attribute] or options
     attribute, index = candidates[int(rng.integers(len(candidates)))]
     hole = holes[index]
     if attribute == "shape":
-        others = [s for s in shapes if s is not hole.shape]
+        # another shape on which the hole keeps its direction (a star at 270 cannot become an ellipse, whose 270
+        # reads as 90: the direction would seem to change too)
+        others = [s for s in shapes if s is not hole.shape and hole.direction < direction_period(s)]
         changed = Hole(others[int(rng.integers(len(others)))], hole.size, hole.direction, hole.location)
     elif attribute == "size":
         changed = Hole(hole.shape, Size.LARGE if hole.size is Size.SMALL else Size.SMALL, hole.direction, hole.location)
@@ -243,6 +301,29 @@ def _change_one(
     return attribute, holes[:index] + (changed,) + holes[index + 1 :]
 
 
+def _change_every(
+    rng: np.random.Generator, holes: tuple[Hole, ...], folded: Paper, rotation: bool, attribute: str
+) -> tuple[str, tuple[Hole, ...]]:
+    """The paper's change: ``attribute`` of every hole for shape and size, of the one hole for the others."""
+    if attribute in ("location", "direction"):
+        return _change_one(rng, holes, folded, rotation, attribute)
+    changed = []
+    for hole in holes:
+        if attribute == "size":
+            size = Size.LARGE if hole.size is Size.SMALL else Size.SMALL
+            changed.append(Hole(hole.shape, size, hole.direction, hole.location))
+        else:
+            others = [
+                s
+                for s in PAPER_SHAPES
+                if s is not hole.shape
+                and not (rotation and s in ROTATION_FREE_SHAPES)
+                and hole.direction < direction_period(s)
+            ]
+            changed.append(Hole(others[int(rng.integers(len(others)))], hole.size, hole.direction, hole.location))
+    return attribute, tuple(changed)
+
+
 class GeneralizationTask(MentalBlackboardTask):
     """A solved reference case and a target case with the same folds and one hole attribute changed."""
 
@@ -252,14 +333,23 @@ class GeneralizationTask(MentalBlackboardTask):
     default_groups: tuple[int, ...] = (1, 2, 3, 4)
     knob_schema: type[Knobs] = GeneralizationKnobs
 
-    def _draw(self, rng: np.random.Generator, knobs: dict[str, Any]) -> Draw:
+    def _draw(self, rng: np.random.Generator, knobs: dict[str, Any], index: int | None = None) -> Draw:
         groups = groups_knob(knobs, self.default_groups)
         group = groups[int(rng.integers(len(groups)))]
-        actions = sample_actions(rng, group, knobs.get("sides", "front"))
-        folded = solve(actions, []).folded
-        rotation = any(isinstance(a, Rotation) for a in actions)
-        reference_holes = sample_holes(rng, folded, rotation=rotation)
-        attribute, target_holes = _change_one(rng, reference_holes, folded, rotation)
+        if knobs.get("preset") == "paper" and index is not None:
+            group, changed, count = generalization_stratum(index)
+            actions = sample_actions(rng, group, "front")
+            folded = solve(actions, []).folded
+            rotation = any(isinstance(a, Rotation) for a in actions)
+            shapes = tuple(s for s in PAPER_SHAPES if changed != "direction" or direction_period(s) > 90)
+            reference_holes = sample_holes(rng, folded, rotation=rotation, count=count, shapes=shapes)
+            attribute, target_holes = _change_every(rng, reference_holes, folded, rotation, changed)
+        else:
+            actions = sample_actions(rng, group, knobs.get("sides", "front"))
+            folded = solve(actions, []).folded
+            rotation = any(isinstance(a, Rotation) for a in actions)
+            reference_holes = sample_holes(rng, folded, rotation=rotation)
+            attribute, target_holes = _change_one(rng, reference_holes, folded, rotation)
         reference = solve(actions, reference_holes)
         solution = solve(actions, target_holes)
         inputs = {
@@ -298,6 +388,21 @@ class GeneralizationTask(MentalBlackboardTask):
         images = item.inputs.get("images", {})
         texts = item.inputs.get("text", {})
         reference = item.inputs["reference"]
+        if item.inputs.get("prompt") == "paper":
+            return render_prompt(
+                "generalization_paper",
+                modality=modality,
+                reference_text=texts.get("reference", ""),
+                target_text=texts.get("target", ""),
+                reference_sheet=images.get("reference", ""),
+                reference_steps=images.get("reference_steps", []),
+                reference_result=images.get("reference_result", ""),
+                steps=images.get("steps", []),
+                reference_holes=paper_holes(reference["initial_holes"], modality),
+                reference_results=paper_holes(reference["result_holes"], modality),
+                holes=paper_holes(item.inputs["initial_holes"], modality),
+                shapes=[s.value for s in shapes_of(item)],
+            )
         return render_prompt(
             "generalization",
             modality=modality,
