@@ -290,10 +290,10 @@ def test_a_block_can_read_another_metric_for_a_column(tmp_path: Path) -> None:
         key="t",
         title="t",
         note="",
-        columns=(cell(("Exact",), prediction, "holes_exact", metric_in={"text": "unfolding_exact"}),),
+        columns=(cell(("Exact",), prediction, "exact_match", metric_in={"text": "unfolding_exact"}),),
         sections=(Section("image", (prediction,), ("image",)), Section("text", (prediction,), ("text",))),
     )
-    values = {"holes_exact": 1.0, "unfolding_exact": 0.0}
+    values = {"exact_match": 1.0, "unfolding_exact": 0.0}
     with Store(tmp_path / "runs.db") as store:
         _hand_run(store, "m-image", prediction, [("a", 0, {}, values)])
         _hand_run(store, "m-text", prediction, [("a", 0, {}, values)], modality="text")

@@ -159,7 +159,7 @@ def test_report_and_compare_give_mean_std_and_best_of_n(tmp_path: Path, predicti
         rows = list(store.scores("thrice", repeat=None))
         per_repeat = []
         for repeat in range(3):
-            values = [r.values["holes_exact"] for r in rows if r.repeat == repeat]
+            values = [r.values["exact_match"] for r in rows if r.repeat == repeat]
             per_repeat.append(sum(values) / len(values))
         import statistics
 
@@ -167,12 +167,12 @@ def test_report_and_compare_give_mean_std_and_best_of_n(tmp_path: Path, predicti
         header, table = compare_runs(store, ["once", "thrice"])
         cells = {row[0]: row[1:] for row in table}
         assert cells["n"][:2] == ["6", "6 × 3"]
-        assert cells["holes_exact"][1].startswith(f"{100 * mean:.1f} ± {100 * std:.1f}, best ")
-        assert "±" not in cells["holes_exact"][0]
+        assert cells["exact_match"][1].startswith(f"{100 * mean:.1f} ± {100 * std:.1f}, best ")
+        assert "±" not in cells["exact_match"][0]
         markdown, _ = write_report(store, "thrice", tmp_path / "report", task=TASK)
         text = markdown.read_text(encoding="utf-8")
         assert "## Over 3 repeats" in text
-        assert f"| holes_exact | {100 * mean:.1f} ± {100 * std:.1f} |" in text
+        assert f"| exact_match | {100 * mean:.1f} ± {100 * std:.1f} |" in text
         once, _ = write_report(store, "once", tmp_path / "report-once", task=TASK)
         assert "repeats" not in once.read_text(encoding="utf-8")
 

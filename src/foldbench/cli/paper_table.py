@@ -9,7 +9,7 @@ import typer
 
 from foldbench.cli._common import console
 from foldbench.cli.evaluate import DEFAULT_DB, ReadDbOption
-from foldbench.errors import FoldbenchError
+from foldbench.errors import FoldbenchError, UsageError
 
 if TYPE_CHECKING:
     from foldbench.harness.paper_tables import TableFormat
@@ -39,13 +39,13 @@ def paper_table_command(
     from foldbench.storage import local_copy
 
     if fmt not in FORMATS:
-        raise FoldbenchError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     names = _labels(label or [])
     tables = family_tables(family)
     if table is not None:
         chosen = [t for t in tables if t.key == table]
         if not chosen:
-            raise FoldbenchError(f"{family} has no {table!r} (tables: {', '.join(t.key for t in tables)})")
+            raise UsageError(f"{family} has no {table!r} (tables: {', '.join(t.key for t in tables)})")
         tables = tuple(chosen)
     with local_copy(db, upload=False) as local:
         if not local.exists():
@@ -59,7 +59,7 @@ def paper_table_command(
         first = unused[0]
         accepted = sorted({(task, tuple(s.modalities)) for t in tables for s in t.sections for task in s.tasks})
         listed = ", ".join(task + (f" ({'/'.join(m)})" if m else "") for task, m in accepted)
-        raise FoldbenchError(
+        raise UsageError(
             f"run '{first.name}' ({task_name(first.task)}, {first.modality}) has no place in the {family} paper "
             f"table(s); they take {listed}"
         )
@@ -78,6 +78,6 @@ def _labels(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         model, sep, name = pair.rpartition("=")
         if not sep or not model or not name:
-            raise FoldbenchError(f"--label takes MODEL=NAME, got {pair!r}")
+            raise UsageError(f"--label takes MODEL=NAME, got {pair!r}")
         names[model] = name
     return names

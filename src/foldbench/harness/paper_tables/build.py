@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from foldbench.errors import FoldbenchError
+from foldbench.errors import FoldbenchError, UsageError
 from foldbench.harness.metrics import metric_arrays
 from foldbench.harness.paper_tables.layout import Column, PaperTable, task_name
 from foldbench.harness.repeats import mean_std
@@ -56,7 +56,7 @@ def run_infos(store: Store, runs: Sequence[str]) -> list[RunInfo]:
         info = store.run(run)
         if info is None:
             known = ", ".join(r.name for r in store.runs()) or "none"
-            raise FoldbenchError(f"no run named '{run}' in {store.path} (runs: {known})")
+            raise UsageError(f"no run named '{run}' in {store.path} (runs: {known})")
         infos.append(info)
     return infos
 
@@ -176,7 +176,7 @@ def fill_table(store: Store, table: PaperTable, infos: Sequence[RunInfo]) -> Fil
         runs_of_model = placed[table.sections.index(section)][info.model].setdefault(task, [])
         twin = next((other for other in runs_of_model if other.dataset == info.dataset), None)
         if twin is not None:
-            raise FoldbenchError(
+            raise UsageError(
                 f"paper table {table.key}: runs '{twin.name}' and '{info.name}' are both {info.model} on the same "
                 f"{task} dataset{f' ({info.modality})' if section.modalities else ''}; give one of them"
             )

@@ -2,7 +2,9 @@
 
 Rows are models under the paper's three modality blocks; cells are percentages with two decimals. The paper
 leaves direction unscored in text (a dash), and so does this table. The paper's exact match counts the result
-holes only; foldbench's stricter "holes and unfolding steps" (``exact_match`` today) is not a column of it.
+holes only, as the task's ``exact_match`` does; foldbench's stricter ``holes_and_unfolding_exact`` is not a column
+of it. In the text modality the task itself scores as the paper's text scoring does (direction takes no part), so
+the text block reads the same metrics.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ PREDICTION = "mentalblackboard/prediction"
 #: Table 2's columns (header levels) and the prediction task's metric filling each: the one place to update when
 #: a metric is renamed.
 METRICS: dict[tuple[str, ...], str] = {
-    ("Exact Match (%)",): "holes_exact",
+    ("Exact Match (%)",): "exact_match",
     ("Overall Partial Accuracy (%)",): "partial_accuracy",
     ("Hole Count Errors (%)", "Extra"): "extra_holes",
     ("Hole Count Errors (%)", "Missing"): "missing_holes",
@@ -28,8 +30,8 @@ METRICS: dict[tuple[str, ...], str] = {
     ("Field-wise Partial Accuracy (%)", "Direction"): "direction_accuracy",
 }
 
-#: Cells of the text block that read another metric (the paper's text scoring ignores hole direction): header ->
-#: metric. Empty while the text task has no direction-blind metrics; its owner fills it when it has.
+#: Cells of the text block that read another metric: header -> metric. Empty: the task scores text replies without
+#: direction already (``score_in_modality``), so the text block's metrics are the same names.
 TEXT_METRICS: dict[tuple[str, ...], str] = {}
 
 #: The columns the paper filled only in some modalities.
