@@ -13,7 +13,7 @@ from foldbench.tasks.dataset import write_dataset
 ITEMS = 240
 
 
-@pytest.mark.parametrize("task_id", ["origamibench/one-step-associative-v4", "origamibench/one-step-causal-v3"])
+@pytest.mark.parametrize("task_id", ["origamibench/one-step-associative-v5", "origamibench/one-step-causal-v4"])
 def test_no_blind_baseline_beats_or_misses_chance(task_id: str, tmp_path: Path) -> None:
     write_dataset(task_id, tmp_path, n=ITEMS, seed=4242, modalities=("image",), knobs={"size": 128})
     report = audit_dataset(tmp_path)
