@@ -352,5 +352,6 @@ def test_the_associative_one_step_task_declares_its_reference_likeness() -> None
     from foldbench.harness.audit import reference_likeness_reason
 
     assert "one fold" in (reference_likeness_reason("origamibench/one-step-associative") or "")
+    assert "one fold" in (reference_likeness_reason("origamibench/one-step-associative-v4") or "")  # earlier version
     assert reference_likeness_reason("origamibench/one-step-causal") is None
     assert reference_likeness_reason("no/such-task") is None and reference_likeness_reason(None) is None

@@ -501,7 +501,11 @@ def reference_likeness_reason(task_id: str | None) -> str | None:
     try:
         task = make(task_id)
     except (UnknownNameError, KeyError):
-        return None
+        unversioned = re.sub(r"-v\d+$", "", task_id)  # a dataset of an earlier version: the task's latest
+        try:
+            task = make(unversioned)
+        except (UnknownNameError, KeyError):
+            return None
     reason = getattr(task, REFERENCE_LIKENESS_ATTRIBUTE, None)
     return reason if isinstance(reason, str) and reason else None
 
