@@ -98,7 +98,7 @@ def _full_lines(creases: list[Crease]) -> list[tuple[Crease, frozenset[int]]]:
             last = ends.reshape(-1, 2)[np.argmax(ends.reshape(-1, 2) @ direction)]
             if _on_edge(first) and _on_edge(last):
                 letter = creases[members[0]].assignment
-                lines.append((Crease(tuple(first), tuple(last), letter), frozenset(members)))  # type: ignore[arg-type]
+                lines.append((Crease(tuple(first), tuple(last), letter), frozenset(members)))
     return sorted(lines, key=lambda line: (-math.dist(line[0].p1, line[0].p2), line[0].p1, line[0].p2))
 
 
