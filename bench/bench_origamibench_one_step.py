@@ -25,7 +25,7 @@ for item in task.generate({n}, {seed}, modalities=("image",), knobs={{}}):
 print(time.perf_counter() - wall, time.process_time() - cpu)
 """
 
-TASKS = ("origamibench/one-step-associative-v4", "origamibench/one-step-causal-v3")
+TASKS = ("origamibench/one-step-associative-v5", "origamibench/one-step-causal-v4")
 
 
 def main() -> None:

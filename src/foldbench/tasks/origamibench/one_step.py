@@ -1,29 +1,34 @@
 """OrigamiBench's one-step multiple choice: given a folded reference state (front and back), choose the state
 exactly one fold later.
 
-Items are drawn from the built-in fold sequences (:mod:`foldbench.crease.sequences`), a sequence uniformly first.
-The answer is the state after the reference. Two variants:
+Items are drawn from the built-in fold sequences (:mod:`foldbench.crease.sequences`) and, with the ``models``
+knob, from sequences derived from the shipped models (:mod:`foldbench.tasks.origamibench.model_sequences`). The
+answer is the state after the reference. Two variants:
 
-* **associative**: the reference is a state ``k >= 1`` and the three distractors are states of *other*
-  sequences, at the answer's depth (number of folds) where there are enough, so that the answer and the
-  distractors are drawn alike (each option's predecessor, as the reference, looks like no option);
-* **causal**: the four options are states of the *same* sequence, no two of them consecutive, drawn uniformly
-  among the sets that pass the checks below (:func:`causal_option_sets`, so no draw is rejected); one of them
-  (by its place in time, balanced in blocks of four items) is the answer and the state before it the
-  reference, so the distractors are earlier than the reference or two or more folds after it, and the
-  option set says nothing about which option is the answer: the answer is the least folded, the most folded
-  or a middle option equally often, no option has its own predecessor among the options, and no two of the
-  options and their predecessors look alike (as the answer and the reference must not).
+* **associative**: the reference is a state ``k >= 1`` of a sequence drawn uniformly and the three distractors
+  are states of *other* sequences, at the answer's depth (number of folds) where there are enough; of up to
+  :data:`ASSOCIATIVE_CANDIDATES` valid draws, the item keeps the one that puts the answer nearest a target place
+  by ink among the options (balanced in blocks of four items), so the amount of ink says nothing. Its answer is
+  meant to look like the reference (the paper designs it so), which the audit is told
+  (``reference_likeness_by_design``);
+* **causal**: the reference is a folded state (never the blank square) and the distractors three other folded
+  states of the *same* sequence (earlier, or two or more folds after the reference). Every valid question of a
+  sequence is listed once (:func:`causal_sets`) with the answer's place among the options by each blind measure
+  (distance to the reference picture by ink area, grey levels and outline overlap; ink among the options; time);
+  an item draws target places (balanced in blocks of four items) and takes a question nearest them, so no measure
+  finds the answer more often than chance. Causal pictures fill their views, so size says nothing.
 
 Every item is checked by the compiler: every option folds flat, exactly one option holds all the reference's
 creases and is one step of its own sequence beyond a state with exactly the reference's creases, and no two of
 the five pictures look alike (:func:`~foldbench.tasks.origamibench.pictures.pictures_look_alike`). The answer
-letter is balanced in blocks of four items.
+letter is balanced in blocks of four items. The associative prompt asks for ``[X]`` and the causal prompt for a
+bare letter, as the paper's do; both read either form.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from typing import Any, ClassVar
@@ -48,8 +53,11 @@ from foldbench.tasks.base import (
 from foldbench.tasks.choice import (
     LETTERS,
     answer_slot,
+    choice_images,
+    option_pictures,
     parse_choice,
     random_choice,
+    reference_picture,
     score_choice,
     the_true_option,
     wrong_choice,
@@ -59,22 +67,24 @@ from foldbench.tasks.prompts import load_prompt
 
 __all__ = [
     "ENGINE_VERSION",
+    "MODEL_CATEGORY",
     "AssociativeTask",
     "CausalTask",
     "OneStepGenerationError",
     "OneStepKnobError",
     "OneStepKnobs",
     "OneStepTask",
-    "causal_option_sets",
+    "CausalSet",
+    "causal_sets",
     "contains_creases",
     "one_fold_after",
 ]
 
-ENGINE_VERSION = "origamibench-sequences-4"
+ENGINE_VERSION = "origamibench-sequences-5"
 """The version of the fold sequences and of the checks the items are built with."""
 MAX_TRIES = 1000
-CAUSAL_MIN_FOLDS = 7
-"""A causal item takes four states of one sequence, no two consecutive, so its sequence has at least 7 folds."""
+CAUSAL_MIN_FOLDS = 5
+"""A causal item takes a folded reference and four other folded states of one sequence: at least 5 folds."""
 _COVER = 1e-6
 """Distance (paper frame, side 10) within which a crease lies on another."""
 
@@ -96,6 +106,10 @@ class OneStepKnobs(Knobs):
     """Names of the built-in sequences to draw from; default: all (of the chosen categories)."""
     size: Whole = 256
     """Side in pixels of each view (front or back) of a state, 64-1024."""
+    models: CommaList[str] | None = None
+    """Also draw from the sequences derived from these of OrigamiBench's 366 shipped models (file names without
+    ``.fold``, or ``all``), in category ``model`` (:mod:`foldbench.tasks.origamibench.model_sequences`; deriving
+    all of them takes minutes the first time in a process). Default: none."""
 
     @field_validator("size")
     @classmethod
@@ -181,6 +195,40 @@ def _sequences_by_name() -> dict[str, FoldSequence]:
     return {s.name: s for s in builtin_sequences()}
 
 
+MODEL_CATEGORY = "model"
+"""The category of the sequences derived from the shipped models."""
+
+
+def _model_knob_sequences(task_id: str, models: Sequence[str] | None) -> dict[str, FoldSequence]:
+    """The sequences derived from the models the ``models`` knob names (by sequence name); a
+    :class:`OneStepKnobError` for a name that is no shipped model."""
+    if not models:
+        return {}
+    from foldbench.tasks.origamibench.model_sequences import model_sequences, model_stems
+
+    stems = model_stems()
+    if list(models) != ["all"]:
+        missing = [m for m in models if m not in stems]
+        if missing:
+            raise OneStepKnobError(f"{task_id}: knob 'models': no shipped model {missing[0]!r} (file names without "
+                                   ".fold, e.g. 001_traditional_Sailboat, or all)")
+        stems = tuple(sorted(set(models)))
+    return {m.sequence.name: m.sequence for m in model_sequences(stems) if m.sequence is not None}
+
+
+def _sequence_named(name: str) -> FoldSequence:
+    """A built-in sequence, or one derived from a shipped model (``model-<file stem>``)."""
+    builtin = _sequences_by_name()
+    if name in builtin or not name.startswith("model-"):
+        return builtin[name]
+    from foldbench.tasks.origamibench.model_sequences import model_sequences
+
+    derived = model_sequences((name.removeprefix("model-"),))
+    if not derived or derived[0].sequence is None:
+        raise KeyError(f"no sequence {name!r}: the model has no derived sequence")
+    return derived[0].sequence
+
+
 class OneStepTask:
     """The shared half of the two one-step variants (the distractor draw differs)."""
 
@@ -190,6 +238,8 @@ class OneStepTask:
     modalities: tuple[str, ...] = ("image",)
     knob_schema: type[Knobs] = OneStepKnobs
     _salt: ClassVar[int] = 0
+    fill: ClassVar[bool] = False
+    """Whether each picture is scaled to fill its views (the causal pictures), or all drawn at one scale."""
 
     @property
     def spec(self) -> TaskSpec:
@@ -208,12 +258,13 @@ class OneStepTask:
         unknown categories or sequences, or a selection that leaves no item to draw."""
         given = parse_knobs(self.knob_schema, self.id, knobs, error_type=OneStepKnobError)
         config = given.model_dump()
-        categories = config["categories"] or CATEGORIES
-        unknown = [c for c in categories if c not in CATEGORIES]
+        known = (*CATEGORIES, MODEL_CATEGORY) if config["models"] else CATEGORIES
+        categories = config["categories"] or known
+        unknown = [c for c in categories if c not in known]
         if unknown:
             raise OneStepKnobError(
-                f"{self.id}: knob 'categories': {unknown[0]!r} is not one of {', '.join(CATEGORIES)}")
-        names = _sequences_by_name()
+                f"{self.id}: knob 'categories': {unknown[0]!r} is not one of {', '.join(known)}")
+        names = {**_sequences_by_name(), **_model_knob_sequences(self.id, config["models"])}
         chosen = config["sequences"] or tuple(names)
         missing = [n for n in chosen if n not in names]
         if missing:
@@ -245,9 +296,9 @@ class OneStepTask:
         """Item ``index`` of the dataset seeded with ``seed`` (a pure function of its arguments)."""
         item_seed, rng = _item_rng(seed, index, self._salt)
         answer_index = answer_slot(seed, index, self._salt + 1)
-        slot = answer_slot(seed, index, self._salt + 2)
+        targets = tuple(answer_slot(seed, index, self._salt + 2 + k) for k in range(len(_LIKENESS_WEIGHTS)))
         for _ in range(MAX_TRIES):
-            drawn = self._draw(rng, config["selected"], slot, config["size"])
+            drawn = self._draw(rng, config["selected"], targets, config["size"])
             if drawn is not None:
                 break
         else:
@@ -264,11 +315,8 @@ class OneStepTask:
             seed=item_seed,
             engine_version=ENGINE_VERSION,
             inputs={
-                "images": {
-                    "options": [f"{base}/option_{letter}.png" for letter in LETTERS],
-                    "reference": f"{base}/reference.png",
-                    "composite": f"{base}/composite.png",
-                },
+                "images": choice_images([f"{base}/option_{letter}.png" for letter in LETTERS],
+                                        reference=f"{base}/reference.png", composite=f"{base}/composite.png"),
                 "size": config["size"],
             },
             target={
@@ -286,20 +334,25 @@ class OneStepTask:
             },
         )
 
-    def _draw(self, rng: np.random.Generator, sequences: Sequence[FoldSequence], slot: int, size: int
-              ) -> tuple[tuple[FoldSequence, int], list[tuple[FoldSequence, int]]] | None:
-        """The reference and three distractors, or None to draw again; ``slot`` (0-3, balanced in blocks of
-        four items) is the variant's balancing target."""
+    def _draw(self, rng: np.random.Generator, sequences: Sequence[FoldSequence], targets: tuple[int, ...],
+              size: int) -> tuple[tuple[FoldSequence, int], list[tuple[FoldSequence, int]]] | None:
+        """The reference and three distractors, or None to draw again; ``targets`` (each 0-3, each balanced in
+        blocks of four items) are the places the variant aims to give the answer (see :data:`_LIKENESS_WEIGHTS`)."""
         raise NotImplementedError
+
+    @staticmethod
+    def _valid_options(reference: tuple[FoldSequence, int], options: list[tuple[FoldSequence, int]]) -> bool:
+        """Whether exactly the first option is one fold after the reference (by the compiler's crease patterns)."""
+        sequence, state = reference
+        pattern = sequence.pattern(state)
+        return [one_fold_after(pattern, s, k) for s, k in options] == [True, False, False, False]
 
     @staticmethod
     def _valid(reference: tuple[FoldSequence, int], options: list[tuple[FoldSequence, int]]) -> bool:
         """Whether exactly the first option is one fold after the reference and no two pictures look alike."""
         from foldbench.tasks.origamibench.pictures import pictures_look_alike, state_signature
 
-        sequence, state = reference
-        pattern = sequence.pattern(state)
-        if [one_fold_after(pattern, s, k) for s, k in options] != [True, False, False, False]:
+        if not OneStepTask._valid_options(reference, options):
             return False
         signatures = [state_signature(s, k) for s, k in [reference, *options]]
         return not any(pictures_look_alike(signatures[i], signatures[j])
@@ -307,17 +360,16 @@ class OneStepTask:
 
     # ---- pictures ----------------------------------------------------------------------------------------
     def _states(self, item: Item) -> tuple[tuple[FoldSequence, int], list[tuple[FoldSequence, int]]]:
-        names = _sequences_by_name()
         reference = item.target["reference"]
-        options = [(names[o["sequence"]], int(o["state"])) for o in item.target["options"]]
-        return (names[reference["sequence"]], int(reference["state"])), options
+        options = [(_sequence_named(o["sequence"]), int(o["state"])) for o in item.target["options"]]
+        return (_sequence_named(reference["sequence"]), int(reference["state"])), options
 
     def _pictures(self, item: Item) -> tuple[Any, list[Any]]:
         from foldbench.tasks.origamibench.pictures import state_picture
 
         size = int(item.inputs["size"])
         reference, options = self._states(item)
-        return state_picture(*reference, size), [state_picture(s, k, size) for s, k in options]
+        return state_picture(*reference, size, self.fill), [state_picture(s, k, size, self.fill) for s, k in options]
 
     def assets(self, item: Item) -> Iterator[tuple[str, bytes]]:
         """The four option pictures, the reference picture and their composite (PNG)."""
@@ -325,9 +377,9 @@ class OneStepTask:
 
         reference, options = self._pictures(item)
         images = item.inputs["images"]
-        for path, picture in zip(images["options"], options, strict=True):
+        for path, picture in zip(option_pictures(item.inputs), options, strict=True):
             yield path, png_bytes(picture)
-        yield images["reference"], png_bytes(reference)
+        yield str(reference_picture(item.inputs)), png_bytes(reference)
         yield images["composite"], png_bytes(composite(reference, options))
 
     def gallery(self, item: Item, answer: Mapping[str, Any] | None) -> list[tuple[str, bytes]]:
@@ -348,8 +400,8 @@ class OneStepTask:
         if modality not in self.modalities:
             raise OneStepKnobError(f"{self.id} has no modality {modality!r} (it has {', '.join(self.modalities)})")
         prompt = load_prompt("foldbench.tasks.origamibench", f"{self.name}.txt")
-        images = item.inputs["images"]
-        parts = [ImagePart(path) for path in images["options"]] + [ImagePart(images["reference"])]
+        parts = [ImagePart(path) for path in option_pictures(item.inputs)]
+        parts.append(ImagePart(str(reference_picture(item.inputs))))
         return Prompt((*parts, TextPart(prompt.render().strip() + "\n")), template_version=prompt.version)
 
     def parse(self, item: Item, text: str) -> BaseModel | ParseFailure:
@@ -377,21 +429,45 @@ class OneStepTask:
 
 
 class AssociativeTask(OneStepTask):
-    """Distractors from other sequences, at the answer's depth where possible."""
+    """Distractors from other sequences, at the answer's depth where possible; among a few valid draws, the one
+    that puts the answer nearest to its target place by ink among the options."""
 
-    id = "origamibench/one-step-associative-v4"
+    id = "origamibench/one-step-associative-v5"
     name = "one-step-associative"
     variant = "associative"
     _salt = 0xA550
+    reference_likeness_by_design: ClassVar[str] = (
+        "one-step associative asks for the reference plus one fold among states of other sequences, so its answer "
+        "is meant to look like the reference (OrigamiBench section 3)")
 
     def _references(self, sequences: Sequence[FoldSequence]) -> list[tuple[FoldSequence, int]]:
         if len(sequences) < 4:
             return []
         return [(s, k) for s in sequences for k in range(1, len(s))]
 
-    def _draw(self, rng: np.random.Generator, sequences: Sequence[FoldSequence], slot: int, size: int
-              ) -> tuple[tuple[FoldSequence, int], list[tuple[FoldSequence, int]]] | None:
+    def _draw(self, rng: np.random.Generator, sequences: Sequence[FoldSequence], targets: tuple[int, ...],
+              size: int) -> tuple[tuple[FoldSequence, int], list[tuple[FoldSequence, int]]] | None:
+        from foldbench.tasks.origamibench.pictures import state_likeness
+
         sequence, state = _pick(rng, self._references(sequences))
+        best: tuple[int, list[tuple[FoldSequence, int]]] | None = None
+        for _ in range(ASSOCIATIVE_CANDIDATES):
+            picks = self._distractors(rng, sequences, sequence, state)
+            if picks is None:
+                continue
+            inks = [int(state_likeness(s, k, size)[1].sum()) for s, k in [(sequence, state + 1), *picks]]
+            if inks.count(inks[0]) > 1:
+                continue
+            miss = abs(sum(1 for ink in inks[1:] if ink < inks[0]) - targets[0])
+            if best is None or miss < best[0]:
+                best = (miss, picks)
+            if miss == 0:
+                break
+        return None if best is None else ((sequence, state), best[1])
+
+    def _distractors(self, rng: np.random.Generator, sequences: Sequence[FoldSequence], sequence: FoldSequence,
+                     state: int) -> list[tuple[FoldSequence, int]] | None:
+        """Three states of other sequences near the answer's depth that pass the checks, or None."""
         depth = state + 1
         others = [s for s in sequences if s is not sequence]
         same_depth = [(s, depth) for s in others if len(s) >= depth]
@@ -412,63 +488,106 @@ class AssociativeTask(OneStepTask):
             return None
         if not self._valid((sequence, state), [(sequence, depth), *picks]):
             return None
-        return (sequence, state), picks
+        return picks
+
+
+@dataclass(frozen=True)
+class CausalSet:
+    """One causal question a sequence offers: the reference state, the four option states (in time order, the
+    answer ``reference + 1`` among them) and where the answer stands among them by each blind measure."""
+
+    sequence: FoldSequence
+    reference: int
+    states: tuple[int, ...]
+    places: tuple[int, ...]
+    """The answer's place (0-3) among the options: nearest-to-farthest from the reference picture by ink area,
+    grey levels and outline overlap, then by ink among the options, then in time."""
 
 
 class CausalTask(OneStepTask):
-    """Distractors from the same sequence: earlier states, or states two or more folds ahead."""
+    """Distractors from the same sequence (any states but the reference and the blank square), chosen so that
+    the answer is no nearer to the reference picture than chance makes it."""
 
-    id = "origamibench/one-step-causal-v3"
+    id = "origamibench/one-step-causal-v4"
     name = "one-step-causal"
     variant = "causal"
+    fill = True
     _salt = 0xCA05
 
     def _references(self, sequences: Sequence[FoldSequence]) -> list[tuple[FoldSequence, int]]:
-        # the sequences with a valid option set for every place of the answer, each with its reference states
-        return [(s, k) for s in sequences if all(causal_option_sets(s)) for k in
-                sorted({states[slot] - 1 for slot, sets in enumerate(causal_option_sets(s)) for states in sets})]
+        return sorted({(s.name, c.reference): (s, c.reference) for s in sequences for c in causal_sets(s)}.values(),
+                      key=lambda pair: (pair[0].name, pair[1]))
 
-    def _draw(self, rng: np.random.Generator, sequences: Sequence[FoldSequence], slot: int, size: int
-              ) -> tuple[tuple[FoldSequence, int], list[tuple[FoldSequence, int]]] | None:
-        names = sorted({s.name for s, _ in self._references(sequences)})
-        sequence = _sequences_by_name()[names[int(rng.integers(len(names)))]]
-        choices = causal_option_sets(sequence)[slot]
-        states = choices[int(rng.integers(len(choices)))]
-        answer = states[slot]
-        return (sequence, answer - 1), [(sequence, k) for k in states if k != answer]
+    def _draw(self, rng: np.random.Generator, sequences: Sequence[FoldSequence], targets: tuple[int, ...],
+              size: int) -> tuple[tuple[FoldSequence, int], list[tuple[FoldSequence, int]]] | None:
+        pool = [c for s in sequences for c in causal_sets(s)]
+        places = np.array([c.places for c in pool], dtype=float)
+        misses = (np.abs(places - np.array(targets, dtype=float)) * np.array(_LIKENESS_WEIGHTS)).sum(axis=1)
+        closest = np.flatnonzero(misses <= misses.min() + 1e-9)
+        chosen = pool[int(closest[int(rng.integers(len(closest)))])]
+        answer = chosen.reference + 1
+        return (chosen.sequence, chosen.reference), [(chosen.sequence, k) for k in chosen.states if k != answer]
 
 
-def _option_sets_of(count: int, folds: int) -> list[tuple[int, ...]]:
-    """Every set of ``count`` states of ``1..folds``, no two consecutive, in increasing order."""
-    return [tuple(b + offset for offset, b in enumerate(spread))
-            for spread in combinations(range(1, folds - count + 2), count)]
+_LIKENESS_WEIGHTS: tuple[float, ...] = (2.0, 2.0, 2.0, 1.0, 1.0)
+"""How much a causal item's draw weighs missing the answer's target place by each measure of
+:attr:`CausalSet.places` (the three reference-aware measures most, being the hardest to balance); the associative
+draw uses the first target alone, for the answer's place by ink among the options."""
+ASSOCIATIVE_CANDIDATES = 12
+"""Valid distractor draws an associative item compares before it keeps the one nearest its ink target."""
 
 
 @cache
-def causal_option_sets(sequence: FoldSequence) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """For each place of the answer in time (0-3), every valid causal option set of a sequence.
+def causal_sets(sequence: FoldSequence) -> tuple[CausalSet, ...]:
+    """Every causal question of a sequence that passes the checks.
 
-    A set is four states, no two consecutive, such that no two of them and their predecessors look alike (every
-    option's own last fold shows, as the answer's must, and no option's predecessor looks like another option,
-    as the reference must not: otherwise the answer would stand apart), and with the answer at that place,
-    exactly the answer is one fold after the reference (:meth:`OneStepTask._valid`). Items are drawn among
-    these sets, so no draw is ever rejected.
+    The reference is a folded state (never the blank square), the answer the state after it, and the three
+    distractors any other folded states of the sequence; every option's own last fold shows in its picture, no
+    two of the five pictures look alike, and exactly the answer is one fold after the reference
+    (:meth:`OneStepTask._valid`). Each set records the answer's places by the blind measures, so that items can
+    be drawn to put the answer at every place equally often.
     """
-    from foldbench.tasks.origamibench.pictures import pictures_look_alike, state_signature
+    from foldbench.tasks.origamibench.pictures import likeness_ranks, state_likeness
 
     if len(sequence) < CAUSAL_MIN_FOLDS:
-        return ((), (), (), ())
-    signatures = [state_signature(sequence, k) for k in range(len(sequence) + 1)]
-    alike = {(i, j) for i in range(len(signatures)) for j in range(i + 1, len(signatures))
-             if pictures_look_alike(signatures[i], signatures[j])}
-    distinct = []
-    for states in _option_sets_of(4, len(sequence)):
-        shown = sorted({*states, *(k - 1 for k in states)})
-        if not any((a, b) in alike for i, a in enumerate(shown) for b in shown[i + 1:]):
-            distinct.append(states)
-    by_slot = []
-    for slot in range(4):
-        by_slot.append(tuple(states for states in distinct if OneStepTask._valid(
-            (sequence, states[slot] - 1), [(sequence, states[slot]), *((sequence, k) for k in states
-                                                                        if k != states[slot])])))
-    return tuple(by_slot)
+        return ()
+    signatures, shows = _causal_signatures(sequence)
+    sets = []
+    for reference in range(1, len(sequence)):
+        answer = reference + 1
+        if not shows[answer]:
+            continue
+        others = [k for k in range(1, len(sequence) + 1) if k not in (reference, answer) and shows[k]]
+        for distractors in combinations(others, 3):
+            states = tuple(sorted((answer, *distractors)))
+            if any(signatures[a, b] for a, b in combinations(sorted((reference, *states)), 2)):
+                continue
+            place = states.index(answer)
+            features = [state_likeness(sequence, k, _LIKENESS_SIZE, fill=True) for k in states]
+            ranks = likeness_ranks(state_likeness(sequence, reference, _LIKENESS_SIZE, fill=True), features, place)
+            inks = [int(mask.sum()) for _, mask in features]
+            if ranks is None or inks.count(inks[place]) > 1:
+                continue
+            if not OneStepTask._valid_options((sequence, reference), [(sequence, answer), *(
+                    (sequence, k) for k in distractors)]):
+                continue
+            ink_place = sum(1 for ink in inks if ink < inks[place])
+            sets.append(CausalSet(sequence, reference, states, (*ranks, ink_place, place)))
+    return tuple(sets)
+
+
+_LIKENESS_SIZE = 128
+"""Pixels a view at which causal sets are measured (the measures shrink every picture to 48-64 pixels first)."""
+
+
+def _causal_signatures(sequence: FoldSequence) -> tuple[dict[tuple[int, int], bool], list[bool]]:
+    """Which pairs of a sequence's folded states look alike (as the causal pictures draw them), and whether each
+    state's last fold shows."""
+    from foldbench.tasks.origamibench.pictures import pictures_look_alike, state_signature
+
+    count = len(sequence) + 1
+    fitted = [state_signature(sequence, k, True) for k in range(count)]
+    alike = {(a, b): pictures_look_alike(fitted[a], fitted[b]) for a in range(count) for b in range(a + 1, count)}
+    plain = [state_signature(sequence, k) for k in range(count)]
+    shows = [k >= 1 and not pictures_look_alike(plain[k], plain[k - 1]) for k in range(count)]
+    return alike, shows

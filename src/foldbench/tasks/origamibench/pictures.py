@@ -22,7 +22,8 @@ from shapely.geometry import Point, Polygon
 from foldbench.crease.render import BACK_COLOUR, FRONT_COLOUR
 from foldbench.crease.sequences import FoldSequence
 
-__all__ = ["composite", "pictures_look_alike", "png_bytes", "state_picture", "state_signature"]
+__all__ = ["composite", "likeness_ranks", "pictures_look_alike", "png_bytes", "state_likeness", "state_picture",
+           "state_signature"]
 
 _GAP = 6
 _SIGNATURE_SIZE = 40
@@ -125,6 +126,41 @@ def state_signature(sequence: FoldSequence, state: int, fill: bool = False) -> n
 def pictures_look_alike(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether two state signatures are too close to tell apart (see :data:`LOOK_ALIKE_LEVEL`)."""
     return float(np.abs(a - b).mean()) < LOOK_ALIKE_LEVEL
+
+
+@lru_cache(maxsize=4096)
+def state_likeness(sequence: FoldSequence, state: int, size: int, fill: bool = False
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The features by which a blind reader compares a state's picture (``size`` pixels a view, at the common
+    scale or filling its views) with another: its grey levels on a small square and its ink mask (not white), as
+    ``foldbench audit`` computes them."""
+    from foldbench.harness.audit import GREY_SIZE, MASK_SIZE, WHITE_LEVEL
+
+    grey = state_picture(sequence, state, size, fill).convert("L")
+    small = np.asarray(grey.resize((GREY_SIZE, GREY_SIZE), Image.Resampling.BOX), dtype=np.float32).ravel()
+    mask = np.asarray(grey.resize((MASK_SIZE, MASK_SIZE), Image.Resampling.NEAREST)).ravel() < WHITE_LEVEL
+    return small, mask
+
+
+def likeness_ranks(reference: tuple[np.ndarray, np.ndarray], options: list[tuple[np.ndarray, np.ndarray]],
+                   answer: int) -> tuple[int, int, int] | None:
+    """The answer's place (0 = nearest, ``len(options) - 1`` = farthest) among the options by distance to the
+    reference picture, in ink area, grey levels and outline overlap (ink-mask IoU); None when the answer ties
+    with another option on one of them (a tie says nothing about the answer)."""
+    grey, mask = reference
+    area = float(mask.sum())
+    distances = []
+    for option_grey, option_mask in options:
+        union = float((option_mask | mask).sum())
+        overlap = 1.0 - (float((option_mask & mask).sum()) / union if union else 1.0)
+        distances.append((abs(float(option_mask.sum()) - area), float(np.abs(option_grey - grey).sum()), overlap))
+    table = np.array(distances)
+    ranks = []
+    for column in table.T:
+        if np.isclose(column, column[answer], rtol=1e-6, atol=1e-6).sum() > 1:
+            return None
+        ranks.append(int((column < column[answer]).sum()))
+    return ranks[0], ranks[1], ranks[2]
 
 
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
