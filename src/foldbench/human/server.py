@@ -161,6 +161,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._html(done_page(title=self.server.title, answered=page.answered, total=page.total))
             return
         self.server.visits.show(visit, page.item.id)
+        self.server.showing[visit.secret] = question.files()
         self._html(
             item_page(
                 title=self.server.title,
@@ -173,15 +174,21 @@ class _Handler(BaseHTTPRequestHandler):
             )
         )
 
+    def _shown_files(self, visit: Visit) -> frozenset[str]:
+        """The files of the item the visit is being shown (remembered when its page was served; worked out again
+        after a restart)."""
+        files = self.server.showing.get(visit.secret)
+        if files is None:
+            page, question = self._page_of(visit)
+            shown = page.item is not None and self.server.visits.shown_at(visit, page.item.id) is not None
+            files = question.files() if question is not None and shown else frozenset()
+            self.server.showing[visit.secret] = files
+        return files
+
     def _file(self, relative: str) -> None:
         visit = self._visit()
-        if visit is None:
-            self._line(HTTPStatus.NOT_FOUND, "not found")
-            return
-        page, question = self._page_of(visit)
-        shown = page.item is not None and self.server.visits.shown_at(visit, page.item.id) is not None
         found = _dataset_file(self.server.session.data, relative)
-        if question is None or not shown or relative not in question.files() or found is None:
+        if visit is None or found is None or relative not in self._shown_files(visit):
             self._line(HTTPStatus.NOT_FOUND, "not found")
             return
         content_type = mimetypes.guess_type(found.name)[0] or "application/octet-stream"
@@ -254,6 +261,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self._line(HTTPStatus.CONFLICT, "this is not the question you are being shown: reload the page")
                 return
             self.server.session.answer(visit.participant, page.item.id, fields, now_ms() - shown)
+            self.server.showing.pop(visit.secret, None)
         except FormError as error:
             self._line(HTTPStatus.BAD_REQUEST, str(error))
             return
@@ -270,6 +278,8 @@ class _HumanServer(HTTPServer):
         self.session = session
         self.visits = Visits(session.db, run=session.run, dataset=str(session.data))
         self.title = study_title(session.task.id)
+        #: The files each visit's shown item may serve, by visit secret (kept in memory; see ``_shown_files``).
+        self.showing: dict[str, frozenset[str]] = {}
         self.token = token
         self.verbose = verbose
         super().__init__(address, _Handler)

@@ -66,11 +66,16 @@ class Visits:
         self.db = Path(db)
         self.run = run
         self.dataset = dataset
+        self._ready = False
+        self._known: dict[str, Visit] = {}  # visits found before (a visit never changes once started)
 
     def _connect(self) -> sqlite3.Connection:
-        self.db.parent.mkdir(parents=True, exist_ok=True)
+        if not self._ready:
+            self.db.parent.mkdir(parents=True, exist_ok=True)
         connection = sqlite3.connect(self.db, timeout=30)
-        connection.executescript(_SCHEMA)
+        if not self._ready:
+            connection.executescript(_SCHEMA)
+            self._ready = True
         return connection
 
     def start(self, participant: str) -> Visit:
@@ -88,6 +93,8 @@ class Visits:
         """The visit a cookie secret opens in this session, or None."""
         if not secret or len(secret) > 64:
             return None
+        if secret in self._known:
+            return self._known[secret]
         connection = self._connect()
         try:
             row = connection.execute(
@@ -96,10 +103,16 @@ class Visits:
             ).fetchone()
         finally:
             connection.close()
-        return None if row is None else Visit(secret, row[1], row[0])
+        if row is None:
+            return None
+        self._known[secret] = Visit(secret, row[1], row[0])
+        return self._known[secret]
 
     def show(self, visit: Visit, item_id: str) -> int:
         """Record that ``visit`` is shown ``item_id`` (the first showing counts); returns when it was first shown."""
+        shown = self.shown_at(visit, item_id)
+        if shown is not None:
+            return shown
         with self._connect() as connection:
             connection.execute(
                 "INSERT OR IGNORE INTO human_shown VALUES (?, ?, ?)", (_digest(visit.secret), item_id, now_ms())
