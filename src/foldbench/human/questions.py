@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from foldbench.human.forms import FormKind
 from foldbench.messages import ImagePart, Part, Prompt, TextPart, VideoPart
 
-__all__ = ["HOW_TO_ANSWER", "ParticipantQuestion", "participant_question", "study_title"]
+__all__ = ["HOW_TO_ANSWER", "ParticipantQuestion", "participant_question", "study_title", "without_reply_format"]
 
 #: How a person answers each kind of form (replaces the model's reply-format instructions).
 HOW_TO_ANSWER: dict[FormKind, str] = {
@@ -41,7 +41,8 @@ def _is_reply_format(paragraph: str) -> bool:
     return "JSON" in paragraph or paragraph.lstrip().startswith(("{", '"'))
 
 
-def _without_reply_format(text: str) -> str:
+def without_reply_format(text: str) -> str:
+    """``text`` without its paragraphs that only tell a model how to format its reply (JSON instructions)."""
     paragraphs = [p for p in _PARAGRAPH_BREAK.split(text) if p.strip() and not _is_reply_format(p)]
     return "\n\n".join(p.strip("\n") for p in paragraphs)
 
@@ -69,7 +70,7 @@ def participant_question(prompt: Prompt, kind: FormKind) -> ParticipantQuestion:
     parts: list[Part] = []
     for part in prompt.parts:
         if isinstance(part, TextPart):
-            text = _without_reply_format(part.text)
+            text = without_reply_format(part.text)
             if text:
                 parts.append(TextPart(text))
         else:
