@@ -22,12 +22,23 @@ from foldbench.tasks import make
 from foldbench.tasks.dataset import read_items, write_dataset
 
 
-def _get(port: int, path: str) -> bytes:
+def _get(port: int, path: str, cookie: str) -> bytes:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    connection.request("GET", path)
+    connection.request("GET", path, headers={"Cookie": cookie})
     body = connection.getresponse().read()
     connection.close()
     return body
+
+
+def _start(port: int) -> str:
+    """Begin a visit on the start page; returns its cookie."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    headers = {"Content-Type": "application/x-www-form-urlencoded"}
+    connection.request("POST", "/start", body="participant=bench", headers=headers)
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    return response.getheader("Set-Cookie", "").split(";", 1)[0]
 
 
 def main() -> None:
@@ -44,13 +55,14 @@ def main() -> None:
         server = make_server(session, port=0)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         port = server.server_address[1]
+        cookie = _start(port)
         page_times, full_times = [], []
         for _ in range(args.repeats):
             started = time.perf_counter()
-            page = _get(port, "/p/bench").decode()
+            page = _get(port, "/item", cookie).decode()
             page_times.append(time.perf_counter() - started)
-            for src in re.findall(r'<img alt="[^"]*" src="([^"]+)"', page):
-                _get(port, src)
+            for src in re.findall(r'<img alt="[^"]*" title="[^"]*" src="([^"]+)"', page):
+                _get(port, src, cookie)
             full_times.append(time.perf_counter() - started)
         server.shutdown()
         pictures = len(re.findall(r"<img ", page))

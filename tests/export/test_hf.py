@@ -70,6 +70,26 @@ def test_card_header_names_every_config_and_loads_by_config(
     first = next(iter(every_task_dataset))
     loaded = datasets.load_dataset(str(exported), config_name(first))
     assert loaded["test"].num_rows == 3
+    # dataset_info: each config's features are its Parquet columns, its split sizes the rows written
+    assert header["size_categories"] == ["n<1K"]
+    infos = {info["config_name"]: info for info in header["dataset_info"]}
+    assert set(infos) == set(configs)
+    for name, info in infos.items():
+        (shard,) = sorted((exported / name).glob("test-*.parquet"))
+        columns = pq.read_schema(shard).names
+        assert [feature["name"] for feature in info["features"]] == columns
+        assert info["splits"][0]["name"] == "test" and info["splits"][0]["num_examples"] == 3
+        assert info["splits"][0]["num_bytes"] == shard.stat().st_size
+    images = next(f for f in infos[config_name(first)]["features"] if f["name"] == "images")
+    assert images == {"name": "images", "sequence": "image"}
+
+
+def test_size_categories_follow_the_hub() -> None:
+    from foldbench.export.card import size_category
+
+    assert [size_category(n) for n in (0, 999, 1000, 9999, 10_000, 999_999)] == [
+        "n<1K", "n<1K", "1K<n<10K", "1K<n<10K", "10K<n<100K", "100K<n<1M"
+    ]  # fmt: skip
 
 
 def test_export_reads_back_as_the_same_bytes(every_task_dataset: dict[str, Path], exported: Path) -> None:

@@ -80,9 +80,7 @@ def test_a_task_with_feedback_is_refused_and_nothing_is_written(
     assert not (tmp_path / "out").exists()
 
 
-def test_yaml_uses_only_lmms_eval_keys_and_existing_functions(
-    one_shot_datasets: dict[str, Path], folder: Path
-) -> None:
+def test_yaml_uses_only_lmms_eval_keys_and_existing_functions(one_shot_datasets: dict[str, Path], folder: Path) -> None:
     utils = _utils(folder)
     names = []
     for task_id in one_shot_datasets:
@@ -99,9 +97,27 @@ def test_yaml_uses_only_lmms_eval_keys_and_existing_functions(
     assert [m["metric"] for m in group["aggregate_metric_list"]] == ["headline"]
 
 
+def test_the_folder_can_be_moved(one_shot_datasets: dict[str, Path], folder: Path, tmp_path: Path, monkeypatch) -> None:
+    """The task files name the shards relative to the folder: a copy elsewhere loads, run from inside it."""
+    import shutil
+
+    moved = tmp_path / "elsewhere" / "lmms"
+    shutil.copytree(folder, moved)
+    monkeypatch.chdir(moved)
+    for task_id in one_shot_datasets:
+        text = (moved / f"{lmms_task_name(task_id)}.yaml").read_text()
+        assert str(folder) not in text and str(tmp_path) not in text
+        config = _yaml(moved / f"{lmms_task_name(task_id)}.yaml")
+        (pattern,) = config["dataset_kwargs"]["data_files"].values()
+        assert not Path(pattern).is_absolute() and pattern.startswith("data/")
+        docs = datasets.load_dataset("parquet", data_files=config["dataset_kwargs"]["data_files"])
+        assert docs[config["test_split"]].num_rows == 3
+
+
 def test_utils_show_the_prompt_and_score_like_foldbench(
-    one_shot_datasets: dict[str, Path], folder: Path, tmp_path: Path
+    one_shot_datasets: dict[str, Path], folder: Path, tmp_path: Path, monkeypatch
 ) -> None:
+    monkeypatch.chdir(folder)  # lmms-eval runs from the folder
     utils = _utils(folder)
     for task_id, directory in one_shot_datasets.items():
         config = _yaml(folder / f"{lmms_task_name(task_id)}.yaml")

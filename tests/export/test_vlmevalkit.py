@@ -16,6 +16,7 @@ from foldbench.messages import ImagePart
 from foldbench.tasks import make
 from foldbench.tasks.dataset import read_items
 from tests.export.conftest import run_cli
+from tests.support.vlmevalkit_rules import read_letter, vlmevalkit_prompt
 
 
 def _multiple_choice(every_task_dataset: dict[str, Path]) -> dict[str, Path]:
@@ -35,7 +36,7 @@ def test_every_multiple_choice_task_gets_a_tsv(every_task_dataset: dict[str, Pat
         task = make(task_id)
         table = pd.read_csv(tmp_path / "vlm" / f"{tsv_name(task_id)}.tsv", sep="\t", keep_default_na=False)
         field, letters = choice_field(task, read_items(directory)[0])  # type: ignore[misc]
-        assert list(table.columns) == ["index", "image", "question", *letters, "answer", "category"]
+        assert list(table.columns) == ["index", "image", "image_path", "question", *letters, "answer", "category"]
         items = read_items(directory)
         assert table["index"].tolist() == list(range(len(items)))
         for (_, row), item in zip(table.iterrows(), items, strict=True):
@@ -44,9 +45,56 @@ def test_every_multiple_choice_task_gets_a_tsv(every_task_dataset: dict[str, Pat
             pictures = [p.path for p in prompt.parts if isinstance(p, ImagePart)]
             encoded = [row["image"]] if len(pictures) == 1 else json.loads(row["image"])
             assert [base64.b64decode(e) for e in encoded] == [(directory / p).read_bytes() for p in pictures]
+            # VLMEvalKit saves a list of pictures under a list of names as long as it (one name for one picture)
+            names = [row["image_path"]] if len(pictures) == 1 else json.loads(row["image_path"])
+            assert len(names) == len(encoded) == len(set(names)) and all(n.endswith(".png") for n in names)
             assert row["category"].startswith(task_id)
     readme = (tmp_path / "vlm" / "README.md").read_text()
     assert "run.py --data" in readme and "$LMUData" in readme
+
+
+def test_a_perfect_model_scores_100_percent_with_vlmevalkits_exact_rules(
+    every_task_dataset: dict[str, Path], tmp_path: Path
+) -> None:
+    """Each row's prompt built as VLMEvalKit builds it asks for a bare letter; the right letter alone (as a model
+    following the question replies) is read as right on every row of every task, and the JSON reply foldbench's
+    own prompts ask for would be read on none."""
+    chosen = _multiple_choice(every_task_dataset)
+    export_vlmevalkit(list(chosen.values()), tmp_path / "vlm")
+    rows = 0
+    for task_id in chosen:
+        table = pd.read_csv(tmp_path / "vlm" / f"{tsv_name(task_id)}.tsv", sep="\t", keep_default_na=False, dtype=str)
+        letters = [c for c in table.columns if len(c) == 1 and c.isupper()]
+        for _, row in table.iterrows():
+            options = {letter: row[letter] for letter in letters}
+            prompt = vlmevalkit_prompt(row["question"], options)
+            assert "JSON" not in prompt and "letter of the right option alone" in prompt
+            assert read_letter(row["answer"], options) == row["answer"]
+            assert read_letter(f"{row['answer']}.", options) == row["answer"]
+            assert read_letter(json.dumps({"answer": row["answer"]}), options) is None
+            rows += 1
+    assert rows == 3 * len(chosen)
+
+
+def test_options_that_are_words_or_values_are_written_out(every_task_dataset: dict[str, Path], tmp_path: Path):
+    from foldbench.export.vlmevalkit import option_texts
+
+    chosen = _multiple_choice(every_task_dataset)
+    export_vlmevalkit(list(chosen.values()), tmp_path / "vlm")
+    worded = 0
+    for task_id, directory in chosen.items():
+        table = pd.read_csv(tmp_path / "vlm" / f"{tsv_name(task_id)}.tsv", sep="\t", keep_default_na=False, dtype=str)
+        for (_, row), item in zip(table.iterrows(), read_items(directory), strict=True):
+            options = item.inputs.get("options")
+            if isinstance(options, list) and all(isinstance(o, str) for o in options):
+                assert [row[x] for x in "ABCD"] == [" ".join(o.split()) for o in options]
+                worded += 1
+            else:
+                assert row["A"] == "the option marked A in the picture"
+    assert worded > 0
+    item = read_items(next(iter(chosen.values())))[0]
+    words = item.model_copy(update={"inputs": {**item.inputs, "options": ["top", "bottom", 3, 4.5]}})
+    assert option_texts(words, "ABCD") == ["top", "bottom", "3", "4.5"]
 
 
 def test_no_multiple_choice_task_is_one_line(

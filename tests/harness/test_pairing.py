@@ -3,7 +3,6 @@ agreement between people and a model."""
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -25,7 +24,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     root = tmp_path_factory.mktemp("pairing")
     prediction, perception, db = root / "prediction", root / "perception", root / "runs.db"
     write_dataset("mentalblackboard/prediction", prediction, n=6, seed=2, modalities=("text",))
-    # 4 questions on each of the first 5 configurations: the 6th prediction item has no probe
+    # 4 questions a configuration on average, over the first 5 configurations (or 10, if 5 are too few to balance)
     write_dataset("mentalblackboard/perception", perception, n=20, seed=2, modalities=("text",), knobs={"questions": 4})
     for model in ("oracle", "random"):
         run_dataset(
@@ -41,10 +40,27 @@ def test_perception_is_put_beside_reasoning_on_the_same_configurations(runs: tup
         result = pair_runs(store, "p-oracle", "seeing")
     assert isinstance(result, PerceptionPairing)
     assert result.perception_run == "seeing" and result.reasoning_run == "p-oracle"
-    assert result.configurations == 5
+    paired = [
+        i for i in read_items(perception) if i.metadata["source_item"] in {f"prediction-{k:05d}" for k in range(6)}
+    ]
+    assert result.configurations == len({i.metadata["source_item"] for i in paired}) >= 3
     assert result.perception.value == 1.0 and result.reasoning.value == 1.0
-    kinds = Counter(item.metadata["question"] for item in read_items(perception))
+    kinds = Counter(item.metadata["question"] for item in paired)
     assert {kind: n for kind, (n, _) in result.by_question.items()} == dict(kinds)
+
+
+def test_probes_of_another_seed_are_refused_in_one_line(runs: tuple[Path, Path, Path], tmp_path: Path, capsys) -> None:
+    _, _, db = runs
+    other = tmp_path / "other-seed"
+    write_dataset("mentalblackboard/perception", other, n=20, seed=3, modalities=("text",), knobs={"questions": 4})
+    run_dataset(task_name="mentalblackboard/perception", data=other, model_spec="oracle", run_name="seeing-3", db=db)
+    with Store(db) as store, pytest.raises(FoldbenchError, match="do not share configurations"):
+        pair_runs(store, "seeing-3", "p-oracle")
+    with pytest.raises(SystemExit) as exit_code:
+        main(["report", "seeing-3", "--pair", "p-oracle", "--db", str(db), "--out", str(tmp_path / "report")])
+    assert exit_code.value.code != 0
+    error = capsys.readouterr().err.strip()
+    assert "do not share configurations" in error and "\n" not in error
 
 
 def test_people_and_a_model_are_compared_item_by_item(runs: tuple[Path, Path, Path]) -> None:
@@ -52,12 +68,10 @@ def test_people_and_a_model_are_compared_item_by_item(runs: tuple[Path, Path, Pa
     task = make("mentalblackboard/prediction")
     items = read_items(prediction)
     session = HumanSession(task=task, items=items, data=prediction, db=db, run="people", modality="text")
-    shown = str(int(time.time() * 1000) - 5000)
     for index, item in enumerate(items[:4]):
         holes = item.target["result_holes"] if index < 2 else item.target["result_holes"][:0]
         fields = {
             "item": [item.id],
-            "shown": [shown],
             "unfolding": list(item.target["unfolding"]),
             "loc": [str(h["location"]) for h in holes],
         }
@@ -67,7 +81,7 @@ def test_people_and_a_model_are_compared_item_by_item(runs: tuple[Path, Path, Pa
                 f"size-{h['location']}": [h["size"]],
                 f"dir-{h['location']}": [str(h["direction"])],
             }
-        assert session.answer("ann", fields)
+        assert session.answer("ann", item.id, fields, elapsed_ms=5000)
     with Store(db) as store:
         result = pair_runs(store, "people-ann", "p-oracle")
         header, table = compare_runs(store, ["p-oracle", "people-ann"])

@@ -1,5 +1,7 @@
 """End to end in a real browser: Debian's chromium (headless) answers items of every answer kind through the
-human-baseline page, the server is restarted in the middle, and the stored answers and scores are checked."""
+human-baseline page (clicks and keys), the server is restarted in the middle, the page's layout is measured (the
+question beside the pictures, pictures at the size models get, buttons that fit their words), the server's
+refusals are asked from the page itself, and the stored answers and scores are checked."""
 
 from __future__ import annotations
 
@@ -116,6 +118,38 @@ def _current_item(browser: Browser) -> str:
     return str(browser.evaluate("document.querySelector('input[name=item]')?.value || ''"))
 
 
+def _start(browser: Browser, server: Server, participant: str) -> None:
+    """Begin on the start page, as a participant does: type the id into its labelled field and press Start."""
+    browser.goto(server.url + "/")
+    assert browser.evaluate("document.querySelector('label[for=participant]').textContent").startswith("Participant id")
+    browser.evaluate(f"document.getElementById('participant').value = {json.dumps(participant)}")
+    browser.click_and_wait("button[type=submit]")
+
+
+def _status(browser: Browser, fetch: str) -> int:
+    """The HTTP status of a request made from the page (with its cookie), e.g. ``fetch('/files/items.jsonl')``."""
+    return int(browser.evaluate(f"{fetch}.then(r => r.status)"))
+
+
+def _post_from_page(fields: str) -> str:
+    """A fetch() that posts ``fields`` (a JavaScript object expression) to /answer as a form."""
+    return (
+        "fetch('/answer', {method: 'POST', redirect: 'manual', headers: {'Content-Type': "
+        f"'application/x-www-form-urlencoded'}}, body: new URLSearchParams({fields}).toString()}})"
+    )
+
+
+def _panel_in_view(browser: Browser) -> bool:
+    """Whether the question and the first answer control are inside the window."""
+    return bool(
+        browser.evaluate(
+            "(() => { const q = document.querySelector('.question').getBoundingClientRect();"
+            " const c = document.querySelector('#answer button, #answer svg').getBoundingClientRect();"
+            " return q.top >= 0 && q.top < innerHeight && c.top >= 0 && c.bottom <= innerHeight; })()"
+        )
+    )
+
+
 def test_people_answer_every_kind_through_chromium(browser: Browser, datasets: dict[str, Path], tmp_path: Path) -> None:
     db = tmp_path / "runs.db"
     shots = tmp_path / "shots"
@@ -138,12 +172,23 @@ def test_people_answer_every_kind_through_chromium(browser: Browser, datasets: d
     )
     server.start()
     try:
-        browser.goto(server.url + "/")
-        browser.evaluate("document.getElementById('participant').value = 'ann'")
-        browser.click_and_wait("button[type=submit]")
+        _start(browser, server, "ann")
         assert _current_item(browser) == items[0].id
-        assert browser.evaluate("document.querySelectorAll('.prompt img').length") >= 2
+        assert "prediction-" not in browser.evaluate("document.title")  # a title, not the item or task id
+        assert browser.evaluate("document.querySelector('header').textContent").endswith("Question 1 of 3")
+        assert browser.evaluate("document.querySelectorAll('.material img').length") >= 2
         assert browser.evaluate("[...document.images].every(i => i.complete && i.naturalWidth > 0)")
+        question = browser.evaluate("document.querySelector('.question').textContent")
+        assert "JSON" not in question and "{" not in question and "Submit" in question
+        # the question and controls are seen with the pictures, at the top and scrolled to the last picture
+        assert _panel_in_view(browser)
+        browser.evaluate("[...document.querySelectorAll('.material img')].pop().scrollIntoView()")
+        assert _panel_in_view(browser)
+        # a click enlarges a picture to the window, a second click puts it back
+        browser.click(".material img")
+        assert browser.evaluate("document.querySelector('.material img').getBoundingClientRect().width") == 1200
+        browser.click(".material img.zoomed")
+        assert browser.evaluate("document.querySelectorAll('img.zoomed').length") == 0
         # item 1: the engine's answer, entered by clicking triangles and fold buttons
         truth = predict.oracle(items[0])
         _answer_holes(browser, [h.model_dump(mode="json") for h in truth.result_holes], truth.unfolding)
@@ -151,19 +196,20 @@ def test_people_answer_every_kind_through_chromium(browser: Browser, datasets: d
         browser.click_and_wait("#submit")
         assert _current_item(browser) == items[1].id
         # a reload shows the same unanswered item, and a restarted server resumes there
-        browser.goto(f"{server.url}/p/ann")
+        browser.goto(f"{server.url}/item")
         assert _current_item(browser) == items[1].id
         server.stop()
         server.start()
-        browser.goto(f"{server.url}/p/ann")
+        browser.goto(f"{server.url}/item")
         assert _current_item(browser) == items[1].id
-        # item 2: one hole, clicked on and off and on again, with no unfolding steps: wrong
+        # item 2: one hole, clicked on and off and on again, with no unfolding steps, sent with Enter: wrong
         first = items[1].target["result_holes"][0]
         _click_triangle(browser, first["location"])
         _click_triangle(browser, first["location"])
         assert browser.evaluate("document.querySelectorAll('#holes tr').length") == 0
         _answer_holes(browser, [first], [])
-        browser.click_and_wait("#submit")
+        browser.evaluate("document.activeElement.blur()")
+        browser.press_and_wait("Enter")
         assert _current_item(browser) == items[2].id
     finally:
         server.stop()
@@ -178,7 +224,7 @@ def test_people_answer_every_kind_through_chromium(browser: Browser, datasets: d
     assert rows[items[1].id].answer["result_holes"][0]["location"] == first["location"]
     assert all(row.latency_s > 0 for row in rows.values())
 
-    # planning (fold-sequence builder, text modality) and Paper Folding Puzzles (letter buttons)
+    # planning (fold-sequence builder, text modality)
     plan_items = read_items(datasets["planning"])
     server = Server(
         [
@@ -196,7 +242,7 @@ def test_people_answer_every_kind_through_chromium(browser: Browser, datasets: d
     )
     server.start()
     try:
-        browser.goto(f"{server.url}/p/bo")
+        _start(browser, server, "bo")
         assert _current_item(browser) == plan_items[0].id
         target = plan_items[0].target
         _answer_holes(browser, target["initial_holes"], target["actions"])
@@ -205,34 +251,66 @@ def test_people_answer_every_kind_through_chromium(browser: Browser, datasets: d
         assert _current_item(browser) == plan_items[1].id
     finally:
         server.stop()
+    with Store(db) as store:
+        plan_rows = {row.item_id: row for row in store.scores("people-bo")}
+        assert store.run("people-bo").task == "mentalblackboard/planning-v1"  # type: ignore[union-attr]
+    assert plan_rows[plan_items[0].id].values[make("mentalblackboard/planning").spec.headline] == 1.0
+    assert json.loads(plan_rows[plan_items[0].id].text)["folds"] == target["actions"]
+
+
+def test_letters_by_keyboard_and_the_refusals_in_chromium(browser: Browser, datasets: dict[str, Path], tmp_path: Path):
+    """Paper Folding Puzzles: the composite at the size a model gets, A-D and Enter, and what the server refuses
+    to a page's own requests (the answer key, another item's answer, a post without the form token)."""
+    db = tmp_path / "runs.db"
     pfp_items = read_items(datasets["pfp"])
     server = Server(["--task", "pfp/single-step", "--data", str(datasets["pfp"]), "--run", "pfp", "--db", str(db)])
     server.start()
     try:
-        browser.goto(f"{server.url}/p/bo")
+        _start(browser, server, "bo")
+        assert _current_item(browser) == pfp_items[0].id
+        composite = browser.evaluate(
+            "(() => { const i = document.querySelector('.material img'); return [i.width, i.naturalWidth]; })()"
+        )
+        assert composite[0] == composite[1] > 600  # shown at the size models get
+        assert _panel_in_view(browser)
+        # refusals, asked from the page itself with its cookie (the page's own policy forbids fetch(): lifted here
+        # so that the server's answers are what is tested)
+        browser.command("Page.setBypassCSP", enabled=True)
+        browser.goto(f"{server.url}/item")
+        assert _status(browser, "fetch('/files/items.jsonl')") == 404
+        assert _status(browser, "fetch('/files/manifest.json')") == 404
+        assert _status(browser, f"fetch('/files/{pfp_items[1].inputs['images']['composite']}')") == 404
+        token = browser.evaluate("document.querySelector('input[name=form_token]').value")
+        other = json.dumps({"item": pfp_items[1].id, "form_token": token, "choice": "A"})
+        assert _status(browser, _post_from_page(other)) == 409
+        tokenless = json.dumps({"item": pfp_items[0].id, "choice": "A"})
+        assert _status(browser, _post_from_page(tokenless)) == 403
+        browser.command("Page.setBypassCSP", enabled=False)
+        # item 1 by keyboard: the right letter, then Enter
         right = pfp_items[0].target["answer"]
-        browser.screenshot(shots / "letters.png")
-        browser.click_and_wait(f'button[name=choice][value="{right}"]')
+        browser.press(right.lower())
+        assert browser.evaluate("document.querySelector('button.picked').value") == right
+        browser.press_and_wait("Enter")
+        assert _current_item(browser) == pfp_items[1].id
+        # item 2 by the number key of a wrong option; item 3 by a click
         wrong = next(letter for letter in "ABCD" if letter != pfp_items[1].target["answer"])
-        browser.click_and_wait(f'button[name=choice][value="{wrong}"]')
-        assert _current_item(browser) == pfp_items[2].id
+        browser.press(str("ABCD".index(wrong) + 1))
+        browser.press_and_wait("Enter")
+        browser.click_and_wait('button[name=choice][value="A"]')
+        assert "You answered 3 of 3 questions" in browser.evaluate("document.body.textContent")
     finally:
         server.stop()
-
+    headline = make("pfp/single-step").spec.headline
     with Store(db) as store:
-        runs = {r.name: r for r in store.runs()}
-        plan_rows = {row.item_id: row for row in store.scores("people-bo")}
-        pfp_rows = {row.item_id: row for row in store.scores("pfp-bo")}
-    assert runs["people-bo"].task == "mentalblackboard/planning-v1"
-    assert runs["pfp-bo"].task == "pfp/single-step-v2" or runs["pfp-bo"].task.startswith("pfp/single-step-v")
-    assert plan_rows[plan_items[0].id].values[make("mentalblackboard/planning").spec.headline] == 1.0
-    assert json.loads(plan_rows[plan_items[0].id].text)["folds"] == target["actions"]
-    pfp_headline = make("pfp/single-step").spec.headline
-    assert pfp_rows[pfp_items[0].id].values[pfp_headline] == 1.0
-    assert pfp_rows[pfp_items[1].id].values[pfp_headline] == 0.0
-    assert pfp_rows[pfp_items[1].id].answer == {"answer": wrong}
+        rows = {row.item_id: row for row in store.scores("pfp-bo")}
+    assert rows[pfp_items[0].id].values[headline] == 1.0
+    assert rows[pfp_items[1].id].values[headline] == 0.0
+    assert rows[pfp_items[1].id].answer == {"answer": wrong}
+    assert len(rows) == 3
 
-    # perception probes: the offered answers as buttons
+
+def test_word_choices_fit_their_buttons_in_chromium(browser: Browser, datasets: dict[str, Path], tmp_path: Path):
+    """Perception probes: the offered answers as buttons wide enough for their words, chosen by number key."""
     probe_items = read_items(datasets["perception"])
     server = Server(
         [
@@ -243,19 +321,27 @@ def test_people_answer_every_kind_through_chromium(browser: Browser, datasets: d
             "--run",
             "seeing",
             "--db",
-            str(db),
+            str(tmp_path / "runs.db"),
         ]
     )
     server.start()
     try:
-        browser.goto(f"{server.url}/p/bo")
-        offered = browser.evaluate("[...document.querySelectorAll('button[name=choice]')].map(b => b.value)")
-        assert offered == probe_items[0].inputs["choices"]
-        browser.screenshot(shots / "choice.png")
-        browser.click_and_wait(f'button[name=choice][value="{probe_items[0].target["answer"]}"]')
-        assert _current_item(browser) == probe_items[1].id
+        _start(browser, server, "bo")
+        for item in probe_items:
+            offered = browser.evaluate("[...document.querySelectorAll('button[name=choice]')].map(b => b.value)")
+            assert offered == item.inputs["choices"]
+            assert browser.evaluate(
+                "[...document.querySelectorAll('button[name=choice]')].every(b => b.scrollWidth <= b.clientWidth)"
+            )
+            number = offered.index(item.target["answer"]) + 1
+            if number <= 9:  # the first nine answers have a number key
+                browser.press(str(number))
+                browser.press_and_wait("Enter")
+            else:
+                browser.click_and_wait(f'button[name=choice][value="{item.target["answer"]}"]')
+        assert "You answered 3 of 3 questions" in browser.evaluate("document.body.textContent")
     finally:
         server.stop()
-    with Store(db) as store:
-        (row,) = store.scores("seeing-bo")
-    assert row.item_id == probe_items[0].id and row.values["correct"] == 1.0
+    with Store(tmp_path / "runs.db") as store:
+        rows = list(store.scores("seeing-bo"))
+    assert len(rows) == 3 and all(row.values["correct"] == 1.0 for row in rows)

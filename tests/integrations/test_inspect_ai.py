@@ -139,10 +139,30 @@ def test_pooled_metrics_aggregate_like_foldbench(every_task_dataset: dict[str, P
         expected = aggregate(store.scores("r"), make(task_id).spec)
     task = foldbench_task(task_id, data=str(directory), modality="text")
     by_prompt = {_key(s.input): replies[str(s.id)] for s in task.dataset}
-    metrics = _metrics(_evaluate(task, lambda messages: by_prompt[_key(messages)], tmp_path / "logs"))
+    log = _evaluate(task, lambda messages: by_prompt[_key(messages)], tmp_path / "logs")
+    metrics = _metrics(log)
     for name, estimate in expected.estimates.items():
         if estimate.value is not None:
             assert metrics[name] == pytest.approx(estimate.value), name
+    # foldbench's 95 % intervals reach the log beside each value, as `foldbench report` prints them
+    logged = {score.name: {k: m.value for k, m in score.metrics.items()} for score in log.results.scores}
+    checked = 0
+    for name, estimate in expected.estimates.items():
+        if estimate.low is not None and estimate.high is not None:
+            assert logged[name]["foldbench/ci_low"] == pytest.approx(estimate.low), name
+            assert logged[name]["foldbench/ci_high"] == pytest.approx(estimate.high), name
+            checked += 1
+    assert checked >= 2
+    assert "stderr" in logged["exact_match"] and "stderr" not in logged["partial_accuracy"]
+
+
+def test_the_inspect_extra_installs_the_openai_client() -> None:
+    """``inspect eval ... --model openai/...`` needs the ``openai`` package: the extra brings it."""
+    import tomllib
+
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    extra = pyproject["project"]["optional-dependencies"]["inspect"]
+    assert any(requirement.split(">")[0].split("=")[0].strip() == "openai" for requirement in extra)
 
 
 def test_feedback_turns_follow_the_task(tmp_path: Path) -> None:

@@ -52,17 +52,22 @@ def _enclosed_white_regions(png: bytes) -> int:
 @pytest.fixture(scope="module")
 def probes_and_sources():
     probes = list(make("pfp/single-step-perception").generate(40, 8, knobs={"questions": 4}))
-    sources = list(make("pfp/single-step").generate(10, 8))
+    sources = list(make("pfp/single-step").generate(20, 8))
     return probes, sources
 
 
 def test_probes_ask_about_the_single_step_items_of_the_same_seed(probes_and_sources) -> None:
+    from foldbench.tasks.probes import configuration_hash
+
     probes, sources = probes_and_sources
+    by_id = {source.id: source for source in sources}
     for probe in probes:
-        source = sources[probe.metadata["index"] // 4]
-        assert probe.metadata["source_item"] == source.id
+        source = by_id[probe.metadata["source_item"]]  # among the first 40 / 4 items, or twice as many
         assert probe.inputs["puzzle"] == source.inputs["puzzle"] and probe.inputs["images"] == source.inputs["images"]
+        assert probe.metadata["source_seed"] == source.seed
+        assert probe.metadata["configuration"] == configuration_hash(source.inputs)
         assert probe.target["answer"] in probe.inputs["choices"]
+    assert len({p.metadata["source_item"] for p in probes}) > 5
 
 
 def test_answers_agree_with_the_fold_codes_and_the_pictures(probes_and_sources) -> None:

@@ -157,15 +157,28 @@ class Browser:
         if not ok:
             raise RuntimeError(f"no option {value!r} in select {name!r}")
 
+    def press(self, key: str) -> None:
+        """A real key press (down and up) of one character key or ``Enter``."""
+        code = 13 if key == "Enter" else ord(key.upper())
+        text = "\r" if key == "Enter" else key
+        self.command("Input.dispatchKeyEvent", type="keyDown", key=key, text=text, windowsVirtualKeyCode=code)
+        self.command("Input.dispatchKeyEvent", type="keyUp", key=key, windowsVirtualKeyCode=code)
+
+    def press_and_wait(self, key: str) -> None:
+        """Press a key that submits a form and wait until the next page has loaded."""
+        origin = self.evaluate("performance.timeOrigin")
+        self.press(key)
+        self.wait_for(f"performance.timeOrigin !== {origin!r} && document.readyState === 'complete'")
+
     def click_and_wait(self, selector: str) -> None:
         """Click (e.g. a submit button) and wait until the next page has loaded."""
         origin = self.evaluate("performance.timeOrigin")
         self.click(selector)
         self.wait_for(f"performance.timeOrigin !== {origin!r} && document.readyState === 'complete'")
 
-    def screenshot(self, path: Path) -> Path:
-        """A PNG of the whole page."""
-        data = self.command("Page.captureScreenshot", format="png", captureBeyondViewport=True)["data"]
+    def screenshot(self, path: Path, *, whole_page: bool = True) -> Path:
+        """A PNG of the whole page (or of what the window shows)."""
+        data = self.command("Page.captureScreenshot", format="png", captureBeyondViewport=whole_page)["data"]
         path.write_bytes(base64.b64decode(data))
         return path
 

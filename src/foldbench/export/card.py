@@ -1,21 +1,33 @@
 """The dataset card (``README.md``) of an export: the YAML header the Hugging Face Hub reads (configs per task
-and split, license, task categories) and a short description of each task written from its manifest and spec."""
+and split, license, task categories, size category, and ``dataset_info`` with each config's features and row
+counts), built with ``huggingface_hub``'s card data, and a short description of each task written from its
+manifest and spec."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from foldbench.export._source import Source
 from foldbench.export.choices import choice_letters
 
-__all__ = ["dataset_card", "task_categories"]
+__all__ = ["card_data", "dataset_card", "size_category", "task_categories"]
 
 
-def _yaml(value: str) -> str:
-    """A YAML scalar (JSON strings are valid YAML)."""
-    return json.dumps(value)
+#: The Hub's size categories: (upper bound of rows, name), smallest first.
+_SIZE_CATEGORIES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"))
+
+
+def size_category(rows: int) -> str:
+    """The Hub's size category of a dataset of ``rows`` rows.
+
+    >>> size_category(0), size_category(1000), size_category(2_500_000)
+    ('n<1K', '1K<n<10K', '1M<n<10M')
+    """
+    for bound, name in _SIZE_CATEGORIES:
+        if rows < bound:
+            return name
+    return "1M<n<10M" if rows < 10_000_000 else "n>10M"
 
 
 def task_categories(sources: Sequence[Source]) -> list[str]:
@@ -57,22 +69,46 @@ def _describe(source: Source, record: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def card_data(exported: Sequence[tuple[Source, dict[str, Any]]], *, license: str) -> Any:
+    """The card's YAML header as ``huggingface_hub.DatasetCardData``."""
+    from huggingface_hub import DatasetCardData
+
+    from foldbench.export.hf import card_features
+
+    configs = []
+    infos = []
+    for index, (source, record) in enumerate(exported):
+        config: dict[str, Any] = {
+            "config_name": record["config"],
+            "data_files": [{"split": record["split"], "path": f"{record['config']}/{record['split']}-*.parquet"}],
+        }
+        if index == 0:
+            config["default"] = True
+        configs.append(config)
+        infos.append(
+            {
+                "config_name": record["config"],
+                "features": card_features(source),
+                "splits": [
+                    {"name": record["split"], "num_bytes": record.get("bytes", 0), "num_examples": record["rows"]}
+                ],
+            }
+        )
+    return DatasetCardData(
+        license=license,
+        language=["en"],
+        task_categories=task_categories([s for s, _ in exported]),
+        size_categories=[size_category(max((r["rows"] for _, r in exported), default=0))],
+        tags=["foldbench", "spatial-reasoning", "paper-folding"],
+        pretty_name="foldbench export",
+        configs=configs,
+        dataset_info=infos,
+    )
+
+
 def dataset_card(exported: Sequence[tuple[Source, dict[str, Any]]], *, license: str) -> str:
     """The card for the exported (source, record) pairs."""
-    header = ["---", f"license: {_yaml(license)}", "language:", "- en", "task_categories:"]
-    header += [f"- {c}" for c in task_categories([s for s, _ in exported])]
-    header += ["tags:", "- foldbench", "- spatial-reasoning", "- paper-folding", "pretty_name: foldbench export"]
-    header.append("configs:")
-    for index, (_source, record) in enumerate(exported):
-        header += [
-            f"- config_name: {_yaml(record['config'])}",
-            "  data_files:",
-            f"  - split: {_yaml(record['split'])}",
-            f"    path: {_yaml(record['config'] + '/' + record['split'] + '-*.parquet')}",
-        ]
-        if index == 0:
-            header.append("  default: true")
-    header.append("---")
+    header = ["---", card_data(exported, license=license).to_yaml(), "---"]
     configs = [r["config"] for _, r in exported]
     body = [
         "",

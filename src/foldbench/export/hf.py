@@ -119,6 +119,20 @@ class _Layout:
         return pa.schema(fields, metadata=metadata)
 
 
+def card_features(source: Source) -> list[dict[str, str]]:
+    """The columns of a dataset's export in the form of a dataset card's ``dataset_info.features``."""
+    layout = _Layout(tuple(source.manifest["modalities"]), _flat_columns(source))
+    features = []
+    for field in layout.schema():
+        if pa.types.is_list(field.type):
+            item = field.type.value_type
+            element = "image" if field.name in ("images", "target_images") else str(item)
+            features.append({"name": field.name, "sequence": element})
+        else:
+            features.append({"name": field.name, "dtype": str(field.type).replace("double", "float64")})
+    return features
+
+
 def _row(source: Source, item: Item, layout: _Layout, split: str, media: Callable[[str], None]) -> dict[str, Any]:
     prompts = {m: source.task.render(item, m) for m in layout.modalities}
     pictures = {m: [p.path for p in prompts[m].parts if isinstance(p, ImagePart) and p.path] for m in prompts}
@@ -216,16 +230,19 @@ def write_shards(
         pq.write_table(schema.empty_table(), out.join(name), filesystem=filesystem)
         shards.append(name)
     final = []
+    shard_total = 0
     for index, name in enumerate(shards):
         target = posixpath.join(folder, f"{split}-{index:05d}-of-{len(shards):05d}.parquet")
         filesystem.move(out.join(name), out.join(target))
         final.append(posixpath.basename(target))
+        shard_total += int(filesystem.get_file_info(out.join(target)).size or 0)
     record = {
         "format": EXPORT_FORMAT,
         "config": folder,
         "split": split,
         "rows": rows,
         "shards": final,
+        "bytes": shard_total,
         "files": sorted(copied),
         "typed_columns": {name: f"{section}.{key}" for name, (section, key, _k) in layout.flat.items()},
         "foldbench_version": __version__,

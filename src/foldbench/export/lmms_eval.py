@@ -10,9 +10,10 @@ Layout of the output directory::
 ``process_results`` rebuilds the item from its row and calls the task's own ``parse`` and ``score``: every metric
 the task declares is reported, aggregated as foldbench aggregates it (proportions and means over the items where
 the metric applies, pooled metrics as Σ numerator / Σ denominator), plus ``headline`` (the task's headline metric,
-for the group) and ``parse_failed``. Run it with::
+for the group) and ``parse_failed``. The task files name the Parquet shards relative to the folder (a folder
+on the local disk can be moved or copied anywhere; one in a bucket names them by URI). Run it from the folder::
 
-    python -m lmms_eval --model <model> --model_args <args> --include_path <out> --tasks foldbench
+    cd <out> && python -m lmms_eval --model <model> --model_args <args> --include_path . --tasks foldbench
 """
 
 from __future__ import annotations
@@ -149,7 +150,8 @@ def export_lmms_eval(
             name = lmms_task_name(task_id)
             names.append(name)
             modalities_by_task[task_id] = chosen
-            files = target.location(folder, f"{split}-*.parquet")
+            pattern = f"{split}-*.parquet"
+            files = f"{folder}/{pattern}" if target.is_local else target.location(folder, pattern)
             stage.write_bytes(f"{name}.yaml", task_yaml(source, files, split, chosen).encode())
         stage.write_bytes(f"_{GROUP}.yaml", group_yaml(names).encode())
         utils = _UTILS.read_text(encoding="utf-8").replace(

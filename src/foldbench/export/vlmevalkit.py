@@ -2,9 +2,16 @@
 
 One file per multiple-choice task (a task whose answer is one option letter; others are skipped), named
 ``foldbench_<name>.tsv``, with the columns VLMEvalKit's multiple-choice datasets use: ``index``, ``image`` (the
-prompt's picture as base64 PNG; a list of them when the prompt shows several), ``question`` (the prompt's text),
-one column per option letter, ``answer`` (the right letter) and ``category`` (the task, and the item's subtask
-when it has one). Put the files in ``$LMUData`` and run ``python run.py --data foldbench_<name> --model <model>``.
+prompt's picture as base64 PNG; a list of them when the prompt shows several), ``image_path`` (the file name
+VLMEvalKit saves each picture under: one name, or a list as long as the pictures), ``question``, one column per
+option letter, ``answer`` (the right letter) and ``category`` (the task, and the item's subtask when it has one).
+Put the files in ``$LMUData`` and run ``python run.py --data foldbench_<name> --model <model>``.
+
+VLMEvalKit writes its own prompt around the row (``Question: ...``, ``Options:`` with one line per letter, and
+"select the correct answer") and, without a judge model, reads the reply with exact rules that find a bare option
+letter among the reply's last words, or an option's text in a short reply. So the ``question`` is the task's prompt
+without its JSON reply instructions, ending with a request for the letter alone, and each option column holds the
+option's own text where options are values or words (else it names the option in the picture).
 """
 
 from __future__ import annotations
@@ -20,9 +27,11 @@ from typing import Any
 from foldbench.export._output import ExportError, destination, staged
 from foldbench.export._source import Source, open_source
 from foldbench.export.choices import choice_field
+from foldbench.human.questions import without_reply_format
 from foldbench.messages import ImagePart, TextPart
+from foldbench.tasks.base import Item
 
-__all__ = ["export_vlmevalkit", "tsv_name"]
+__all__ = ["export_vlmevalkit", "letter_request", "option_texts", "tsv_name"]
 
 
 def tsv_name(task_id: str) -> str:
@@ -32,6 +41,28 @@ def tsv_name(task_id: str) -> str:
     'foldbench_pfp_folding_3d'
     """
     return "foldbench_" + task_id.rsplit("-v", 1)[0].replace("/", "_").replace("-", "_")
+
+
+def letter_request(letters: Sequence[str]) -> str:
+    """The closing request of a question: the option letter alone, the form VLMEvalKit's exact rules read.
+
+    >>> letter_request("AB")
+    'Answer with the letter of the right option alone: A or B.'
+    """
+    return f"Answer with the letter of the right option alone: {', '.join(letters[:-1])} or {letters[-1]}."
+
+
+def option_texts(item: Item, letters: Sequence[str]) -> list[str]:
+    """Each option's own text when the item's options are values or words, else a name for the pictured option."""
+    options = item.inputs.get("options")
+    if (
+        isinstance(options, list)
+        and len(options) == len(letters)
+        and all(isinstance(o, str | int | float) and not isinstance(o, bool) for o in options)
+        and all(str(o).strip() for o in options)
+    ):
+        return [" ".join(str(o).split()) for o in options]
+    return [f"the option marked {letter} in the picture" for letter in letters]
 
 
 def _picture_modality(source: Source) -> str | None:
@@ -55,21 +86,22 @@ def _tsv(source: Source, modality: str, on_item: Callable[[], None] | None) -> t
         field, letters = found
         if writer is None:
             writer = csv.writer(buffer, delimiter="\t", lineterminator="\n")
-            writer.writerow(["index", "image", "question", *letters, "answer", "category"])
+            writer.writerow(["index", "image", "image_path", "question", *letters, "answer", "category"])
         prompt = source.task.render(item, modality)
         pictures = [
             base64.b64encode(p.data if p.data is not None else (source.directory / str(p.path)).read_bytes()).decode()
             for p in prompt.parts
             if isinstance(p, ImagePart)
         ]
-        question = "\n\n".join(
-            b for b in (prompt.system, *[p.text for p in prompt.parts if isinstance(p, TextPart)]) if b
-        )
+        texts = (prompt.system, *[p.text for p in prompt.parts if isinstance(p, TextPart)])
+        question = "\n\n".join([*(without_reply_format(t) for t in texts if t), letter_request(letters)])
         answer = getattr(source.task.oracle(item), field)
         subtask = item.metadata.get("subtask")
         category = source.manifest["task"] + (f"/{subtask}" if isinstance(subtask, str) else "")
         image = pictures[0] if len(pictures) == 1 else json.dumps(pictures)
-        writer.writerow([index, image, question, *[f"the option marked {x}" for x in letters], answer, category])
+        names = [f"{index}_{k}.png" for k in range(len(pictures))]
+        image_path = f"{index}.png" if len(pictures) == 1 else json.dumps(names)
+        writer.writerow([index, image, image_path, question, *option_texts(item, letters), answer, category])
         rows += 1
         if on_item is not None:
             on_item()
@@ -112,7 +144,9 @@ def export_vlmevalkit(
             "a VLMEvalKit checkout:\n\n"
             f"    python run.py --data {' '.join(n for n, _ in written)} --model <model>\n\n"
             "VLMEvalKit reads a TSV it does not know as a custom multiple-choice dataset (columns `index`, `image`, "
-            "`question`, the option letters, `answer`, `category`) and reports accuracy per category.\n"
+            "`image_path`, `question`, the option letters, `answer`, `category`) and reports accuracy per category. "
+            "Each question asks for the option letter alone, which VLMEvalKit's exact matching reads without a "
+            "judge model.\n"
         )
         stage.write_bytes("README.md", readme.encode())
     return written

@@ -3,7 +3,8 @@
 * **Perception beside reasoning**: a perception-probe run (items with ``metadata["source_item"]``) and a reasoning
   run on the configurations those probes ask about: the probes' accuracy and the reasoning headline over the
   configurations both runs scored, overall and per question type ("sees the holes: 92 %, predicts the unfolding:
-  14 %").
+  14 %"). The pairing is refused unless every probe's source item in the reasoning run's dataset has the seed and
+  the configuration hash the probe records (same item ids over another seed are other configurations).
 * **Per-item agreement**: two runs of the same task (people and a model, two models, two participants): how often
   both solve or both miss an item, and the items one finds hard that the other finds easy.
 
@@ -75,6 +76,7 @@ def perception_pairing(store: Store, perception_run: str, reasoning_run: str) ->
             f"runs '{perception_run}' and '{reasoning_run}' share no configuration: generate the probes with the "
             "reasoning dataset's seed and knobs"
         )
+    _check_same_configurations(probes, perception_run, reasoning_run, reason_info.dataset)
     sources = sorted({row.metadata["source_item"] for row in probes})
     by_kind: dict[str, list[ScoreRow]] = defaultdict(list)
     for row in probes:
@@ -94,6 +96,42 @@ def perception_pairing(store: Store, perception_run: str, reasoning_run: str) ->
             for kind, rows in sorted(by_kind.items())
         },
     )
+
+
+def _check_same_configurations(
+    probes: Sequence[ScoreRow], perception_run: str, reasoning_run: str, dataset: str
+) -> None:
+    """Refuse (one line) unless each probe's source item in the reasoning dataset has the probe's recorded seed and
+    configuration hash."""
+    from pathlib import Path
+
+    from foldbench.tasks.dataset import read_items
+    from foldbench.tasks.probes import configuration_hash
+
+    if any("configuration" not in row.metadata or "source_seed" not in row.metadata for row in probes):
+        raise FoldbenchError(
+            f"run '{perception_run}' has probes without a configuration hash (made by an older probe task): "
+            "regenerate the probes to pair them"
+        )
+    try:
+        items = {item.id: item for item in read_items(Path(dataset))}
+    except (FoldbenchError, OSError) as error:
+        raise FoldbenchError(
+            f"cannot check that runs '{perception_run}' and '{reasoning_run}' share configurations: the dataset of "
+            f"'{reasoning_run}' ({dataset}) cannot be read ({' '.join(str(error).split())[:120]})"
+        ) from None
+    for row in probes:
+        item = items.get(row.metadata["source_item"])
+        if (
+            item is None
+            or item.seed != row.metadata["source_seed"]
+            or configuration_hash(item.inputs) != row.metadata["configuration"]
+        ):
+            raise FoldbenchError(
+                f"runs '{perception_run}' and '{reasoning_run}' do not share configurations: probe {row.item_id} asks "
+                f"about {row.metadata['source_item']} as generated with another seed or knobs than the dataset of "
+                f"'{reasoning_run}'; generate both with the same seed and knobs"
+            )
 
 
 def item_agreement(store: Store, first: str, second: str) -> Agreement:

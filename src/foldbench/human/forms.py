@@ -45,7 +45,7 @@ LETTERS: tuple[str, ...] = ("A", "B", "C", "D")
 MAX_FIELDS = 160
 MAX_FOLDS = 8
 _HOLE_FIELD = re.compile(r"^(shape|size|dir)-([0-9]{1,2})$")
-_COMMON = frozenset({"item", "shown"})
+_COMMON = frozenset({"item", "form_token"})
 
 
 class FormError(FoldbenchError, ValueError):

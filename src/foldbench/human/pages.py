@@ -1,5 +1,9 @@
 """The HTML of the human-baseline pages: everything shown is escaped, nothing is loaded from elsewhere (styles and
-the small script are inline; pictures and videos come from the dataset through ``/files/``)."""
+the small scripts are inline; pictures and videos come from the server's ``/files/``, which serves only the files
+of the item being shown).
+
+An item page shows the material (pictures at the size a model gets them, click to enlarge) on the left and, in a
+panel that stays in view, the question and the answer controls; choices answer by click or keyboard."""
 
 from __future__ import annotations
 
@@ -9,29 +13,68 @@ from collections.abc import Sequence
 from urllib.parse import quote
 
 from foldbench.human.forms import DIRECTIONS, FOLD_CODES, LETTERS, SHAPES, SIZES, AnswerForm
-from foldbench.messages import ImagePart, Prompt, TextPart, VideoPart
+from foldbench.human.questions import ParticipantQuestion
+from foldbench.messages import ImagePart, Part, TextPart, VideoPart
 from foldbench.pft.grid import NUM_POSITIONS, triangle_vertices
 from foldbench.tasks.base import Item
 
 __all__ = ["done_page", "error_page", "index_page", "item_page"]
 
 _STYLE = """
-body{font-family:system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:12px;color:#222}
-.prompt{white-space:pre-wrap;font-family:ui-monospace,monospace;font-size:13px;background:#f6f6f6;padding:8px}
-.prompt img{display:block;max-width:min(100%,420px);border:1px solid #ccc;margin:4px}
-.prompt video{display:block;max-width:min(100%,560px)}
-.bar{display:flex;justify-content:space-between;color:#555}
-form{margin-top:12px;border-top:2px solid #446;padding-top:8px}
-button{font-size:15px;margin:2px;padding:4px 10px}
-.letters button{font-size:22px;width:64px}
+*{box-sizing:border-box}
+body{font-family:system-ui,sans-serif;margin:0;padding:0 16px 16px;color:#222;line-height:1.4}
+header{display:flex;align-items:center;gap:16px;flex-wrap:wrap;border-bottom:2px solid #446;padding:8px 0}
+header h1{font-size:20px;margin:0;flex:1 1 auto}
+header progress{width:160px}
+main.item{display:flex;gap:20px;align-items:flex-start;margin-top:12px}
+.material{flex:1 1 auto;min-width:0;overflow-x:auto}
+.material .text{white-space:pre-wrap;font-size:14px;margin:6px 0}
+.material img{display:inline-block;vertical-align:top;max-width:none;border:1px solid #ccc;margin:4px;
+  cursor:zoom-in}
+.material img.zoomed{position:fixed;inset:0;width:100vw;height:100vh;object-fit:contain;background:#fff;margin:0;
+  z-index:10;cursor:zoom-out;border:0}
+.material video{display:block;max-width:100%}
+.panel{flex:0 0 400px;position:sticky;top:8px;max-height:calc(100vh - 16px);overflow:auto;background:#f4f5fa;
+  border:1px solid #ccd;border-radius:6px;padding:10px 12px}
+.question{white-space:pre-wrap;font-size:15px}
+.mono{font-family:ui-monospace,monospace;font-size:13px}
+button{font-size:15px;margin:2px;padding:4px 10px;cursor:pointer}
+.choices{display:flex;flex-wrap:wrap;gap:6px;margin:8px 0}
+.choices button{font-size:18px;min-width:72px;width:auto;white-space:nowrap;padding:8px 14px}
+.choices button.picked{outline:3px solid #f4b942}
+kbd{font-size:12px;color:#666;border:1px solid #bbb;border-radius:3px;padding:0 4px;margin-right:6px}
 svg polygon{fill:#fff;stroke:#446;stroke-width:.02;cursor:pointer}
 svg polygon.on{fill:#f4b942}
 svg text{font-size:.22px;pointer-events:none;fill:#555}
-.holes td{padding:2px 6px}
+.holes td{padding:2px 4px}
 .steps span{display:inline-block;border:1px solid #446;padding:2px 6px;margin:2px}
+.start{max-width:760px}
+.start label{font-weight:600;display:block;margin-top:12px}
+.start input{font-size:18px;padding:4px 8px}
 """
 
-_SCRIPT = """
+_ZOOM_SCRIPT = """
+document.querySelectorAll('.material img').forEach(i=>i.addEventListener('click',()=>i.classList.toggle('zoomed')));
+document.addEventListener('keydown',e=>{if(e.key==='Escape')document.querySelectorAll('img.zoomed')
+  .forEach(i=>i.classList.remove('zoomed'));});
+"""
+
+_CHOICE_SCRIPT = """
+const form=document.getElementById('answer');
+const choices=[...document.querySelectorAll('button[name=choice]')];
+let picked=null;
+function pick(b){choices.forEach(c=>c.classList.remove('picked'));picked=b;b.classList.add('picked');b.focus();}
+document.addEventListener('keydown',e=>{
+  if(e.ctrlKey||e.metaKey||e.altKey)return;
+  const key=e.key.toUpperCase();
+  const byKey=choices.find(b=>b.dataset.key===key||b.dataset.number===key);
+  if(byKey){e.preventDefault();pick(byKey);return;}
+  if(e.key==='Enter'&&picked){e.preventDefault();form.requestSubmit(picked);}
+});
+"""
+
+_HOLES_SCRIPT = """
+const form=document.getElementById('answer');
 const holes=document.getElementById('holes');
 function addHole(loc){
   const row=document.createElement('tr');row.id='hole-'+loc;
@@ -49,7 +92,11 @@ document.querySelectorAll('button.fold').forEach(b=>b.addEventListener('click',e
   steps.appendChild(s);
 }));
 const undo=document.getElementById('undo');
-if(undo){undo.addEventListener('click',e=>{e.preventDefault();if(steps.lastElementChild)steps.lastElementChild.remove();});}
+undo.addEventListener('click',e=>{e.preventDefault();if(steps.lastElementChild)steps.lastElementChild.remove();});
+document.addEventListener('keydown',e=>{
+  if(e.key==='Enter'&&!(e.target instanceof HTMLButtonElement)){e.preventDefault();
+    form.requestSubmit(document.getElementById('submit'));}
+});
 """
 
 
@@ -61,29 +108,25 @@ def _page(title: str, body: str, *, script: str = "") -> str:
     tail = f"<script>{script}</script>" if script else ""
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{_e(title)}</title><style>{_STYLE}</style></head><body>{body}{tail}</body></html>"
     )
 
 
-def _with_token(url: str, token: str | None) -> str:
-    return url if token is None else f"{url}{'&' if '?' in url else '?'}token={quote(token, safe='')}"
-
-
-def _prompt_html(prompt: Prompt, token: str | None) -> str:
+def _material_html(parts: Sequence[Part], *, monospace: bool) -> str:
     pieces = []
-    for part in prompt.parts:
+    for part in parts:
         if isinstance(part, TextPart):
-            pieces.append(_e(part.text))
+            pieces.append(f'<div class="text{" mono" if monospace else ""}">{_e(part.text)}</div>')
         elif isinstance(part, ImagePart):
             if part.path is not None:
-                src = _with_token(f"/files/{quote(part.path)}", token)
+                src = f"/files/{quote(part.path)}"
             else:
                 src = "data:image/png;base64," + base64.b64encode(part.data or b"").decode("ascii")
-            pieces.append(f'<img alt="{_e(part.label)}" src="{_e(src)}">')
+            pieces.append(f'<img alt="{_e(part.label)}" title="click to enlarge" src="{_e(src)}">')
         elif isinstance(part, VideoPart):
-            src = _with_token(f"/files/{quote(part.path)}", token)
-            pieces.append(f'<video controls preload="auto" src="{_e(src)}"></video>')
-    return f'<div class="prompt">{"".join(pieces)}</div>'
+            pieces.append(f'<video controls preload="auto" src="/files/{_e(quote(part.path))}"></video>')
+    return f'<section class="material">{"".join(pieces)}</section>'
 
 
 def _sheet_svg() -> str:
@@ -128,73 +171,94 @@ def _fold_builder(field: str, label: str) -> str:
     )
 
 
+def _choice_buttons(values: Sequence[str], *, letters_only: bool) -> str:
+    buttons = []
+    for number, value in enumerate(values, start=1):
+        key = LETTERS[number - 1] if number <= len(LETTERS) else ""
+        hint = str(number) if letters_only else (f"{number}" if number <= 9 else "")
+        buttons.append(
+            f'<button type="submit" name="choice" value="{_e(value)}" data-key="{key if letters_only else ""}" '
+            f'data-number="{hint}"><kbd>{_e(hint)}</kbd>{_e(value)}</button>'
+        )
+    return f'<div class="choices">{"".join(buttons)}</div>'
+
+
 def _form_body(form: AnswerForm) -> tuple[str, str]:
     """The form's inputs and its script."""
     if form.kind == "letters":
-        buttons = "".join(f'<button type="submit" name="choice" value="{c}">{c}</button>' for c in LETTERS)
-        return f'<div class="letters">{buttons}</div>', ""
+        return _choice_buttons(LETTERS, letters_only=True), _CHOICE_SCRIPT
     if form.kind == "choice":
-        buttons = "".join(f'<button type="submit" name="choice" value="{_e(c)}">{_e(c)}</button>' for c in form.choices)
-        return f'<div class="letters choices">{buttons}</div>', ""
-    holes_label = "Holes on the unfolded sheet" if form.kind == "holes" else "Holes to punch on the folded paper"
+        return _choice_buttons(form.choices, letters_only=False), _CHOICE_SCRIPT
     steps = ("unfolding", "Unfolding steps") if form.kind == "holes" else ("fold", "Folds")
     body = (
-        f"<p>{holes_label}: click a triangle to add a hole there (click again to remove it), then set its shape, "
-        "size and direction.</p>"
         f'{_sheet_svg()}<table class="holes"><tbody id="holes"></tbody></table>{_hole_template()}'
         f"{_fold_builder(*steps)}"
-        '<p><button type="submit" id="submit">submit answer</button></p>'
+        '<p><button type="submit" id="submit">Submit</button></p>'
     )
-    return body, _SCRIPT
+    return body, _HOLES_SCRIPT
 
 
 def item_page(
     *,
+    title: str,
     item: Item,
-    prompt: Prompt,
+    question: ParticipantQuestion,
     form: AnswerForm,
-    participant: str,
+    form_token: str,
     position: int,
     total: int,
-    shown_ms: int,
-    token: str | None,
 ) -> str:
-    """The page of one item: the prompt exactly as a model gets it (text, pictures, video), then the form."""
+    """The page of one item: the material on the left, the question and the answer form in a panel beside it."""
     inputs, script = _form_body(form)
-    action = _with_token(f"/p/{quote(participant)}/answer", token)
+    has_pictures = any(not isinstance(part, TextPart) for part in question.material)
     body = (
-        f'<div class="bar"><span>participant {_e(participant)}</span>'
-        f"<span>item {position + 1} of {total}</span></div>"
-        f"{_prompt_html(prompt, token)}"
-        f'<form method="post" action="{_e(action)}" id="answer" data-kind="{form.kind}">'
+        f"<header><h1>{_e(title)}</h1><span>Question {position + 1} of {total}</span>"
+        f'<progress value="{position}" max="{total}"></progress></header>'
+        '<main class="item">'
+        f"{_material_html(question.material, monospace=not has_pictures)}"
+        f'<aside class="panel"><div class="question">{_e(question.question)}</div>'
+        f'<form method="post" action="/answer" id="answer" data-kind="{form.kind}">'
         f'<input type="hidden" name="item" value="{_e(item.id)}">'
-        f'<input type="hidden" name="shown" value="{shown_ms}">'
-        "<p>Answer with the form below (it writes the answer in the format the question asks for).</p>"
-        f"{inputs}</form>"
+        f'<input type="hidden" name="form_token" value="{_e(form_token)}">'
+        f"{inputs}</form></aside></main>"
     )
-    return _page(f"{item.id} — foldbench", body, script=script)
+    return _page(f"{title} — question {position + 1} of {total}", body, script=_ZOOM_SCRIPT + script)
 
 
-def done_page(participant: str, total: int) -> str:
-    """Shown when a participant has answered every item."""
+def done_page(*, title: str, answered: int, total: int) -> str:
+    """The closing page, once a participant has answered every item."""
     return _page(
-        "done — foldbench",
-        f"<h1>Thank you, {_e(participant)}</h1><p>All {total} items are answered and stored.</p>",
+        f"{title} — thank you",
+        f'<div class="start"><h1>Thank you!</h1><p>You answered {answered} of {total} questions; every answer is '
+        "stored. You may close this page now.</p></div>",
     )
 
 
-def index_page(*, task: str, run: str, participants: Sequence[str], token: str | None) -> str:
-    """The start page: a participant id field, and the participants who have begun."""
-    action = "/start"
-    hidden = "" if token is None else f'<input type="hidden" name="token" value="{_e(token)}">'
-    links = "".join(f'<li><a href="{_e(_with_token("/p/" + quote(p), token))}">{_e(p)}</a></li>' for p in participants)
+def index_page(*, title: str, total: int, kind: str, access_token: str | None) -> str:
+    """The start page: what the study is and how it works, and a labelled field for the participant id. It
+    never lists who has taken part."""
+    hidden = "" if access_token is None else f'<input type="hidden" name="token" value="{_e(access_token)}">'
+    keys = (
+        "You can also answer with the keyboard: the letter or number of an option, then Enter."
+        if kind in ("letters", "choice")
+        else "You answer on a drawing of the sheet: click triangles to mark holes and add folds with buttons."
+    )
     body = (
-        f"<h1>{_e(task)}</h1><p>Run {_e(run)}. Enter your participant id to start or continue.</p>"
-        f'<form method="get" action="{action}">{hidden}<input name="participant" id="participant" '
-        'pattern="[A-Za-z0-9_-]{1,32}" required> <button type="submit">start</button></form>'
-        f"<ul>{links}</ul>"
+        f'<div class="start"><h1>{_e(title)}</h1>'
+        f"<p>You will see {total} questions about folded paper, one at a time. Each shows pictures (or a "
+        "description) of the paper; the question and the answer buttons are in the panel beside them. Click a "
+        "picture to enlarge it, and click again (or press Escape) to go back.</p>"
+        f"<p>{_e(keys)}</p>"
+        "<p>Take the time you need, but please answer each question on your own. The time from showing a question "
+        "to your answer is recorded. Your answer to a question cannot be changed once submitted.</p>"
+        "<p>You may stop at any time: come back to this page, enter the same participant id, and you continue "
+        "where you left off.</p>"
+        f'<form method="post" action="/start">{hidden}'
+        '<label for="participant">Participant id (letters, digits, _ or -, as given to you)</label>'
+        '<input name="participant" id="participant" pattern="[A-Za-z0-9_\\-]{1,32}" maxlength="32" required '
+        'autocomplete="off" autofocus> <button type="submit">Start</button></form></div>'
     )
-    return _page("foldbench human baseline", body)
+    return _page(title, body)
 
 
 def error_page(message: str) -> str:

@@ -1,10 +1,15 @@
 """The human-baseline web server: standard-library ``http.server`` on 127.0.0.1.
 
-Routes: ``/`` (start page), ``/start?participant=ID`` (redirect to the participant's page), ``/p/ID`` (the next
-unanswered item, or the done page), ``POST /p/ID/answer`` (store an answer, then redirect back) and
-``/files/PATH`` (a file of the dataset directory, never anything outside it: 404). A post that is not an answer of
-the task's schema gets a one-line 400 and stores nothing. Served on another address than loopback only when asked
-explicitly, and then every request must carry the session's token (``?token=...``), else 403.
+Routes: ``/`` (the start page), ``POST /start`` (open a visit for a participant id: a cookie, then the first
+unanswered item), ``/item`` (the item the server now shows the visit, or the closing page), ``POST /answer``
+(store the answer to that item, then show the next) and ``/files/PATH`` (a picture or video of the item being shown
+to the visit, nothing else of the dataset: 404).
+
+The server is the authority (see :mod:`foldbench.human.visits`): a page or post without a visit's cookie is sent
+to the start page or refused (403), every post carries the visit's form token (else 403), an answer is accepted only
+for the item the visit is being shown (else 409), and the time it took is measured by the server's clock. A post
+that is not an answer of the task's schema gets a one-line 400 and stores nothing. Served on another address than
+loopback only when asked explicitly, and then the start page needs the session's token (``?token=...``).
 """
 
 from __future__ import annotations
@@ -13,20 +18,24 @@ import hmac
 import ipaddress
 import mimetypes
 import secrets
-import time
 from http import HTTPStatus
+from http.cookies import CookieError, SimpleCookie
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
-from urllib.parse import parse_qs, quote, unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from foldbench.errors import FoldbenchError, UsageError
 from foldbench.human.forms import FormError
 from foldbench.human.pages import done_page, index_page, item_page
-from foldbench.human.session import HumanSession, valid_participant
+from foldbench.human.questions import ParticipantQuestion, participant_question, study_title
+from foldbench.human.session import HumanSession, Page, valid_participant
+from foldbench.human.visits import Visit, Visits, now_ms
 
-__all__ = ["MAX_POST_BYTES", "make_server", "serve", "is_loopback"]
+__all__ = ["COOKIE", "MAX_POST_BYTES", "make_server", "serve", "is_loopback"]
 
 MAX_POST_BYTES = 64 * 1024
+#: The cookie that holds a visit's secret.
+COOKIE = "foldbench_visit"
 _CSP = (
     "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; "
     "script-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
@@ -72,7 +81,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Security-Policy", _CSP)
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Referrer-Policy", "no-referrer")
-        self.send_header("Cache-Control", "no-store" if content_type.startswith("text/") else "private, max-age=3600")
+        self.send_header("Cache-Control", "no-store")
         for name, value in (extra or {}).items():
             self.send_header(name, value)
         self.end_headers()
@@ -86,51 +95,53 @@ class _Handler(BaseHTTPRequestHandler):
         """A one-line plain-text answer (errors)."""
         self._send(status, (" ".join(message.split()) + "\n").encode("utf-8"), "text/plain; charset=utf-8")
 
-    def _redirect(self, location: str) -> None:
-        self._send(HTTPStatus.SEE_OTHER, b"", "text/plain; charset=utf-8", {"Location": location})
+    def _redirect(self, location: str, extra: dict[str, str] | None = None) -> None:
+        self._send(HTTPStatus.SEE_OTHER, b"", "text/plain; charset=utf-8", {"Location": location, **(extra or {})})
 
-    def _url(self, path: str) -> str:
-        token = self.server.token
-        return path if token is None else f"{path}?token={quote(token, safe='')}"
+    # who is asking ------------------------------------------------------------------------------------------
 
-    # routing --------------------------------------------------------------------------------------------------
-
-    def _authorised(self, query: dict[str, list[str]]) -> bool:
+    def _access_granted(self, given: list[str]) -> bool:
+        """Whether the start page may be used: always on loopback, else only with the session's token."""
         token = self.server.token
         if token is None:
             return True
-        given = query.get("token", [""])
         return len(given) == 1 and hmac.compare_digest(given[0].encode(), token.encode())
+
+    def _visit(self) -> Visit | None:
+        """The visit the request's cookie opens, or None."""
+        header = self.headers.get("Cookie", "")
+        try:
+            morsel = SimpleCookie(header).get(COOKIE)
+        except CookieError:
+            return None
+        return None if morsel is None else self.server.visits.find(morsel.value)
+
+    def _page_of(self, visit: Visit) -> tuple[Page, ParticipantQuestion | None]:
+        """The participant's next page, with the participant's version of its question."""
+        page = self.server.session.next_page(visit.participant)
+        if page.item is None or page.prompt is None or page.form is None:
+            return page, None
+        return page, participant_question(page.prompt, page.form.kind)
+
+    # routing --------------------------------------------------------------------------------------------------
 
     def do_HEAD(self) -> None:
         self.do_GET()
 
     def do_GET(self) -> None:
         url = urlsplit(self.path)
-        query = parse_qs(url.query, keep_blank_values=True)
-        if not self._authorised(query):
-            self._line(HTTPStatus.FORBIDDEN, "forbidden: this page needs the session's token")
-            return
         path = url.path
-        session = self.server.session
         try:
             if path == "/":
-                self._html(
-                    index_page(
-                        task=session.task.id,
-                        run=session.run,
-                        participants=session.participants(),
-                        token=self.server.token,
-                    )
-                )
-            elif path == "/start":
-                participant = query.get("participant", [""])[0]
-                if not valid_participant(participant):
-                    self._line(HTTPStatus.BAD_REQUEST, "a participant id is 1-32 letters, digits, '_' or '-'")
+                if not self._access_granted(parse_qs(url.query).get("token", [])):
+                    self._line(HTTPStatus.FORBIDDEN, "forbidden: the start page needs the session's token")
                     return
-                self._redirect(self._url(f"/p/{participant}"))
-            elif path.startswith("/p/") and path.count("/") == 2:
-                self._item(unquote(path[3:]))
+                session = self.server.session
+                kind = session.forms[session.items[0].id].kind if session.items else "choice"
+                token = self.server.token
+                self._html(index_page(title=self.server.title, total=len(session.items), kind=kind, access_token=token))
+            elif path == "/item":
+                self._item()
             elif path.startswith("/files/"):
                 self._file(unquote(path[len("/files/") :]))
             else:
@@ -140,71 +151,124 @@ class _Handler(BaseHTTPRequestHandler):
         except FoldbenchError as error:
             self._line(HTTPStatus.CONFLICT, str(error))
 
-    def _item(self, participant: str) -> None:
-        if not valid_participant(participant):
-            self._line(HTTPStatus.NOT_FOUND, "not found")
+    def _item(self) -> None:
+        visit = self._visit()
+        if visit is None:
+            self._redirect("/")
             return
-        page = self.server.session.next_page(participant)
-        if page.item is None or page.prompt is None or page.form is None:
-            self._html(done_page(participant, page.total))
+        page, question = self._page_of(visit)
+        if page.item is None or page.form is None or question is None:
+            self._html(done_page(title=self.server.title, answered=page.answered, total=page.total))
             return
+        self.server.visits.show(visit, page.item.id)
+        self.server.showing[visit.secret] = question.files()
         self._html(
             item_page(
+                title=self.server.title,
                 item=page.item,
-                prompt=page.prompt,
+                question=question,
                 form=page.form,
-                participant=participant,
+                form_token=visit.form_token,
                 position=page.position,
                 total=page.total,
-                shown_ms=int(time.time() * 1000),
-                token=self.server.token,
             )
         )
 
+    def _shown_files(self, visit: Visit) -> frozenset[str]:
+        """The files of the item the visit is being shown (remembered when its page was served; worked out again
+        after a restart)."""
+        files = self.server.showing.get(visit.secret)
+        if files is None:
+            page, question = self._page_of(visit)
+            shown = page.item is not None and self.server.visits.shown_at(visit, page.item.id) is not None
+            files = question.files() if question is not None and shown else frozenset()
+            self.server.showing[visit.secret] = files
+        return files
+
     def _file(self, relative: str) -> None:
+        visit = self._visit()
         found = _dataset_file(self.server.session.data, relative)
-        if found is None:
+        if visit is None or found is None or relative not in self._shown_files(visit):
             self._line(HTTPStatus.NOT_FOUND, "not found")
             return
         content_type = mimetypes.guess_type(found.name)[0] or "application/octet-stream"
         self._send(HTTPStatus.OK, found.read_bytes(), content_type)
 
-    def do_POST(self) -> None:
-        url = urlsplit(self.path)
-        if not self._authorised(parse_qs(url.query)):
-            self._line(HTTPStatus.FORBIDDEN, "forbidden: this page needs the session's token")
-            return
-        parts = url.path.split("/")
-        if len(parts) != 4 or parts[1] != "p" or parts[3] != "answer" or not valid_participant(unquote(parts[2])):
-            self._line(HTTPStatus.NOT_FOUND, "not found")
-            return
-        participant = unquote(parts[2])
+    def _form(self) -> dict[str, list[str]] | None:
+        """The posted form's fields, or None after answering with a one-line 400."""
         content_type = self.headers.get("Content-Type", "").split(";")[0].strip()
         if content_type != "application/x-www-form-urlencoded":
             self._line(HTTPStatus.BAD_REQUEST, "an answer is posted as a form (application/x-www-form-urlencoded)")
-            return
+            return None
         try:
             length = int(self.headers.get("Content-Length", ""))
         except ValueError:
             self._line(HTTPStatus.BAD_REQUEST, "missing Content-Length")
-            return
+            return None
         if not 0 <= length <= MAX_POST_BYTES:
-            self._line(HTTPStatus.BAD_REQUEST, f"an answer is at most {MAX_POST_BYTES} bytes")
-            return
+            self._line(HTTPStatus.BAD_REQUEST, f"a form is at most {MAX_POST_BYTES} bytes")
+            return None
         body = self.rfile.read(length)
         try:
-            fields = parse_qs(
+            return parse_qs(
                 body.decode("utf-8"), keep_blank_values=True, strict_parsing=bool(body), max_num_fields=MAX_POST_BYTES
             )
-            self.server.session.answer(participant, fields)
-        except (UnicodeDecodeError, ValueError, FormError) as error:
-            message = str(error) if isinstance(error, FormError) else "the form is malformed"
-            self._line(HTTPStatus.BAD_REQUEST, message)
+        except (UnicodeDecodeError, ValueError):
+            self._line(HTTPStatus.BAD_REQUEST, "the form is malformed")
+            return None
+
+    def do_POST(self) -> None:
+        path = urlsplit(self.path).path
+        if path == "/start":
+            self._start()
+        elif path == "/answer":
+            self._answer()
+        else:
+            self._line(HTTPStatus.NOT_FOUND, "not found")
+
+    def _start(self) -> None:
+        fields = self._form()
+        if fields is None:
+            return
+        if not self._access_granted(fields.get("token", [])):
+            self._line(HTTPStatus.FORBIDDEN, "forbidden: the start page needs the session's token")
+            return
+        participant = fields.get("participant", [""])
+        if len(participant) != 1 or not valid_participant(participant[0]):
+            self._line(HTTPStatus.BAD_REQUEST, "a participant id is 1-32 letters, digits, '_' or '-'")
+            return
+        visit = self.server.visits.start(participant[0])
+        cookie = f"{COOKIE}={visit.secret}; Path=/; HttpOnly; SameSite=Strict"
+        self._redirect("/item", {"Set-Cookie": cookie})
+
+    def _answer(self) -> None:
+        visit = self._visit()
+        if visit is None:
+            self._line(HTTPStatus.FORBIDDEN, "forbidden: start on the start page first")
+            return
+        fields = self._form()
+        if fields is None:
+            return
+        token = fields.get("form_token", [])
+        if len(token) != 1 or not visit.accepts(token[0]):
+            self._line(HTTPStatus.FORBIDDEN, "forbidden: the form's token is not this visit's")
+            return
+        try:
+            page, _ = self._page_of(visit)
+            item_ids = fields.get("item", [])
+            shown = None if page.item is None else self.server.visits.shown_at(visit, page.item.id)
+            if page.item is None or shown is None or item_ids != [page.item.id]:
+                self._line(HTTPStatus.CONFLICT, "this is not the question you are being shown: reload the page")
+                return
+            self.server.session.answer(visit.participant, page.item.id, fields, now_ms() - shown)
+            self.server.showing.pop(visit.secret, None)
+        except FormError as error:
+            self._line(HTTPStatus.BAD_REQUEST, str(error))
             return
         except FoldbenchError as error:
             self._line(HTTPStatus.CONFLICT, str(error))
             return
-        self._redirect(self._url(f"/p/{quote(participant)}"))
+        self._redirect("/item")
 
 
 class _HumanServer(HTTPServer):
@@ -212,6 +276,10 @@ class _HumanServer(HTTPServer):
 
     def __init__(self, address: tuple[str, int], session: HumanSession, token: str | None, verbose: bool) -> None:
         self.session = session
+        self.visits = Visits(session.db, run=session.run, dataset=str(session.data))
+        self.title = study_title(session.task.id)
+        #: The files each visit's shown item may serve, by visit secret (kept in memory; see ``_shown_files``).
+        self.showing: dict[str, frozenset[str]] = {}
         self.token = token
         self.verbose = verbose
         super().__init__(address, _Handler)

@@ -8,7 +8,6 @@ back from the store, so a reload, a new browser or a restarted server resumes at
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -21,7 +20,7 @@ from foldbench.models.base import ModelReply
 from foldbench.models.fingerprint import conversation_record, record_fingerprint
 from foldbench.tasks.base import Item, Prompt, Task
 
-__all__ = ["HUMAN_MODEL", "HumanSession", "participant_run", "valid_participant"]
+__all__ = ["HUMAN_MODEL", "HumanSession", "Page", "participant_run", "valid_participant"]
 
 HUMAN_MODEL = "human"
 _PARTICIPANT = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
@@ -41,13 +40,15 @@ def participant_run(run: str, participant: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Page:
-    """What the next page of a participant shows: an item with its prompt and form, or None when all are done."""
+    """What the next page of a participant shows: an item with its prompt and form (None when all are done),
+    its position, the number of items and how many the participant has answered."""
 
     item: Item | None
     prompt: Prompt | None
     form: AnswerForm | None
     position: int
     total: int
+    answered: int
 
 
 class HumanSession:
@@ -78,43 +79,30 @@ class HumanSession:
             created=datetime.now(UTC).isoformat(timespec="seconds"),
         )
 
-    def participants(self) -> list[str]:
-        """The participants with a run of this session in the store."""
-        with Store(self.db) as store:
-            runs = store.runs()
-        prefix = f"{self.run}-"
-        return [
-            r.params["participant"]
-            for r in runs
-            if r.model == HUMAN_MODEL and r.name.startswith(prefix) and r.dataset == str(self.data)
-        ]
-
     def next_page(self, participant: str) -> Page:
         """The first item the participant has not answered (in dataset order)."""
         self._check(participant)
         with Store(self.db) as store:
             store.open_run(self._info(participant))
             done = store.scored_items(participant_run(self.run, participant))
+        answered = sum(item.id in done for item in self.items)
         for position, item in enumerate(self.items):
             if item.id not in done:
-                return Page(item, self.task.render(item, self.modality), self.forms[item.id], position, len(self.items))
-        return Page(None, None, None, len(self.items), len(self.items))
+                prompt = self.task.render(item, self.modality)
+                return Page(item, prompt, self.forms[item.id], position, len(self.items), answered)
+        return Page(None, None, None, len(self.items), len(self.items), answered)
 
-    def answer(self, participant: str, fields: Mapping[str, Sequence[str]], now_ms: int | None = None) -> bool:
-        """Store a posted answer like a model's reply; returns False when the item was already answered (a
-        repeated post stores nothing). Raises :class:`FormError` for a post that is not an answer."""
+    def answer(self, participant: str, item_id: str, fields: Mapping[str, Sequence[str]], elapsed_ms: int) -> bool:
+        """Store a posted answer to ``item_id`` like a model's reply, with the time the server measured; returns
+        False when the item was already answered (a repeated post stores nothing). Raises :class:`FormError` for a
+        post that is not an answer. Which item a participant may answer is the server's decision (see
+        :mod:`foldbench.human.visits`)."""
         self._check(participant)
-        item_ids = fields.get("item", [])
-        shown = fields.get("shown", [])
-        if len(item_ids) != 1 or item_ids[0] not in self.by_id:
+        if item_id not in self.by_id:
             raise FormError("unknown item")
-        if len(shown) != 1 or not (shown[0].isascii() and shown[0].isdigit()) or len(shown[0]) > 15:
-            raise FormError("'shown' must be the time the page was shown")
-        now_ms = int(time.time() * 1000) if now_ms is None else now_ms
-        elapsed_ms = now_ms - int(shown[0])
         if not 0 <= elapsed_ms <= _MAX_ANSWER_MS:
-            raise FormError("'shown' is not a plausible time")
-        item = self.by_id[item_ids[0]]
+            raise FormError("the item was shown too long ago to time the answer")
+        item = self.by_id[item_id]
         text, answer = parse_post(self.task, item, self.forms[item.id], fields)
         scores = self.task.score(item, answer)
         run = participant_run(self.run, participant)

@@ -9,8 +9,11 @@ Every registered foldbench task becomes one ``@task`` (named after it: ``family_
   feedback after each reply until it is done or the turn budget is spent;
 * a scorer: foldbench's own ``parse`` and ``score``. Every metric of the task is a key of the score's value
   (NaN where it does not apply, so inspect leaves it out), aggregated as foldbench does: proportions and means
-  by their mean, pooled metrics as Σ numerator / Σ denominator. A reply that cannot be parsed is scored as wrong
-  and reported as such (``parse_failed`` and the failure kind in the score's metadata).
+  by their mean, pooled metrics as Σ numerator / Σ denominator. Beside each value the log carries foldbench's
+  95 % interval (``ci_low`` / ``ci_high``: Wilson for right/wrong proportions, the percentile bootstrap of
+  :mod:`foldbench.harness.stats` otherwise, the same numbers ``foldbench report`` prints) and, for means,
+  inspect's own ``stderr``. A reply that cannot be parsed is scored as wrong and reported as such
+  (``parse_failed`` and the failure kind in the score's metadata).
 
 Task arguments (``-T name=value``): ``data`` (a dataset directory or an ``--format hf`` export; default: generate
 ``n`` items with ``seed`` into the foldbench cache), ``modality`` (default: the task's first), ``n``, ``seed``.
@@ -42,7 +45,7 @@ try:
         ContentText,
         ContentVideo,
     )
-    from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, mean, metric, scorer
+    from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, mean, metric, scorer, stderr
     from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 except ImportError:  # pragma: no cover - exercised only without the extra
     raise MissingDependencyError("inspect_ai", "inspect", "foldbench's inspect_ai tasks") from None
@@ -150,15 +153,64 @@ def pooled(numerator: str, denominator: str) -> Metric:
     return compute
 
 
+def _interval(scores: list[SampleScore], kind: str, numerator: str, denominator: str) -> tuple[float, float]:
+    """foldbench's 95 % interval of a metric over the scored samples (as ``foldbench.harness.metrics`` computes
+    it); NaN bounds when it does not apply to any sample."""
+    import numpy as np
+
+    from foldbench.harness.stats import bootstrap_indices, mean_interval, ratio_interval, wilson
+
+    if kind == "pooled":
+        counts = [(sample.score.metadata or {}).get("counts", {}) for sample in scores]
+        present = [c for c in counts if denominator in c]
+        tops = np.array([float(c.get(numerator, 0)) for c in present])
+        bottoms = np.array([float(c[denominator]) for c in present])
+        if not present or bottoms.sum() <= 0:
+            return math.nan, math.nan
+        return ratio_interval(tops, bottoms, bootstrap_indices(len(present)))
+    values = np.array([float(s.score.as_float()) for s in scores])
+    values = values[~np.isnan(values)]
+    if values.size == 0:
+        return math.nan, math.nan
+    if kind == "proportion" and np.all((values == 0) | (values == 1)):
+        return wilson(int(values.sum()), int(values.size))
+    return mean_interval(values, bootstrap_indices(int(values.size)))
+
+
+@metric
+def ci_low(kind: str = "mean", numerator: str = "", denominator: str = "") -> Metric:
+    """The lower end of foldbench's 95 % interval of the metric (see :func:`_interval`)."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return _interval(scores, kind, numerator, denominator)[0]
+
+    return compute
+
+
+@metric
+def ci_high(kind: str = "mean", numerator: str = "", denominator: str = "") -> Metric:
+    """The upper end of foldbench's 95 % interval of the metric (see :func:`_interval`)."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        return _interval(scores, kind, numerator, denominator)[1]
+
+    return compute
+
+
 def _metrics(task: FoldbenchTask) -> dict[str, list[Metric]]:
     metrics: dict[str, list[Metric]] = {}
     for declared in task.spec.metrics:
+        bounds = (declared.kind, declared.numerator or "", declared.denominator or "")
         if declared.kind == "pooled":
             assert declared.numerator is not None and declared.denominator is not None
-            metrics[declared.name] = [pooled(declared.numerator, declared.denominator)]
+            metrics[declared.name] = [
+                pooled(declared.numerator, declared.denominator),
+                ci_low(*bounds),
+                ci_high(*bounds),
+            ]
         else:
-            metrics[declared.name] = [mean()]
-    metrics.setdefault(PARSE_FAILED, [mean()])
+            metrics[declared.name] = [mean(), stderr(), ci_low(*bounds), ci_high(*bounds)]
+    metrics.setdefault(PARSE_FAILED, [mean(), stderr(), ci_low("proportion"), ci_high("proportion")])
     return metrics
 
 

@@ -1,18 +1,43 @@
 """What perception probes of every family share: an item offers its answers in ``inputs["choices"]``, the reply
 names one of them as ``{"answer": ...}`` (read strictly), and it scores 1 when it is the engine's
-(``target["answer"]``)."""
+(``target["answer"]``).
+
+Probes are drawn so that no prior answers them: :func:`balanced_plan` picks, from every question the source
+configurations allow, as many of each question type and, within a type, as many of each answer as it can, and
+offers only the answers the type's items take. A type whose answer cannot vary over the configurations (one value
+only) is not asked. :func:`configuration_hash` names a source configuration so that a probe run pairs only with a
+reasoning run over the same configurations."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
+from foldbench.errors import FoldbenchError
 from foldbench.tasks.base import Item, Metric, ParseFailure, Scores
 from foldbench.tasks.replies import excerpt, last_json_object
 
-__all__ = ["PROBE_METRICS", "PerceptionAnswer", "ProbeAnswers", "parse_probe", "random_probe", "score_probe"]
+__all__ = [
+    "PROBE_METRICS",
+    "Candidate",
+    "PerceptionAnswer",
+    "ProbeAnswers",
+    "balanced_plan",
+    "configuration_hash",
+    "parse_probe",
+    "random_probe",
+    "score_probe",
+]
+
+#: Input keys that only present a configuration (encodings), left out of its hash.
+PRESENTATION_KEYS = frozenset({"text", "images", "video", "frames", "question", "questions", "choices", "source_item"})
 
 #: A probe is answered right or not; parse failures are counted as well.
 PROBE_METRICS = (Metric("correct"), Metric("parse_failure"))
@@ -74,3 +99,93 @@ class ProbeAnswers:
     def random_answer(self, item: Item, rng: np.random.Generator) -> PerceptionAnswer:
         """One of the offered answers at random."""
         return random_probe(item, rng)
+
+
+def configuration_hash(inputs: Mapping[str, Any]) -> str:
+    """A short hash of what defines a configuration: an item's inputs without their encodings (pictures, text
+    grids, video) and without a probe's question. A probe and its source reasoning item have the same hash.
+
+    >>> configuration_hash({"actions": ["H1-F"], "text": "11, 11"}) == configuration_hash({"actions": ["H1-F"]})
+    True
+    """
+    defining = {k: v for k, v in inputs.items() if k not in PRESENTATION_KEYS}
+    return hashlib.sha256(json.dumps(defining, sort_keys=True).encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A question a source configuration allows: the configuration's index, the question type, the engine's
+    answer, the type's answers in their order, and the question itself (any family's record)."""
+
+    source: int
+    kind: str
+    answer: str
+    vocabulary: tuple[str, ...]
+    question: Any
+
+
+def _values_for(supply: Mapping[str, int], wanted: int) -> list[str]:
+    """The most answer values (by supply, most first) such that each can be asked ``ceil(wanted / values)``
+    times without repeating a question; empty when fewer than two values can."""
+    ranked = sorted(supply, key=lambda value: (-supply[value], value))
+    for count in range(len(ranked), 1, -1):
+        if supply[ranked[count - 1]] >= -(-wanted // count):
+            return ranked[:count]
+    return []
+
+
+def _capacity(supply: Mapping[str, int]) -> int:
+    """The most items a type can give with its answers balanced (two values at least)."""
+    ranked = sorted(supply.values(), reverse=True)
+    return max((count * ranked[count - 1] for count in range(2, len(ranked) + 1)), default=0)
+
+
+def balanced_plan(
+    candidates: Sequence[Candidate], n: int, rng: np.random.Generator
+) -> tuple[list[Candidate], dict[str, tuple[str, ...]]]:
+    """``n`` questions drawn from ``candidates`` (no question twice) with the question types as equally often as
+    their supply allows and, within a type, every answer equally often (counts differ by one at most); and each
+    type's offered answers (its answers that are asked, in the type's order). Types with one answer value are
+    left out. Raises :class:`FoldbenchError` when the candidates cannot give ``n`` balanced questions.
+    """
+    by_kind: dict[str, dict[str, list[Candidate]]] = defaultdict(lambda: defaultdict(list))
+    for candidate in candidates:
+        by_kind[candidate.kind][candidate.answer].append(candidate)
+    supply = {kind: {value: len(c) for value, c in values.items()} for kind, values in by_kind.items()}
+    capacity = {kind: _capacity(values) for kind, values in supply.items()}
+    kinds = sorted(kind for kind, cap in capacity.items() if cap > 0)
+    if sum(capacity[k] for k in kinds) < n:
+        raise FoldbenchError(
+            f"the configurations allow only {sum(capacity[k] for k in kinds)} balanced probes, not {n}: ask fewer "
+            "questions per configuration (knob 'questions')"
+        )
+    wanted = dict.fromkeys(kinds, 0)
+    open_kinds = list(kinds)
+    left = n
+    while left > 0:  # share the items out, a type never above its capacity
+        order = [open_kinds[i] for i in rng.permutation(len(open_kinds))]
+        share, extra = divmod(left, len(order))
+        for rank, kind in enumerate(order):
+            wanted[kind] += share + (rank < extra)
+        left = 0
+        for kind in order:
+            if wanted[kind] > capacity[kind]:
+                left += wanted[kind] - capacity[kind]
+                wanted[kind] = capacity[kind]
+        open_kinds = [kind for kind in open_kinds if wanted[kind] < capacity[kind]]
+    plan: list[Candidate] = []
+    offered: dict[str, tuple[str, ...]] = {}
+    for kind in kinds:
+        if wanted[kind] == 0:
+            continue
+        values = _values_for(supply[kind], wanted[kind])
+        vocabulary = by_kind[kind][values[0]][0].vocabulary
+        offered[kind] = tuple(v for v in vocabulary if v in values) + tuple(sorted(set(values) - set(vocabulary)))
+        order = [values[i] for i in rng.permutation(len(values))]
+        share, extra = divmod(wanted[kind], len(values))
+        for rank, value in enumerate(order):
+            pool = by_kind[kind][value]
+            picks = rng.permutation(len(pool))[: share + (rank < extra)]
+            plan.extend(pool[i] for i in picks)
+    shuffled = [plan[i] for i in rng.permutation(len(plan))]
+    return shuffled, offered

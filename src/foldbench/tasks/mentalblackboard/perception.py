@@ -1,15 +1,26 @@
 """Perception probes for MentalBlackboard: questions about what a configuration's pictures, grids or video show,
 drawn from the same configurations as the reasoning tasks so that the two results pair up item by item.
 
-Item ``i`` of a probe dataset asks question slot ``i mod q`` (``q`` = the ``questions`` knob) about configuration
-``i div q``, which is exactly item ``i div q`` of the prediction (or backward-prediction, knob ``source``) dataset
-of the same seed and knobs; ``metadata["source_item"]`` names that item. The question types are in
-:mod:`foldbench.tasks.mentalblackboard.perception_questions`; each item's choices are listed in the prompt and
-the reply is read strictly as ``{"answer": ...}`` naming one of them. Results break down by question type.
+A dataset of ``n`` probes asks about the first ``ceil(n / q)`` configurations (``q`` = the ``questions`` knob;
+twice or four times as many when so few do not allow ``n`` balanced questions) of the prediction (or
+backward-prediction, knob ``source``) dataset of the same seed and knobs: ``metadata["source_item"]`` names the
+item asked about, ``metadata["source_seed"]`` its seed and ``metadata["configuration"]`` the hash of its
+configuration (:func:`foldbench.tasks.probes.configuration_hash`). From every question those configurations allow,
+:func:`foldbench.tasks.probes.balanced_plan` draws the ``n`` items: question types equally often, and within a type
+every answer equally often, each item offering the type's answers that occur. So no prior answers a type: its most
+frequent answer, or any fixed place among the offered answers, is right as often as chance. The grid size of text
+grids is never asked (every grid is 4 × 4). The items depend on ``n`` (the plan is drawn for the whole dataset).
+
+Each question is worded for every modality the dataset is generated with ("the hole punching grid", "the last
+picture", "the last frame"), and only question types every one of those modalities can answer are asked (no
+directions when text grids are among them). The question types are in
+:mod:`foldbench.tasks.mentalblackboard.perception_questions`; the reply is read strictly as ``{"answer": ...}``
+naming one of the offered answers. Results break down by question type.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any, Literal
@@ -17,6 +28,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import field_validator
 
+from foldbench.errors import FoldbenchError
 from foldbench.pft import ENGINE_VERSION
 from foldbench.pft.actions import parse_actions
 from foldbench.tasks.base import Item, Prompt, TaskSpec, check_modalities
@@ -33,7 +45,7 @@ from foldbench.tasks.mentalblackboard.knobs import PredictionDrawKnobs
 from foldbench.tasks.mentalblackboard.perception_questions import Question, questions_for
 from foldbench.tasks.mentalblackboard.render import render_prompt
 from foldbench.tasks.mentalblackboard.sampling import item_rng
-from foldbench.tasks.probes import PROBE_METRICS, ProbeAnswers
+from foldbench.tasks.probes import PROBE_METRICS, Candidate, ProbeAnswers, balanced_plan, configuration_hash
 
 __all__ = ["PerceptionKnobs", "PerceptionTask"]
 
@@ -67,20 +79,36 @@ def _step_pngs(actions: tuple[str, ...], holes: str, size: int) -> tuple[bytes, 
     return tuple(image.png_bytes(picture) for picture in image.render_steps(solution, size=size))
 
 
-def _pick(questions: list[Question], seed: int, configuration: int, slot: int) -> Question:
-    """Question slot ``slot`` of a configuration: the question types in an order drawn for the configuration (so
-    its first slots ask different types), and one question of that type drawn for the slot."""
-    kinds = sorted({q.kind for q in questions})
-    order = np.random.default_rng([seed, configuration, 1]).permutation(len(kinds))
-    kind = kinds[int(order[slot % len(kinds)])]
-    of_kind = [q for q in questions if q.kind == kind]
-    return of_kind[int(np.random.default_rng([seed, configuration, 2, slot]).integers(len(of_kind)))]
+def _worded(per_view: Mapping[str, list[Question]]) -> list[tuple[Question, dict[str, str]]]:
+    """The questions every view asks (matched by type and order within the type, with the same answer), each with
+    its wording per modality."""
+    grouped = {modality: _by_kind(questions) for modality, questions in per_view.items()}
+    first, *others = per_view
+    worded = []
+    for kind, questions in grouped[first].items():
+        for position, question in enumerate(questions):
+            texts = {first: question.text}
+            for modality in others:
+                same = grouped[modality].get(kind, [])
+                if position >= len(same) or same[position].answer != question.answer:
+                    break
+                texts[modality] = same[position].text
+            else:
+                worded.append((question, texts))
+    return worded
+
+
+def _by_kind(questions: list[Question]) -> dict[str, list[Question]]:
+    grouped: dict[str, list[Question]] = defaultdict(list)
+    for question in questions:
+        grouped[question.kind].append(question)
+    return grouped
 
 
 class PerceptionTask(ProbeAnswers):
     """Perception probes (see the module docstring)."""
 
-    id = "mentalblackboard/perception-v1"
+    id = "mentalblackboard/perception-v2"
     modalities: tuple[str, ...] = ("text", "image", "video", "frames")
     knob_schema = PerceptionKnobs
 
@@ -103,7 +131,8 @@ class PerceptionTask(ProbeAnswers):
         knobs: Mapping[str, Any] | None = None,
         start: int = 0,
     ) -> Iterator[Item]:
-        """Items ``start .. n-1``; item ``i`` asks about configuration ``i div questions`` (see the module)."""
+        """Items ``start .. n-1`` of the balanced plan over the first ``ceil(n / questions)`` configurations (see the
+        module)."""
         from foldbench.tasks.mentalblackboard.tasks import BackwardPredictionTask, PredictionTask
 
         given = parse_knobs(self.knob_schema, self.id, knobs).given()
@@ -112,29 +141,55 @@ class PerceptionTask(ProbeAnswers):
         per = given.get("questions", 6)
         source_task = BackwardPredictionTask() if given.get("source") == "backward-prediction" else PredictionTask()
         source_knobs = {k: v for k, v in given.items() if k in ("groups", "sides")}
-        view = _VIEWS[modalities[0]]
+        configurations: list[tuple[int, dict[str, Any], dict[str, Any]]] = []
+        candidates: list[Candidate] = []
+        wanted = -(-n // per)
+        while True:  # a tiny dataset may need more configurations than n / questions to vary its answers
+            for configuration in range(len(configurations), wanted):
+                source_seed, rng = item_rng(seed, configuration)
+                inputs, _target, metadata = source_task._draw(rng, dict(source_knobs))
+                solution = solution_of(inputs)
+                actions = parse_actions(inputs["actions"])
+                per_view = {m: questions_for(solution, actions, view=_VIEWS[m]) for m in modalities}
+                configurations.append((source_seed, inputs, metadata))
+                for question, texts in _worded(per_view):
+                    candidates.append(
+                        Candidate(configuration, question.kind, question.answer, question.choices, (question, texts))
+                    )
+            try:
+                plan, offered = balanced_plan(candidates, n, np.random.default_rng([seed, 0x9E0B]))
+                break
+            except FoldbenchError:
+                if wanted > 4 * n + 8:
+                    raise
+                wanted *= 2
         for index in range(start, n):
-            configuration, slot = divmod(index, per)
-            _, rng = item_rng(seed, configuration)
-            inputs, _target, metadata = source_task._draw(rng, dict(source_knobs))
-            solution = solution_of(inputs)
-            questions = questions_for(solution, parse_actions(inputs["actions"]), view=view)
-            question = _pick(questions, seed, configuration, slot)
-            source_id = f"{source_task.name}-{configuration:05d}"
+            candidate = plan[index]
+            question, texts = candidate.question
+            source_seed, inputs, metadata = configurations[candidate.source]
+            source_id = f"{source_task.name}-{candidate.source:05d}"
             item_inputs: dict[str, Any] = {
                 **inputs,
                 "source_item": source_id,
-                "question": question.text,
-                "choices": list(question.choices),
+                "question": texts[modalities[0]],
+                "questions": texts,
+                "choices": list(offered[question.kind]),
             }
             item = Item(
-                id=f"perception-{configuration:05d}-{slot:02d}",
+                id=f"perception-{index:05d}",
                 task=self.id,
                 seed=item_rng(seed, index)[0],
                 engine_version=ENGINE_VERSION,
                 inputs=item_inputs,
                 target={"answer": question.answer},
-                metadata={**metadata, "index": index, "question": question.kind, "source_item": source_id},
+                metadata={
+                    **metadata,
+                    "index": index,
+                    "question": question.kind,
+                    "source_item": source_id,
+                    "source_seed": source_seed,
+                    "configuration": configuration_hash(inputs),
+                },
             )
             yield self._encode(item, modalities, size, fps)
 
@@ -177,6 +232,6 @@ class PerceptionTask(ProbeAnswers):
             video=video.get("video", ""),
             frames=video.get("frames", []),
             turns=item.metadata.get("num_rotations", 0),
-            question=item.inputs["question"],
+            question=item.inputs.get("questions", {}).get(modality, item.inputs["question"]),
             choices=item.inputs["choices"],
         )

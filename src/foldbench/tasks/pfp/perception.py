@@ -1,14 +1,20 @@
 """Perception probes for Paper Folding Puzzles: questions about what a single-step item's picture shows, asked on
 the same items as ``pfp/single-step`` so that the two results pair up.
 
-Item ``i`` asks question slot ``i mod q`` (``q`` = the ``questions`` knob) about item ``i div q`` of the
-single-step dataset of the same seed and knobs, shown in the same composite picture a model gets for that item
-(``metadata["source_item"]`` names it). The questions, each asked only where its answer is unambiguous:
+A dataset of ``n`` probes asks about the first ``ceil(n / q)`` items (``q`` = the ``questions`` knob; twice or
+four times as many when so few do not allow ``n`` balanced questions) of the single-step dataset of the same
+seed and knobs, each shown in the same composite picture a model gets for that item (``metadata["source_item"]``
+names it, ``metadata["source_seed"]`` and ``metadata["configuration"]`` pin it).
+From every question those puzzles allow, :func:`foldbench.tasks.probes.balanced_plan` draws the ``n`` items:
+question types equally often and, within a type, every answer equally often, each item offering the type's
+answers that occur (so neither the most frequent answer nor a fixed place among the answers beats chance). The
+items depend on ``n``. The questions, each asked only where its answer is unambiguous:
 
 * ``fold_count`` — how many pictures of the top row show a fold;
 * ``fold_side`` — which part of the paper moved in the first fold (not for corner folds);
 * ``cutout_count`` — how many shapes are cut through the folded paper (only when no two of them touch);
-* ``option_holes`` — how many holes inside the paper one option shows, cuts that reach the edge not counted;
+* ``option_holes`` — how many holes inside the paper an option (any of A–D) shows, cuts that reach the edge not
+  counted;
 * ``most_holes`` — which option shows the most holes inside the paper, cuts that reach the edge not counted
   (only when one option has strictly the most).
 """
@@ -21,6 +27,7 @@ from typing import Any
 import numpy as np
 from pydantic import field_validator
 
+from foldbench.errors import FoldbenchError
 from foldbench.pfp import ENGINE_VERSION
 from foldbench.pfp.puzzle import Puzzle, puzzle_holes
 from foldbench.pfp.shapes import cutout_polygon, sheet_polygon
@@ -28,12 +35,12 @@ from foldbench.tasks.base import ImagePart, Item, Prompt, TaskSpec, TextPart, ch
 from foldbench.tasks.knobs import Knobs, Whole, parse_knobs
 from foldbench.tasks.pfp.fold_tasks import SingleStepTask
 from foldbench.tasks.pfp.knobs import PfpFoldKnobs
-from foldbench.tasks.probes import PROBE_METRICS, ProbeAnswers
+from foldbench.tasks.probes import PROBE_METRICS, Candidate, ProbeAnswers, balanced_plan, configuration_hash
 from foldbench.tasks.registry import register
 
 __all__ = ["PfpPerceptionKnobs", "PfpPerceptionTask", "fold_questions"]
 
-TEMPLATE_VERSION = "pfp-perception-v1"
+TEMPLATE_VERSION = "pfp-perception-v2"
 #: Distances (in sheet units; the sheet is 360 wide, about 2 units a pixel in an option picture) under which two
 #: outlines read as touching in a picture (outlines are drawn 2 px wide).
 _CLEAR = 5.0
@@ -116,18 +123,17 @@ def fold_questions(inputs: Mapping[str, Any]) -> list[tuple[str, str, tuple[str,
             )
         )
     counts = [_inside_holes(option) for option in inputs["options"]]
-    letter = LETTERS[len(steps) % 4]  # the option asked about: any, as long as it is fixed by the item
-    asked = counts[LETTERS.index(letter)]
-    if asked is not None and asked <= 12:
-        questions.append(
-            (
-                "option_holes",
-                f"How many holes inside the paper does option {letter} show (cuts that reach the edge of the paper "
-                "do not count)?",
-                tuple(str(k) for k in range(13)),
-                str(asked),
+    for letter, asked in zip(LETTERS, counts, strict=True):
+        if asked is not None and asked <= 12:
+            questions.append(
+                (
+                    "option_holes",
+                    f"How many holes inside the paper does option {letter} show (cuts that reach the edge of the "
+                    "paper do not count)?",
+                    tuple(str(k) for k in range(13)),
+                    str(asked),
+                )
             )
-        )
     known = [count for count in counts if count is not None]
     if len(known) == len(counts) and known.count(max(known)) == 1:
         questions.append(
@@ -145,7 +151,7 @@ def fold_questions(inputs: Mapping[str, Any]) -> list[tuple[str, str, tuple[str,
 class PfpPerceptionTask(ProbeAnswers):
     """Perception probes on single-step puzzles (see the module docstring)."""
 
-    id = "pfp/single-step-perception-v1"
+    id = "pfp/single-step-perception-v2"
     modalities: tuple[str, ...] = ("image",)
     knob_schema: type[Knobs] = PfpPerceptionKnobs
 
@@ -168,33 +174,44 @@ class PfpPerceptionTask(ProbeAnswers):
         knobs: Mapping[str, Any] | None = None,
         start: int = 0,
     ) -> Iterator[Item]:
-        """Items ``start .. n-1``; item ``i`` asks about single-step item ``i div questions``."""
+        """Items ``start .. n-1`` of the balanced plan over the first ``ceil(n / questions)`` single-step items."""
         given = parse_knobs(self.knob_schema, self.id, knobs).given()
         check_modalities(self.id, modalities, self.modalities)
         per = given.pop("questions", 3)
-        cached: tuple[int, Item] | None = None
+        sources: list[Item] = []
+        candidates: list[Candidate] = []
+        wanted = -(-n // per)
+        while True:  # a tiny dataset may need more puzzles than n / questions to vary its answers
+            fresh = self._source.generate(wanted, seed, modalities=("image",), knobs=given, start=len(sources))
+            for source in fresh:
+                for kind, text, choices, answer in fold_questions(source.inputs):
+                    candidates.append(Candidate(len(sources), kind, answer, choices, text))
+                sources.append(source)
+            try:
+                plan, offered = balanced_plan(candidates, n, np.random.default_rng([seed, 0x9E0C]))
+                break
+            except FoldbenchError:
+                if wanted > 4 * n + 8:
+                    raise
+                wanted *= 2
         for index in range(start, n):
-            puzzle_index, slot = divmod(index, per)
-            if cached is None or cached[0] != puzzle_index:
-                source = next(
-                    self._source.generate(
-                        puzzle_index + 1, seed, modalities=("image",), knobs=given, start=puzzle_index
-                    )
-                )
-                cached = (puzzle_index, source)
-            source = cached[1]
-            questions = fold_questions(source.inputs)
-            kinds = sorted({q[0] for q in questions})
-            order = np.random.default_rng([seed, puzzle_index, 1]).permutation(len(kinds))
-            kind, text, choices, answer = next(q for q in questions if q[0] == kinds[int(order[slot % len(kinds)])])
+            candidate = plan[index]
+            source = sources[candidate.source]
             yield Item(
-                id=f"perception-{puzzle_index:06d}-{slot}",
+                id=f"perception-{index:06d}",
                 task=self.id,
                 seed=source.seed,
                 engine_version=ENGINE_VERSION,
-                inputs={**source.inputs, "question": text, "choices": list(choices)},
-                target={"answer": answer},
-                metadata={**source.metadata, "index": index, "question": kind, "source_item": source.id},
+                inputs={**source.inputs, "question": candidate.question, "choices": list(offered[candidate.kind])},
+                target={"answer": candidate.answer},
+                metadata={
+                    **source.metadata,
+                    "index": index,
+                    "question": candidate.kind,
+                    "source_item": source.id,
+                    "source_seed": source.seed,
+                    "configuration": configuration_hash(source.inputs),
+                },
             )
 
     def _source_item(self, item: Item) -> Item:
