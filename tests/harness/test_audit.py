@@ -254,3 +254,103 @@ def test_options_drawn_from_one_pool_in_random_order_stay_at_chance_on_text_rule
     names = {b.name for b in report.baselines}
     assert {"text medoid", "text outlier", "longest text", "shortest text"} <= names
     assert "numeric medoid" not in names
+
+
+# ---- reference-aware rules ----------------------------------------------------------------------------------
+
+
+def _with_references(root: Path, references: list[np.ndarray]) -> Path:
+    """Give every item of a dataset written by :func:`_write_dataset` a reference picture."""
+    from foldbench.tasks.choice import choice_images
+
+    lines = [json.loads(line) for line in (root / "items.jsonl").read_text().splitlines()]
+    for n, (line, picture) in enumerate(zip(lines, references, strict=True)):
+        path = f"images/{n}/reference.png"
+        Image.fromarray(picture).save(root / path)
+        line["inputs"]["images"] = choice_images(line["inputs"]["images"]["options"], reference=path)
+    (root / "items.jsonl").write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    return root
+
+
+def _blob(rng: np.random.Generator, size: int = 24) -> np.ndarray:
+    """A white picture with one black rectangle of random place and size."""
+    picture = np.full((size, size), 255, np.uint8)
+    x, y = rng.integers(0, size - 6, size=2)
+    w, h = rng.integers(3, 7, size=2)
+    picture[y : y + h, x : x + w] = 0
+    return picture
+
+
+def _planted(tmp_path: Path, nearest: bool, items: int = 120) -> Path:
+    """Items whose answer is the option most (or least) like the reference: the reference is the answer with a
+    few pixels changed, the distractors independent blobs; the options alone say nothing."""
+    rng = np.random.default_rng(11 if nearest else 12)
+    answers = [n % 4 for n in range(items)]
+    options, references = [], []
+    for answer in answers:
+        row = [_blob(rng) for _ in range(4)]
+        reference = row[answer].copy() if nearest else np.full((24, 24), 255, np.uint8)
+        if nearest:
+            reference[rng.integers(24), rng.integers(24)] ^= 255
+        else:  # the answer is the biggest blob, the reference blank: the farthest by ink
+            row[answer] = np.full((24, 24), 255, np.uint8)
+            row[answer][2:20, 2:20] = 0
+        options.append(row)
+        references.append(reference)
+    return _with_references(_write_dataset(tmp_path, options, answers), references)
+
+
+def test_an_answer_planted_closest_to_the_reference_is_flagged(tmp_path: Path) -> None:
+    report = audit_dataset(_planted(tmp_path, nearest=True))
+    by_name = _by_name(report)
+    for rule in ("reference nearest by grey L1", "reference nearest by outline IoU", "reference nearest by ink area"):
+        assert by_name[rule].flagged and by_name[rule].accuracy > 0.6, rule
+    assert by_name["reference farthest by grey L1"].accuracy < 0.15
+    # the options alone give nothing away: no option-only picture rule finds the answer
+    option_rules = [b for b in report.baselines if not b.name.startswith("reference ")]
+    assert all(b.accuracy < 0.5 for b in option_rules), [(b.name, b.accuracy) for b in option_rules]
+
+
+def test_an_answer_planted_farthest_from_the_reference_is_flagged(tmp_path: Path) -> None:
+    by_name = _by_name(audit_dataset(_planted(tmp_path, nearest=False)))
+    assert by_name["reference farthest by ink area"].flagged
+    assert by_name["reference farthest by ink area"].accuracy == pytest.approx(1.0)
+
+
+def test_references_unrelated_to_the_options_leave_the_reference_rules_in_the_band(tmp_path: Path) -> None:
+    rng = np.random.default_rng(5)
+    answers = [int(a) for a in rng.integers(4, size=400)]
+    data = _write_dataset(tmp_path, [[_blob(rng) for _ in range(4)] for _ in answers], answers)
+    report = audit_dataset(_with_references(data, [_blob(rng) for _ in answers]))
+    rules = [b for b in report.baselines if b.name.startswith("reference ")]
+    assert len(rules) == 6
+    assert not [b for b in rules if b.flagged], [(b.name, b.accuracy) for b in rules]
+
+
+def test_a_dataset_without_reference_pictures_has_no_reference_rules(tmp_path: Path) -> None:
+    rng = np.random.default_rng(6)
+    answers = [n % 4 for n in range(8)]
+    report = audit_dataset(_write_dataset(tmp_path, [[_blob(rng) for _ in range(4)] for _ in answers], answers))
+    assert not [b for b in report.baselines if b.name.startswith("reference ")]
+
+
+def test_a_task_meant_to_resemble_its_reference_is_reported_not_flagged(tmp_path: Path) -> None:
+    """The same planted dataset, declared as a task whose answer is meant to look like the reference: the rules
+    are still scored and shown, with the reason, but not flagged."""
+    from foldbench.harness.audit import read_choice_items
+
+    items = read_choice_items(_planted(tmp_path, nearest=True))
+    report = audit_choice_items(items, reference_likeness="the answer is the reference plus one fold")
+    nearest = _by_name(report)["reference nearest by grey L1"]
+    assert nearest.accuracy > 0.6 and not nearest.flagged and nearest.expected
+    markdown = report.to_markdown()
+    assert "expected by design" in markdown and "the answer is the reference plus one fold" in markdown
+    assert report.to_dict()["baselines"][[b.name for b in report.baselines].index(nearest.name)]["expected"]
+
+
+def test_the_associative_one_step_task_declares_its_reference_likeness() -> None:
+    from foldbench.harness.audit import reference_likeness_reason
+
+    assert "one fold" in (reference_likeness_reason("origamibench/one-step-associative") or "")
+    assert reference_likeness_reason("origamibench/one-step-causal") is None
+    assert reference_likeness_reason("no/such-task") is None and reference_likeness_reason(None) is None

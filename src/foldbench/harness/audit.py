@@ -19,6 +19,12 @@ battery of such rules:
   outlier under the Jaccard distance of character bigrams, the longest / shortest option, and, when the options
   carry numbers, the medoid / outlier under the L1 distance of their numbers and the largest / smallest value
   (so a distractor set of the answer ±1 and ±2, which makes the answer the middle value, is flagged);
+* **reference-aware** (when items show a reference or question picture, read with
+  :func:`foldbench.tasks.choice.reference_picture`): the option nearest to / farthest from that picture by ink
+  area (pixels not white), by grey-level distance (L1 on 48 px grey pictures) and by outline overlap (the
+  Jaccard distance of ink masks); a task whose answer is meant to resemble its reference (OrigamiBench's
+  one-step associative: the reference plus one fold) declares so with :data:`REFERENCE_LIKENESS_ATTRIBUTE`, and
+  these rules are then reported as *expected by design* rather than flagged (never silently left out);
 * **letter**: always answering the most frequent answer letter of the dataset.
 
 Ties are split: a rule that picks k options, one of them right, scores 1/k for the item, so a rule that cannot
@@ -29,9 +35,10 @@ margin of 0.10).
 **Plugging in a family.** :func:`read_choice_items` asks each reader of :data:`CHOICE_READERS` in turn; a reader
 takes the parsed ``items.jsonl`` lines and the dataset directory and returns the items as :class:`ChoiceItem`, or
 None when the dataset is not of its kind. The default reader understands the common layout: ``target["answer"]``
-a letter, ``inputs["images"]["options"]`` one picture per option, and optionally ``inputs["options"]`` one
-record per option; a dataset whose options are text or values only (no pictures) gives ``inputs["options"]``
-alone. A family with another layout adds its reader with :func:`register_choice_reader`.
+a letter, ``inputs["images"]["options"]`` one picture per option, optionally a reference picture
+(:func:`~foldbench.tasks.choice.choice_images`), and optionally ``inputs["options"]`` one record per option;
+a dataset whose options are text or values only (no pictures) gives ``inputs["options"]`` alone.
+A family with another layout adds its reader with :func:`register_choice_reader`.
 """
 
 from __future__ import annotations
@@ -49,10 +56,12 @@ import numpy as np
 from PIL import Image
 
 from foldbench.errors import FoldbenchError
+from foldbench.tasks.choice import reference_picture
 
 __all__ = [
     "CHOICE_READERS",
     "DEFAULT_MARGIN",
+    "REFERENCE_LIKENESS_ATTRIBUTE",
     "AuditError",
     "AuditReport",
     "BaselineResult",
@@ -61,6 +70,7 @@ __all__ = [
     "audit_choice_items",
     "audit_dataset",
     "read_choice_items",
+    "reference_likeness_reason",
     "register_choice_reader",
     "wilson_interval",
 ]
@@ -79,6 +89,11 @@ HISTOGRAM_LEVELS = 4
 CONTAIN_FRACTION = 0.97
 """One ink mask lies inside another when at least this fraction of its pixels are ink in the other."""
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+REFERENCE_LIKENESS_ATTRIBUTE = "reference_likeness_by_design"
+"""A task class attribute: a sentence saying why its answer is meant to look like its reference picture (the
+reference-aware rules are then reported as expected, not flagged); absent or None for every other task."""
+REFERENCE_RULE_PREFIX = "reference "
+"""The names of the reference-aware rules start with this."""
 
 
 class AuditError(FoldbenchError, ValueError):
@@ -97,6 +112,8 @@ class ChoiceItem:
     """One picture per option (may be empty when the family has none)."""
     option_records: tuple[Any, ...] = ()
     """One JSON-like record per option (may be empty)."""
+    reference_image: Path | None = None
+    """The reference or question picture the options are compared with, when the item shows one."""
 
 
 ChoiceReader = Callable[[Sequence[Mapping[str, Any]], Path], list[ChoiceItem] | None]
@@ -124,7 +141,9 @@ def _standard_reader(records: Sequence[Mapping[str, Any]], root: Path) -> list[C
         if index >= len(pictures or option_records):
             raise AuditError(f"item {record.get('id')}: answer {answer} but only {len(pictures or option_records)} "
                              "options")
-        items.append(ChoiceItem(str(record.get("id")), index, pictures, option_records))
+        reference = reference_picture(inputs) if pictures else None
+        items.append(ChoiceItem(str(record.get("id")), index, pictures, option_records,
+                                root / reference if reference is not None else None))
     return items
 
 
@@ -190,6 +209,8 @@ class BaselineResult:
     high: float
     items: int
     flagged: bool
+    expected: str | None = None
+    """Why this rule is meant to find the answer on this task (then it is never flagged), or None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +246,7 @@ class AuditReport:
                     "interval": [b.low, b.high],
                     "items": b.items,
                     "flagged": b.flagged,
+                    "expected": b.expected,
                 }
                 for b in self.baselines
             ],
@@ -243,9 +265,13 @@ class AuditReport:
             "|---|---|---|---|",
         ]
         for b in self.baselines:
-            flag = "**outside band**" if b.flagged else ""
+            flag = "**outside band**" if b.flagged else ("expected by design" if b.expected else "")
             lines.append(f"| {b.name} | {b.accuracy:.1%} | {b.low:.1%}-{b.high:.1%} | {flag} |")
         lines += ["", f"{len(self.flagged)} of {len(self.baselines)} baselines outside the band."]
+        reasons = sorted({b.expected for b in self.baselines if b.expected})
+        if reasons:
+            names = ", ".join(b.name for b in self.baselines if b.expected)
+            lines += ["", f"Not held to the band ({names}): {'; '.join(reasons)}"]
         return "\n".join(lines) + "\n"
 
 
@@ -434,11 +460,58 @@ def _chain_breaker(masks: np.ndarray) -> np.ndarray:
     return scores
 
 
+def _reference_credits(references: Sequence[Path], grey: np.ndarray, ink: np.ndarray, answers: np.ndarray
+                       ) -> list[tuple[str, str, np.ndarray]]:
+    """The reference-aware rules: per item, the option nearest to / farthest from its reference picture by ink
+    area, grey-level distance and outline overlap (``grey`` and ``ink`` are the options' features, shaped
+    ``(items, options, d)``)."""
+    reference_grey, _, reference_masks, _ = _load(references)
+    reference_ink = reference_masks[0]
+    area = np.abs(ink.sum(axis=-1).astype(np.float32) - reference_ink.sum(axis=-1).astype(np.float32)[:, None])
+    pixels = np.abs(grey - reference_grey[:, None, :]).sum(axis=-1)
+    inter = (ink & reference_ink[:, None, :]).sum(axis=-1)
+    union = (ink | reference_ink[:, None, :]).sum(axis=-1)
+    overlap = 1.0 - np.where(union > 0, inter / np.maximum(union, 1), 1.0)
+    credits = []
+    for name, description, distance in (
+        ("ink area", "difference of ink area (pixels not white)", area),
+        ("grey L1", "L1 distance of 48 px grey pictures", pixels),
+        ("outline IoU", "Jaccard distance of ink masks (outline overlap)", overlap),
+    ):
+        credits.append((f"{REFERENCE_RULE_PREFIX}nearest by {name}",
+                        f"the option with the least {description} to the reference picture",
+                        _credit(distance, answers, largest=False)))
+        credits.append((f"{REFERENCE_RULE_PREFIX}farthest by {name}",
+                        f"the option with the most {description} to the reference picture",
+                        _credit(distance, answers, largest=True)))
+    return credits
+
+
 # ---- the audit ------------------------------------------------------------------------------------------------
 
 
-def audit_choice_items(items: Sequence[ChoiceItem], *, margin: float = DEFAULT_MARGIN) -> AuditReport:
-    """Score every blind baseline on ``items`` (all with the same number of options)."""
+def reference_likeness_reason(task_id: str | None) -> str | None:
+    """Why the registered task ``task_id`` means its answer to look like its reference picture
+    (:data:`REFERENCE_LIKENESS_ATTRIBUTE`), or None (also for an unknown or missing id)."""
+    if not task_id:
+        return None
+    from foldbench.errors import UnknownNameError
+    from foldbench.tasks import make
+
+    try:
+        task = make(task_id)
+    except (UnknownNameError, KeyError):
+        return None
+    reason = getattr(task, REFERENCE_LIKENESS_ATTRIBUTE, None)
+    return reason if isinstance(reason, str) and reason else None
+
+
+def audit_choice_items(items: Sequence[ChoiceItem], *, margin: float = DEFAULT_MARGIN,
+                       reference_likeness: str | None = None) -> AuditReport:
+    """Score every blind baseline on ``items`` (all with the same number of options).
+
+    ``reference_likeness``, when given, says why the answer is meant to look like the reference picture: the
+    reference-aware rules are then reported with that reason and never flagged."""
     if not items:
         raise AuditError("no items to audit")
     counts = {len(item.option_images) or len(item.option_records) for item in items}
@@ -477,6 +550,9 @@ def audit_choice_items(items: Sequence[ChoiceItem], *, margin: float = DEFAULT_M
                 _credit(_chain_breaker(ink), answers, largest=True),
             )
         )
+        references = [item.reference_image for item in items]
+        if all(reference is not None for reference in references):
+            credits += _reference_credits([r for r in references if r is not None], grey, ink, answers)
     if all(len(item.option_records) == options for item in items):
         distances, sizes = _record_distances([item.option_records for item in items])
         medoid, outlier = _medoid_outlier(distances, answers)
@@ -518,12 +594,30 @@ def audit_choice_items(items: Sequence[ChoiceItem], *, margin: float = DEFAULT_M
     for name, description, credit in credits:
         accuracy = float(credit.mean())
         low, high = wilson_interval(float(credit.sum()), len(items))
+        expected = reference_likeness if name.startswith(REFERENCE_RULE_PREFIX) else None
+        outside = not band[0] <= accuracy <= band[1]
         results.append(
-            BaselineResult(name, description, accuracy, low, high, len(items), not band[0] <= accuracy <= band[1])
+            BaselineResult(name, description, accuracy, low, high, len(items), outside and expected is None, expected)
         )
     return AuditReport(len(items), options, chance, band, tuple(results), dict(sorted(letters.items())))
 
 
+def _dataset_task(directory: Path) -> str | None:
+    """The task id of a dataset's first item, or None."""
+    with (Path(directory) / "items.jsonl").open(encoding="utf-8") as lines:
+        for line in lines:
+            if line.strip():
+                try:
+                    task = json.loads(line).get("task")
+                except (json.JSONDecodeError, AttributeError):
+                    return None
+                return task if isinstance(task, str) else None
+    return None
+
+
 def audit_dataset(directory: Path, *, margin: float = DEFAULT_MARGIN) -> AuditReport:
-    """Read a dataset directory and audit it (see the module docstring)."""
-    return audit_choice_items(read_choice_items(Path(directory)), margin=margin)
+    """Read a dataset directory and audit it (see the module docstring); the reference-aware rules of a task
+    that means its answer to resemble its reference are reported as expected (:func:`reference_likeness_reason`)."""
+    items = read_choice_items(Path(directory))
+    reason = reference_likeness_reason(_dataset_task(Path(directory)))
+    return audit_choice_items(items, margin=margin, reference_likeness=reason)

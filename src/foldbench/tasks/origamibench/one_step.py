@@ -48,8 +48,11 @@ from foldbench.tasks.base import (
 from foldbench.tasks.choice import (
     LETTERS,
     answer_slot,
+    choice_images,
+    option_pictures,
     parse_choice,
     random_choice,
+    reference_picture,
     score_choice,
     the_true_option,
     wrong_choice,
@@ -264,11 +267,8 @@ class OneStepTask:
             seed=item_seed,
             engine_version=ENGINE_VERSION,
             inputs={
-                "images": {
-                    "options": [f"{base}/option_{letter}.png" for letter in LETTERS],
-                    "reference": f"{base}/reference.png",
-                    "composite": f"{base}/composite.png",
-                },
+                "images": choice_images([f"{base}/option_{letter}.png" for letter in LETTERS],
+                                        reference=f"{base}/reference.png", composite=f"{base}/composite.png"),
                 "size": config["size"],
             },
             target={
@@ -325,9 +325,9 @@ class OneStepTask:
 
         reference, options = self._pictures(item)
         images = item.inputs["images"]
-        for path, picture in zip(images["options"], options, strict=True):
+        for path, picture in zip(option_pictures(item.inputs), options, strict=True):
             yield path, png_bytes(picture)
-        yield images["reference"], png_bytes(reference)
+        yield str(reference_picture(item.inputs)), png_bytes(reference)
         yield images["composite"], png_bytes(composite(reference, options))
 
     def gallery(self, item: Item, answer: Mapping[str, Any] | None) -> list[tuple[str, bytes]]:
@@ -348,8 +348,8 @@ class OneStepTask:
         if modality not in self.modalities:
             raise OneStepKnobError(f"{self.id} has no modality {modality!r} (it has {', '.join(self.modalities)})")
         prompt = load_prompt("foldbench.tasks.origamibench", f"{self.name}.txt")
-        images = item.inputs["images"]
-        parts = [ImagePart(path) for path in images["options"]] + [ImagePart(images["reference"])]
+        parts = [ImagePart(path) for path in option_pictures(item.inputs)]
+        parts.append(ImagePart(str(reference_picture(item.inputs))))
         return Prompt((*parts, TextPart(prompt.render().strip() + "\n")), template_version=prompt.version)
 
     def parse(self, item: Item, text: str) -> BaseModel | ParseFailure:
@@ -383,6 +383,9 @@ class AssociativeTask(OneStepTask):
     name = "one-step-associative"
     variant = "associative"
     _salt = 0xA550
+    reference_likeness_by_design: ClassVar[str] = (
+        "one-step associative asks for the reference plus one fold among states of other sequences, so its answer "
+        "is meant to look like the reference (OrigamiBench section 3)")
 
     def _references(self, sequences: Sequence[FoldSequence]) -> list[tuple[FoldSequence, int]]:
         if len(sequences) < 4:
