@@ -200,3 +200,23 @@ def test_question_types_come_in_blocks_of_four() -> None:
     assert {question_type_of("pose", i) for i in range(40)} == {"pose"}
     assert [question_type_of("geometric", i) for i in range(12)] == ["distance"] * 4 + ["angle"] * 4 + ["distance"] * 4
     assert [question_type_of("layering", 4 * b) for b in range(6)] == ["layers", "thickest", "stacking"] * 2
+
+
+def test_where_the_marks_sit_does_not_give_the_answer(items: list[Item]) -> None:
+    """Pose: the mark nearer to P on the paper is the answer in exactly half the questions; thickest: the answer's
+    rank by distance from the paper's centre is balanced (drawn freely, "the point nearest the centre" found the
+    thickest place in 54 % of 28 questions, and "the mark nearer to P" in 64 % of 80)."""
+    nearer: list[bool] = []
+    ranks: Counter[int] = Counter()
+    for item in items:
+        points = {m["label"]: np.array([m["x"], m["y"]]) for m in item.inputs["pattern_marks"]}
+        if item.inputs["question_type"] == "pose":
+            landed = item.target["value"].split(",")[0].removeprefix("mark ")
+            other = "2" if landed == "1" else "1"
+            nearer.append(bool(np.hypot(*(points[landed] - points["P"])) < np.hypot(*(points[other] - points["P"]))))
+        if item.inputs["question_type"] == "thickest":
+            distances = {label: float(np.hypot(*(points[label] - 0.5))) for label in "1234"}
+            answer = item.target["value"].removeprefix("point ")
+            ranks[sorted(distances.values()).index(distances[answer])] += 1
+    assert len(nearer) == 20 and sum(nearer) == 10
+    assert sum(ranks.values()) == 8 and set(ranks.values()) == {2}

@@ -34,7 +34,7 @@ inside faces and land inside cells, away from creases and layer boundaries, so t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, product
 from typing import Any
 
 import numpy as np
@@ -73,6 +73,10 @@ MIN_FOLDED_ARM: float = 0.08
 """An angle is asked only when Q and R land at least this far (paper side 1) from P after folding."""
 MIN_MARK_GAP: float = 0.15
 """Two marks of one picture are at least this far apart (a fraction of the picture's extent)."""
+MAX_PREIMAGES: int = 4
+"""At most this many points (one per covering face) are tried for each place of a thickest question."""
+PAPER_CENTRE: np.ndarray = np.array([0.5, 0.5])
+"""The centre of the paper (side 1) that the thickest question balances distances from."""
 _REVERSAL_PAIRS: tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...] = (
     ((1, 2, 3), (3, 2, 1)), ((1, 3, 2), (2, 3, 1)), ((2, 1, 3), (3, 1, 2)),
 )
@@ -218,10 +222,12 @@ def _pose_distractor_mark(reference: FoldReference, rng: np.random.Generator, fa
     return None
 
 
-def pose_question(reference: FoldReference, rng: np.random.Generator, slot: int) -> Question | None:
+def pose_question(reference: FoldReference, rng: np.random.Generator, slot: int,
+                  balance: int = 0) -> Question | None:
     """Over or under which of points 1 and 2 does P land, and which side of P's paper faces up? Options: (mark 1
     | mark 2) x (front | back side up), in that order, so the answer's slot fixes its mark label (``slot // 2``)
-    and its side (``slot % 2``)."""
+    and its side (``slot % 2``). The mark P lands on is the one nearer to P on the paper exactly when ``balance``
+    is even (the caller balances it), so "the nearer mark" is right in half the questions, not more."""
     front = slot % 2 == 0
     faces = [f for f in _markable_faces(reference) if reference.shows_front(f) == front]
     fixed = _fixed_mark(reference, rng)
@@ -242,6 +248,9 @@ def pose_question(reference: FoldReference, rng: np.random.Generator, slot: int)
         return None
     origin, other_mark = distractor
     if not _apart_on_paper([point, answer_mark, other_mark, fixed.point]):
+        return None
+    answer_nearer = np.hypot(*(answer_mark - point)) < np.hypot(*(other_mark - point))
+    if answer_nearer != (balance % 2 == 0):
         return None
     answer_label, other_label = ("1", "2") if slot < 2 else ("2", "1")
     options = tuple(f"mark {label}, {side_words(side)}" for label in ("1", "2") for side in (True, False))
@@ -273,10 +282,12 @@ def layers_question(reference: FoldReference, rng: np.random.Generator, slot: in
                     facts={"layers": layers, "cell": cell})
 
 
-def thickest_question(reference: FoldReference, rng: np.random.Generator, slot: int) -> Question | None:
+def thickest_question(reference: FoldReference, rng: np.random.Generator, slot: int,
+                      balance: int = 0) -> Question | None:
     """At which of the points 1-4 is the folded model thickest (most layers where the point lands)? The answer
     is point ``slot + 1``; the other three land on thinner regions (a layer or more fewer), their levels drawn at
-    random."""
+    random. The answer's rank by distance from the paper's centre is ``balance`` (0: nearest; the caller balances
+    it)."""
     cells = _markable_cells(reference)
     levels = sorted({int(reference.cells_layers[c]) for c in cells})
     if len(levels) < 2:
@@ -292,15 +303,8 @@ def thickest_question(reference: FoldReference, rng: np.random.Generator, slot: 
         pool = [c for c in thinner if reference.cells_layers[c] == level and c not in chosen]
         pool = pool or [c for c in thinner if c not in chosen]
         chosen.append(_choice(rng, pool))
-    found: list[np.ndarray] = []
-    for cell in chosen:
-        landing, faces = _landing_in(reference, cell, rng), _covering(reference, cell)
-        point = None if landing is None or not faces else _point_landing_at(reference, landing,
-                                                                            _choice(rng, faces))
-        if point is None:
-            return None
-        found.append(point)
-    if not _apart_on_paper(found):
+    found = _balanced_points(reference, rng, chosen, balance % 4)
+    if found is None:
         return None
     others = [label for label in ("1", "2", "3", "4") if label != str(slot + 1)]
     labels = [str(slot + 1)] + [others[i] for i in rng.permutation(3)]
@@ -308,6 +312,31 @@ def thickest_question(reference: FoldReference, rng: np.random.Generator, slot: 
     return Question("thickest", tuple(f"point {k}" for k in range(1, 5)), slot, pattern_marks=tuple(marks),
                     facts={"layers": {label: int(reference.cells_layers[c]) for label, c in
                                       zip(labels, chosen, strict=True)}})
+
+
+def _balanced_points(reference: FoldReference, rng: np.random.Generator, cells: list[int], rank: int
+                     ) -> list[np.ndarray] | None:
+    """One point landing in each of ``cells`` (the first is the answer's), far apart on the paper, the answer's
+    at ``rank`` by distance from the paper's centre: a thick place tends to lie under the middle of the paper,
+    and "the point nearest the centre" found it in 54 % of questions when the points were drawn freely."""
+    choices: list[list[np.ndarray]] = []
+    for cell in cells:
+        landing = _landing_in(reference, cell, rng)
+        faces = _covering(reference, cell)
+        if landing is None or not faces:
+            return None
+        points = [p for f in rng.permutation(faces)[:MAX_PREIMAGES]
+                  if (p := _point_landing_at(reference, landing, int(f))) is not None]
+        if not points:
+            return None
+        choices.append(points)
+    fitting = []
+    for combination in product(*choices):
+        found = list(combination)
+        distances = [float(np.hypot(*(p - PAPER_CENTRE))) for p in found]
+        if sorted(distances).index(distances[0]) == rank and _apart_on_paper(found):
+            fitting.append(found)
+    return fitting[int(rng.integers(len(fitting)))] if fitting else None
 
 
 def _option_orders(rng: np.random.Generator) -> list[tuple[int, int, int]]:
@@ -422,7 +451,10 @@ BUILDERS = {"pose": pose_question, "layers": layers_question, "thickest": thicke
 
 
 def build_question(question_type: str, reference: FoldReference, rng: np.random.Generator,
-                   slot: int) -> Question | None:
+                   slot: int, balance: int = 0) -> Question | None:
     """A question of ``question_type`` on ``reference`` with the answer at option ``slot``, or None when this
-    reference (or this draw) gives none."""
+    reference (or this draw) gives none. ``balance`` (0-3, balanced over items by the caller) fixes where the
+    answer's marks sit relative to the others, for the types whose marks could give it away (pose, thickest)."""
+    if question_type in ("pose", "thickest"):
+        return BUILDERS[question_type](reference, rng, slot, balance)  # type: ignore[call-arg]
     return BUILDERS[question_type](reference, rng, slot)

@@ -228,13 +228,14 @@ class SpatialRelationshipTask:
         item_seed = int(np.random.SeedSequence([seed, index, _SALT]).generate_state(1, dtype=np.uint64)[0] >> 1)
         rng = np.random.default_rng(item_seed)
         slot = answer_slot(seed, index, salt=_SALT)
+        balance = answer_slot(seed, index, salt=_SALT + 1)  # where the answer's marks sit, balanced apart from slot
         question_type = question_type_of(config.kind, index)
         question: Question | None = None
         for _ in range(MAX_DRAWS):
             reference, source, facts = self._draw_reference(rng, config, states, folds)
             if not self.stable(reference):
                 continue
-            question = build_question(question_type, reference, rng, slot)
+            question = build_question(question_type, reference, rng, slot, balance)
             if question is not None and _solved_as_drawn(reference, question):
                 break
             question = None
