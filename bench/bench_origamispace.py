@@ -57,7 +57,7 @@ def _timed(document: dict, reference: object, repeats: int) -> tuple[float, floa
     return statistics.median(walls), statistics.median(cpus)
 
 
-GENERATED_TASKS: tuple[str, ...] = ("origamispace/pattern-prediction-v2", "origamispace/multi-step-ordering-v2")
+GENERATED_TASKS: tuple[str, ...] = ("origamispace/pattern-prediction-v2", "origamispace/multi-step-ordering-v3")
 
 
 def _items_per_second(task_id: str, items: int, seed: int) -> float:

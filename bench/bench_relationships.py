@@ -28,7 +28,7 @@ builtin_sequences()
 sequences_wall, sequences_cpu = time.perf_counter() - wall, time.process_time() - cpu
 from foldbench.tasks.dataset import write_dataset
 n, kind, size, out = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
-write_dataset("origamispace/spatial-relationship-v2", Path(out), n=n, seed=20251, modalities=("image",),
+write_dataset("origamispace/spatial-relationship-v3", Path(out), n=n, seed=20251, modalities=("image",),
               knobs={"kind": kind, "size": size})
 print(json.dumps({"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu,
                   "sequences_wall": sequences_wall, "sequences_cpu": sequences_cpu}))

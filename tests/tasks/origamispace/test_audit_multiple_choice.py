@@ -16,7 +16,7 @@ from foldbench.tasks.origamispace.ordering import order_text
 
 CASES = [
     ("origamispace/pattern-prediction-v2", 200, {"size": 64}, 9),
-    ("origamispace/multi-step-ordering-v2", 120, {"size": 64}, 13),
+    ("origamispace/multi-step-ordering-v3", 120, {"size": 64}, 13),
 ]
 
 

@@ -15,7 +15,7 @@ ITEMS = 300
 
 @pytest.mark.parametrize("kind", ["pose", "layering", "geometric"])
 def test_no_blind_baseline_beats_or_misses_chance(kind: str, tmp_path: Path) -> None:
-    write_dataset("origamispace/spatial-relationship-v2", tmp_path, n=ITEMS, seed=4242, modalities=("image",),
+    write_dataset("origamispace/spatial-relationship-v3", tmp_path, n=ITEMS, seed=4242, modalities=("image",),
                   knobs={"kind": kind, "size": 128})
     report = audit_dataset(tmp_path)
     assert report.items == ITEMS and report.band == pytest.approx((0.15, 0.35))

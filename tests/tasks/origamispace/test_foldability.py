@@ -19,7 +19,7 @@ ITEMS = 240
 
 @pytest.fixture(scope="module")
 def task():
-    return make("origamispace/foldability-v1")
+    return make("origamispace/foldability-v2")
 
 
 def test_exactly_one_option_is_odd_and_the_reason_is_the_compilers(task) -> None:
@@ -46,7 +46,7 @@ def test_near_misses_change_one_thing() -> None:
 
 
 def test_no_blind_baseline_beats_or_misses_chance(tmp_path: Path) -> None:
-    write_dataset("origamispace/foldability-v1", tmp_path, n=ITEMS, seed=4242, modalities=("image",))
+    write_dataset("origamispace/foldability-v2", tmp_path, n=ITEMS, seed=4242, modalities=("image",))
     report = audit_dataset(tmp_path)
     assert report.items == ITEMS and report.band == pytest.approx((0.15, 0.35))
     assert len(report.baselines) >= 15  # pictures and records were both read

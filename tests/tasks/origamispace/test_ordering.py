@@ -21,7 +21,7 @@ from foldbench.tasks.origamibench.pictures import pictures_look_alike, state_sig
 from foldbench.tasks.origamispace.ordering import EDIT_KINDS, _compose, edit_group
 from tests.support.choice_runs import oracle_and_random_accuracy
 
-TASK_ID = "origamispace/multi-step-ordering-v2"
+TASK_ID = "origamispace/multi-step-ordering-v3"
 
 
 @pytest.fixture(scope="module")
@@ -154,3 +154,15 @@ def test_filling_each_picture_hides_the_shrinking_outline(task) -> None:
     filled = list(task.generate(40, 17, knobs={"size": 64}))
     assert _largest_first_accuracy(task, common) > 0.8  # at one scale, folding shrinks the outline
     assert _largest_first_accuracy(task, filled) < 0.6
+
+
+def test_default_composition_is_the_papers_250_questions_averaging_7_5_steps(task) -> None:
+    """Section 4.2: 250 questions, 7.5 steps per question on average."""
+    from foldbench.tasks.origamispace.ordering import PAPER_QUESTIONS
+
+    items = list(task.generate(PAPER_QUESTIONS, 2026))
+    pictures = [len(item.inputs["images"]["states"]) for item in items]
+    assert len(items) == 250
+    assert round(sum(pictures) / len(pictures), 1) == 7.5
+    assert set(pictures) == {7, 8}
+    assert len({(item.target["sequence"], tuple(item.target["states"])) for item in items}) > 150

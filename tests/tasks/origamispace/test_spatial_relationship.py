@@ -11,12 +11,12 @@ import pytest
 
 from foldbench.errors import InvalidKnobError
 from foldbench.tasks import make
-from foldbench.tasks.base import Item, ParseFailure
+from foldbench.tasks.base import ImagePart, Item, ParseFailure
 from foldbench.tasks.choice import LETTERS
 from foldbench.tasks.origamispace.relationship_pictures import to_pixels
 from foldbench.tasks.origamispace.spatial_relationship import SpatialRelationshipTask, question_type_of
 
-TASK_ID = "origamispace/spatial-relationship-v2"
+TASK_ID = "origamispace/spatial-relationship-v3"
 
 
 @pytest.fixture(scope="module")
@@ -81,24 +81,82 @@ def test_the_same_seed_gives_the_same_items(task: SpatialRelationshipTask, items
     assert shifted[0].model_dump() == items[6].model_dump()
 
 
-def test_pictures_carry_the_marks_where_the_points_are(task: SpatialRelationshipTask, items: list[Item]) -> None:
+def test_the_crease_pattern_carries_the_marks_where_the_points_are(task: SpatialRelationshipTask,
+                                                                     items: list[Item]) -> None:
     item = next(i for i in items if i.inputs["question_type"] == "stacking")
     pattern, folded = task.pictures(item)
+    assert folded is None
     reference = task.reference(item)
     size = int(item.inputs["size"])
-    assert pattern.size == folded.size == (size, size)
-    for picture, marks, frame in ((pattern, item.inputs["pattern_marks"], reference.compiled.pattern.vertices_coords),
-                                  (folded, item.inputs["folded_marks"], reference.folded_points)):
-        grey = np.asarray(picture.convert("L"))
-        for mark in marks:
-            x, y = to_pixels(np.array([[mark["x"], mark["y"]]]), frame, size)[0]
-            assert grey[round(y), round(x)] < 40  # the dot's black centre
+    assert pattern.size == (size, size)
+    grey = np.asarray(pattern.convert("L"))
+    for mark in item.inputs["pattern_marks"]:
+        x, y = to_pixels(np.array([[mark["x"], mark["y"]]]), reference.compiled.pattern.vertices_coords, size)[0]
+        assert grey[round(y), round(x)] < 40  # the dot's black centre
+
+
+def test_the_question_shows_the_crease_pattern_only_as_the_paper(task: SpatialRelationshipTask,
+                                                                  items: list[Item]) -> None:
+    for item in items:
+        assert set(item.inputs["images"]) == {"pattern"} and "folded_marks" not in item.inputs
+        assets = dict(task.assets(item))
+        assert list(assets) == [item.inputs["images"]["pattern"]]
+        images = [part for part in task.render(item).parts if isinstance(part, ImagePart)]
+        assert [part.path for part in images] == [item.inputs["images"]["pattern"]]
+        assert "second picture" not in task.render(item).parts[-1].text  # type: ignore[union-attr]
+
+
+def test_the_folded_picture_is_a_knob(task: SpatialRelationshipTask) -> None:
+    plain = list(task.generate(4, 11, knobs={"kind": "pose", "size": 192}))
+    shown = list(task.generate(4, 11, knobs={"kind": "pose", "size": 192, "folded_picture": True}))
+    for without, with_folded in zip(plain, shown, strict=True):
+        assert without.inputs["pattern_marks"] == with_folded.inputs["pattern_marks"]  # the same question
+        assert without.target == with_folded.target
+        images = [part.path for part in task.render(with_folded).parts if isinstance(part, ImagePart)]
+        assert images == [with_folded.inputs["images"]["pattern"], with_folded.inputs["images"]["folded"]]
+        pattern, folded = task.pictures(with_folded)
+        assert folded is not None and folded.size == pattern.size
+        assert "second picture" in task.render(with_folded).parts[-1].text  # type: ignore[union-attr]
+
+
+def test_points_asked_about_together_land_together(task: SpatialRelationshipTask, items: list[Item]) -> None:
+    """Pose: P and exactly one of marks 1 and 2 land at one place; stacking: points 1-3 land at one place, on
+    three different faces."""
+    for item in items:
+        reference = task.reference(item)
+        marks = {m["label"]: np.array([m["x"], m["y"]]) for m in item.inputs["pattern_marks"]}
+        landed = {label: reference.landing(point) for label, point in marks.items()}
+        assert all(found is not None for found in landed.values())
+        if item.inputs["question_type"] == "pose":
+            together = [label for label in ("1", "2")
+                        if np.hypot(*(landed[label][1] - landed["P"][1])) < 1e-4]
+            assert together == [item.target["value"].split(",")[0].removeprefix("mark ")]
+            assert landed["F"][0] == 0
+        if item.inputs["question_type"] == "stacking":
+            places = np.array([landed[label][1] for label in ("1", "2", "3")])
+            assert np.ptp(places, axis=0).max() < 1e-4
+            assert len({landed[label][0] for label in ("1", "2", "3")}) == 3
+
+
+def test_every_reference_rests_on_no_hair(task: SpatialRelationshipTask, items: list[Item]) -> None:
+    from foldbench.tasks.origamispace.stability import FEATURE_MARGIN, reference_stability
+
+    for item in items[::3]:
+        stability = reference_stability(task.reference(item).compiled)
+        assert stability.stable, (item.id, stability.reasons)
+        assert stability.closest is None or stability.closest > FEATURE_MARGIN
+
+
+def test_a_reference_resting_on_a_hair_is_never_drawn(task: SpatialRelationshipTask) -> None:
+    """simple-long-07 after 8 and 9 folds has folded features 2.4e-5 apart; its earlier states do not."""
+    items = list(task.generate(12, 5, knobs={"kind": "layering", "sequences": "simple-long-07", "size": 192}))
+    assert {item.inputs["reference"]["state"] for item in items} <= set(range(1, 8))
 
 
 def test_assets_and_prompt(task: SpatialRelationshipTask, items: list[Item]) -> None:
     item = next(i for i in items if i.inputs["question_type"] == "distance")
     assets = dict(task.assets(item))
-    assert set(assets) == {item.inputs["images"]["pattern"], item.inputs["images"]["folded"]}
+    assert set(assets) == {item.inputs["images"]["pattern"]}
     assert all(data.startswith(b"\x89PNG") for data in assets.values())
     text = task.render(item).parts[-1].text  # type: ignore[union-attr]
     assert f"{item.inputs['flat_distance']} apart" in text
@@ -142,3 +200,23 @@ def test_question_types_come_in_blocks_of_four() -> None:
     assert {question_type_of("pose", i) for i in range(40)} == {"pose"}
     assert [question_type_of("geometric", i) for i in range(12)] == ["distance"] * 4 + ["angle"] * 4 + ["distance"] * 4
     assert [question_type_of("layering", 4 * b) for b in range(6)] == ["layers", "thickest", "stacking"] * 2
+
+
+def test_where_the_marks_sit_does_not_give_the_answer(items: list[Item]) -> None:
+    """Pose: the mark nearer to P on the paper is the answer in exactly half the questions; thickest: the answer's
+    rank by distance from the paper's centre is balanced (drawn freely, "the point nearest the centre" found the
+    thickest place in 54 % of 28 questions, and "the mark nearer to P" in 64 % of 80)."""
+    nearer: list[bool] = []
+    ranks: Counter[int] = Counter()
+    for item in items:
+        points = {m["label"]: np.array([m["x"], m["y"]]) for m in item.inputs["pattern_marks"]}
+        if item.inputs["question_type"] == "pose":
+            landed = item.target["value"].split(",")[0].removeprefix("mark ")
+            other = "2" if landed == "1" else "1"
+            nearer.append(bool(np.hypot(*(points[landed] - points["P"])) < np.hypot(*(points[other] - points["P"]))))
+        if item.inputs["question_type"] == "thickest":
+            distances = {label: float(np.hypot(*(points[label] - 0.5))) for label in "1234"}
+            answer = item.target["value"].removeprefix("point ")
+            ranks[sorted(distances.values()).index(distances[answer])] += 1
+    assert len(nearer) == 20 and sum(nearer) == 10
+    assert sum(ranks.values()) == 8 and set(ranks.values()) == {2}

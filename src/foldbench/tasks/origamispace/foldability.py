@@ -2,6 +2,12 @@
 in the second variant, exactly one of which can). The compiler decides every option and names the reason (error
 class and where); the patterns that fail are near-misses of patterns that fold (one crease's mountain/valley
 assignment flipped, or one crease vertex moved), so the answer cannot be read from the shape of the pattern.
+
+Every option's verdict is stable (:mod:`foldbench.tasks.origamispace.stability`): no two features of a pattern,
+flat or folded, lie closer than :data:`~foldbench.tasks.origamispace.stability.FEATURE_MARGIN` (a thousandth of
+the paper) unless they coincide, no vertex nearly meets Kawasaki, and every tolerance level the compiler
+considers sound gives the same verdict; a draw that fails is drawn again (version 1 kept options resting on
+folded gaps of 5e-5).
 """
 
 from __future__ import annotations
@@ -39,11 +45,12 @@ from foldbench.tasks.choice import (
 )
 from foldbench.tasks.knobs import CommaList, Knobs, Whole, parse_knobs
 from foldbench.tasks.origamispace.instances import png_bytes
+from foldbench.tasks.origamispace.stability import option_stability
 from foldbench.tasks.prompts import load_prompt
 
 __all__ = ["ENGINE_VERSION", "VARIANTS", "FoldabilityKnobs", "FoldabilityTask", "near_miss"]
 
-ENGINE_VERSION = "origamispace-foldability-1"
+ENGINE_VERSION = "origamispace-foldability-2"
 VARIANTS: tuple[str, ...] = ("one-unfoldable", "one-foldable")
 OPTION_SIZE = 256
 MAX_DRAWS = 400
@@ -109,7 +116,7 @@ def _options_picture(pictures: list[Image.Image]) -> Image.Image:
 class FoldabilityTask:
     """Which of four crease patterns is the odd one out in foldability?"""
 
-    id = "origamispace/foldability-v1"
+    id = "origamispace/foldability-v2"
     name = "foldability"
     modalities: tuple[str, ...] = ("image",)
     knob_schema: type[Knobs] = FoldabilityKnobs
@@ -151,6 +158,8 @@ class FoldabilityTask:
             verdict = compile_generated(candidate).error
             if verdict is None or verdict["class"] in ("CSE", "PRECISION"):
                 continue  # only clear geometric failures (GIF, PSI) make a near-miss
+            if not (option_stability(original, None).stable and option_stability(candidate, verdict).stable):
+                continue  # a verdict resting on a hair is no key
             foldable_one, unfoldable_one = original, (candidate, verdict)
             if want_odd_foldable:
                 if odd is None and rng.random() < 0.5:

@@ -2,7 +2,9 @@
 of four orders (written like ``3, 1, 4, 2``) puts them in the order they are folded?
 
 Items are drawn from the built-in fold sequences (:mod:`foldbench.crease.sequences`): a sequence with enough
-steps uniformly, then ``k`` of its folded states (the ``states`` knob, 4-9 pictures). Each state is compiled by
+steps uniformly, then ``k`` of its folded states (the ``states`` knob, 4-9 pictures). The default composition is
+the paper's (section 4.2): :data:`PAPER_QUESTIONS` questions averaging 7.5 steps, here blocks of four items of 7
+and of 8 pictures in turn. Each state is compiled by
 :meth:`~foldbench.crease.sequences.FoldSequence.compiled` and drawn front and back as the OrigamiBench one-step
 task draws it (:mod:`foldbench.tasks.origamibench.pictures`), but each scaled to fill its picture (the ``fill``
 knob): at one scale the outline shrinks with every fold and gives the order away. A draw where two pictures look
@@ -58,14 +60,19 @@ from foldbench.tasks.origamibench.one_step import contains_creases
 from foldbench.tasks.origamispace.instances import difficulty_of
 from foldbench.tasks.prompts import load_prompt
 
-__all__ = ["EDIT_KINDS", "ENGINE_VERSION", "OrderingError", "OrderingKnobs", "OrderingTask", "edit_group",
-           "order_text"]
+__all__ = ["DEFAULT_PICTURES", "EDIT_KINDS", "ENGINE_VERSION", "PAPER_QUESTIONS", "OrderingError", "OrderingKnobs",
+           "OrderingTask", "edit_group", "order_text"]
 
-ENGINE_VERSION = "origamispace-ordering-2"
+ENGINE_VERSION = "origamispace-ordering-3"
 SALT = 0x0D3E
 MAX_TRIES = 400
 MIN_PICTURES, MAX_PICTURES = 4, 9
-DEFAULT_PICTURES: tuple[int, ...] = (4, 5, 6)
+DEFAULT_PICTURES: tuple[int, ...] = (7, 8)
+"""Pictures per item by default, taken in turn by block of four items: 7.5 on average, as the paper's questions
+(version 2 drew 4, 5, 6)."""
+PAPER_QUESTIONS: int = 250
+"""How many ordering questions the paper has (section 4.2); ``foldbench generate -n 250`` gives that many, 7.5
+pictures on average."""
 EDIT_KINDS: tuple[str, ...] = ("two-swaps", "swap-and-reversal", "two-reversals", "block-turn")
 """The groups of position edits an option set can be built from."""
 DEFAULT_EDITS: tuple[str, ...] = ("two-swaps",)
@@ -90,7 +97,8 @@ class OrderingKnobs(Knobs):
     sequences: CommaList[str] | None = None
     """Names of the built-in sequences to draw from; default: all (of the chosen categories)."""
     states: CommaList[Whole] | None = None
-    """Numbers of pictures per item (4-9), taken in turn by block of four items; default 4, 5, 6."""
+    """Numbers of pictures per item (4-9), taken in turn by block of four items; default 7, 8 (the paper's 7.5
+    steps on average)."""
     size: Whole = 160
     """Side in pixels of each view (front or back) of a state, 64-512."""
     edits: CommaList[EditKind] | None = None
@@ -236,7 +244,7 @@ def _composite(pictures: Sequence[Image.Image], caption: str = "") -> Image.Imag
 class OrderingTask:
     """In which order were the pictured states folded?"""
 
-    id = "origamispace/multi-step-ordering-v2"
+    id = "origamispace/multi-step-ordering-v3"
     name = "multi-step-ordering"
     modalities: tuple[str, ...] = ("image",)
     knob_schema: type[Knobs] = OrderingKnobs
@@ -256,6 +264,9 @@ class OrderingTask:
                        + ", ".join(knobs.get("edits") or DEFAULT_EDITS),
             "balance": "blocks of four items share their four orders, each the true order once; letters balanced "
                        "in blocks of four",
+            "composition": "pictures per item, in turn by block of four: "
+                           + ", ".join(str(k) for k in (knobs.get("states") or DEFAULT_PICTURES))
+                           + f" (the paper: {PAPER_QUESTIONS} questions, 7.5 steps on average)",
         }
 
     # ---- knobs -------------------------------------------------------------------------------------------

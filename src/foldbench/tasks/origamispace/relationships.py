@@ -75,6 +75,18 @@ class FoldReference:
         folded = self.compiled.folded
         return folded.faces_matrix[face] @ np.asarray(point, float) + folded.faces_shift[face]
 
+    def unfold_point(self, point: np.ndarray, face: int) -> np.ndarray:
+        """The point of ``face`` (paper coordinates) that lands at the folded ``point`` (the inverse of
+        :meth:`fold_point`; a face's isometry is orthogonal)."""
+        folded = self.compiled.folded
+        return folded.faces_matrix[face].T @ (np.asarray(point, float) - folded.faces_shift[face])
+
+    def landing(self, point: np.ndarray) -> tuple[int, np.ndarray] | None:
+        """The face holding a paper ``point`` (at least :data:`INTERIOR_MARGIN` inside) and where the point lands
+        after folding, or None near a crease."""
+        face = self.face_at(point)
+        return None if face is None else (face, self.fold_point(point, face))
+
     def shows_front(self, face: int) -> bool:
         """Whether ``face`` shows the paper's front side (the side of face 0) to a viewer of the folded front."""
         return not bool(self.compiled.folded.faces_flipped[face])

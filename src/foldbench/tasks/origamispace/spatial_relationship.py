@@ -2,15 +2,23 @@
 change, asked about crease patterns the compiler folds.
 
 References are the states (one fold or more) of the built-in fold sequences (:mod:`foldbench.crease.sequences`,
-the default) or seeded random simple-fold instances (:mod:`foldbench.tasks.origamispace.instances`). Each item
-shows the crease pattern and the folded model (front view), both with labelled marks, and asks one question of
-:mod:`foldbench.tasks.origamispace.relationship_questions`; the answer and every distractor come from the
-compiler, and :meth:`SpatialRelationshipTask.oracle` solves the item again from its marks. Compiled references
-and their unmarked pictures are kept for the life of the task object, so a dataset compiles each reference once.
+the default) or seeded random simple-fold instances (:mod:`foldbench.tasks.origamispace.instances`). As in the
+paper (section 4.3), each item shows the crease pattern only, with labelled points, and asks one question of
+:mod:`foldbench.tasks.origamispace.relationship_questions` about what becomes of them after folding; the
+``folded_picture`` knob adds the folded model (front view, unmarked) as a second picture. The answer and every
+distractor come from the compiler, and :meth:`SpatialRelationshipTask.oracle` solves the item again from its
+marks. A reference is used only when its folded state rests on no hair
+(:func:`~foldbench.tasks.origamispace.stability.reference_stability`: no two folded features closer than a
+thousandth of the paper unless they coincide, every sound tolerance level folding it), so no count, order or
+distance depends on a tolerance. Compiled references, their stability and their unmarked pictures are kept for
+the life of the task object, so a dataset compiles each reference once.
 
 Balance: the answer's place among the options is :func:`~foldbench.tasks.choice.answer_slot` (each place once
 in every block of four items), and the four items of a block share one question type, so every type is balanced
 on its own.
+
+Version 3: the crease pattern only by default, every mark on it (version 2 showed the folded model with marks on
+it), and references that rest on a hair are skipped.
 """
 
 from __future__ import annotations
@@ -49,7 +57,7 @@ from foldbench.tasks.choice import (
 from foldbench.tasks.knobs import CommaList, Knobs, Whole, parse_knobs
 from foldbench.tasks.origamispace.instances import difficulty_of, png_bytes, simple_fold_instance
 from foldbench.tasks.origamispace.relationship_answers import solve_question
-from foldbench.tasks.origamispace.relationship_pictures import folded_picture, pattern_picture
+from foldbench.tasks.origamispace.relationship_pictures import pattern_picture
 from foldbench.tasks.origamispace.relationship_questions import (
     KINDS,
     QUESTION_TYPES,
@@ -58,12 +66,13 @@ from foldbench.tasks.origamispace.relationship_questions import (
     build_question,
 )
 from foldbench.tasks.origamispace.relationships import FoldReference
+from foldbench.tasks.origamispace.stability import reference_stability
 from foldbench.tasks.prompts import load_prompt
 
 __all__ = ["ENGINE_VERSION", "RelationshipGenerationError", "SpatialRelationshipKnobs", "SpatialRelationshipTask",
            "question_type_of"]
 
-ENGINE_VERSION = "origamispace-relationships-2"
+ENGINE_VERSION = "origamispace-relationships-3"
 MAX_DRAWS = 300
 """References drawn for one item before giving up."""
 _SALT = 0x5EA7
@@ -88,6 +97,9 @@ class SpatialRelationshipKnobs(Knobs):
     """With ``source=random``: simple folding steps to draw from (default 2, 3, 4, 5)."""
     size: Whole = Field(384, ge=128, le=1024)
     """Side in pixels of each picture."""
+    folded_picture: bool = False
+    """Also show the folded model (front view, unmarked) as a second picture. The paper shows the crease pattern
+    only (the default)."""
 
 
 def question_type_of(kind: str, index: int) -> str:
@@ -116,10 +128,8 @@ def _solved_as_drawn(reference: FoldReference, question: Question) -> bool:
     """Whether solving the question again from its stored marks (as the oracle will) gives its answer and only
     its answer."""
     pattern_marks = tuple(Mark.from_record(m.to_record()) for m in question.pattern_marks)
-    folded_marks = tuple(Mark.from_record(m.to_record()) for m in question.folded_marks)
     try:
-        return solve_question(reference, question.question_type, question.options, pattern_marks,
-                              folded_marks) == question.answer
+        return solve_question(reference, question.question_type, question.options, pattern_marks) == question.answer
     except AssertionError:
         return False
 
@@ -127,7 +137,7 @@ def _solved_as_drawn(reference: FoldReference, question: Question) -> bool:
 class SpatialRelationshipTask:
     """Where does a point land, how thick is the model there, how do distances change?"""
 
-    id = "origamispace/spatial-relationship-v2"
+    id = "origamispace/spatial-relationship-v3"
     name = "spatial-relationship"
     modalities: tuple[str, ...] = ("image",)
     knob_schema: type[Knobs] = SpatialRelationshipKnobs
@@ -135,6 +145,7 @@ class SpatialRelationshipTask:
     def __init__(self) -> None:
         self._references: dict[str, FoldReference] = {}
         self._pictures: dict[tuple[str, int], tuple[Image.Image, Image.Image]] = {}
+        self._stable: dict[str, bool] = {}
 
     @property
     def spec(self) -> TaskSpec:
@@ -149,6 +160,14 @@ class SpatialRelationshipTask:
             self._references[key] = FoldReference(sequence.compiled(state), f"{sequence.name} after {state} "
                                                   "folds", state)
         return self._references[key]
+
+    def stable(self, reference: FoldReference) -> bool:
+        """Whether the reference's folded state rests on no hair (:func:`reference_stability`), kept per
+        reference."""
+        key = f"{reference.name}:{id(reference)}"
+        if key not in self._stable:
+            self._stable[key] = reference_stability(reference.compiled).stable
+        return self._stable[key]
 
     def _from_fields(self, fields: dict[str, Any], fold_count: int | None) -> FoldReference:
         key = "fold:" + hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
@@ -209,11 +228,14 @@ class SpatialRelationshipTask:
         item_seed = int(np.random.SeedSequence([seed, index, _SALT]).generate_state(1, dtype=np.uint64)[0] >> 1)
         rng = np.random.default_rng(item_seed)
         slot = answer_slot(seed, index, salt=_SALT)
+        balance = answer_slot(seed, index, salt=_SALT + 1)  # where the answer's marks sit, balanced apart from slot
         question_type = question_type_of(config.kind, index)
         question: Question | None = None
         for _ in range(MAX_DRAWS):
             reference, source, facts = self._draw_reference(rng, config, states, folds)
-            question = build_question(question_type, reference, rng, slot)
+            if not self.stable(reference):
+                continue
+            question = build_question(question_type, reference, rng, slot, balance)
             if question is not None and _solved_as_drawn(reference, question):
                 break
             question = None
@@ -225,11 +247,12 @@ class SpatialRelationshipTask:
             "reference": source,
             "question_type": question_type,
             "pattern_marks": [m.to_record() for m in question.pattern_marks],
-            "folded_marks": [m.to_record() for m in question.folded_marks],
             "options": list(question.options),
             "size": config.size,
-            "images": {"pattern": f"images/{item_id}/pattern.png", "folded": f"images/{item_id}/folded.png"},
+            "images": {"pattern": f"images/{item_id}/pattern.png"},
         }
+        if config.folded_picture:
+            inputs["images"]["folded"] = f"images/{item_id}/folded.png"
         if question_type == "distance":
             inputs["flat_distance"] = f"{question.facts['flat']:.1f}"
         if question_type == "angle":
@@ -243,12 +266,12 @@ class SpatialRelationshipTask:
         )
 
     # ---- pictures ----------------------------------------------------------------------------------------
-    def _marks(self, item: Item) -> tuple[tuple[Mark, ...], tuple[Mark, ...]]:
-        return (tuple(Mark.from_record(m) for m in item.inputs["pattern_marks"]),
-                tuple(Mark.from_record(m) for m in item.inputs["folded_marks"]))
+    def _marks(self, item: Item) -> tuple[Mark, ...]:
+        return tuple(Mark.from_record(m) for m in item.inputs["pattern_marks"])
 
-    def pictures(self, item: Item) -> tuple[Image.Image, Image.Image]:
-        """The crease pattern and the folded model, with the item's marks."""
+    def pictures(self, item: Item) -> tuple[Image.Image, Image.Image | None]:
+        """The crease pattern with the item's marks, and the unmarked folded model (None unless the item was
+        made with ``folded_picture``)."""
         from foldbench.crease.render import crease_pattern_png, folded_state_png
 
         reference = self.reference(item)
@@ -258,29 +281,31 @@ class SpatialRelationshipTask:
             self._pictures[key] = (crease_pattern_png(reference.compiled.pattern, size),
                                    folded_state_png(reference.compiled, 0, "front", size))
         pattern_base, folded_base = self._pictures[key]
-        pattern_marks, folded_marks = self._marks(item)
-        return (pattern_picture(reference, pattern_marks, size, pattern_base),
-                folded_picture(reference, folded_marks, size, folded_base))
+        folded = folded_base if "folded" in item.inputs["images"] else None
+        return pattern_picture(reference, self._marks(item), size, pattern_base), folded
 
     def assets(self, item: Item) -> Iterator[tuple[str, bytes]]:
-        """The marked crease pattern and folded model (PNG)."""
+        """The marked crease pattern (PNG), and the folded model when the item shows it."""
         pattern, folded = self.pictures(item)
         yield item.inputs["images"]["pattern"], png_bytes(pattern)
-        yield item.inputs["images"]["folded"], png_bytes(folded)
+        if folded is not None:
+            yield item.inputs["images"]["folded"], png_bytes(folded)
 
     # ---- prompts and answers -----------------------------------------------------------------------------
     def render(self, item: Item, modality: str = "image") -> Prompt:
-        """The two pictures, the question of the item's type and the options A-D."""
+        """The crease pattern (and the folded model with ``folded_picture``), the question of the item's type and
+        the options A-D."""
         check_modalities(self.id, [modality], self.modalities)
         prompt = load_prompt("foldbench.tasks.origamispace", "spatial-relationship.txt")
         text = prompt.render(question_type=item.inputs["question_type"],
                              flat_distance=item.inputs.get("flat_distance", ""),
                              flat_angle=item.inputs.get("flat_angle", ""),
+                             folded_picture="folded" in item.inputs["images"],
                              options=list(zip(LETTERS, item.inputs["options"], strict=True)))
         text = "\n".join(line for line in text.splitlines() if line.strip())
         images = item.inputs["images"]
-        return Prompt((ImagePart(images["pattern"]), ImagePart(images["folded"]), TextPart(text)),
-                      template_version=prompt.version or "")
+        pictures = [ImagePart(images["pattern"])] + ([ImagePart(images["folded"])] if "folded" in images else [])
+        return Prompt((*pictures, TextPart(text)), template_version=prompt.version or "")
 
     def parse(self, item: Item, text: str) -> Choice | ParseFailure:
         """One letter A-D (see :mod:`foldbench.tasks.choice`)."""
@@ -292,9 +317,8 @@ class SpatialRelationshipTask:
 
     def solve(self, item: Item) -> int:
         """The right option's index, computed again by the compiler from the item's marks."""
-        pattern_marks, folded_marks = self._marks(item)
         return solve_question(self.reference(item), item.inputs["question_type"], tuple(item.inputs["options"]),
-                              pattern_marks, folded_marks)
+                              self._marks(item))
 
     def oracle(self, item: Item) -> Choice:
         """The compiler's answer (:meth:`solve`)."""

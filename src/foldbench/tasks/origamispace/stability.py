@@ -1,0 +1,198 @@
+"""Whether the compiler's verdict on a crease pattern rests on a hair.
+
+A choice item is only as good as its key. A pattern that folds flat with one folded vertex 4e-5 from a folded
+edge is "foldable" at the compiler's starting tolerance and may not be at another, or to another solver: the
+answer would rest on a coincidence of rounding, not on the folding the question asks about. The OrigamiSpace
+choice tasks keep a pattern only when its verdict is **stable**:
+
+1. **Nothing in the pattern is nearly anything else.** No two crease-pattern vertices, and no vertex and a crease
+   it does not end on, lie closer than :data:`FEATURE_MARGIN` unless they coincide (closer than
+   :data:`COINCIDENT`); the same for the folded state (vertex-vertex and vertex-edge distances after folding).
+2. **No vertex nearly meets Kawasaki.** Every interior vertex's Kawasaki error is either rounding (below
+   :data:`~foldbench.crease.tolerance.EXACT_ANGLE`) or at least :data:`ANGLE_MARGIN`.
+3. **Every sound tolerance agrees.** For a pattern whose vertices pass the local checks, the folded edges are
+   overlaid at every level of the compiler's tolerance series
+   (:func:`~foldbench.crease.overlay.folded_tolerance_levels`); each level that is sound (the overlay at a quarter
+   of it has as many points and segments, and the cells and constraints build without a precision problem) is
+   solved, and every such level must give the compiler's verdict (folds, or self-intersects).
+4. **The verdict is a geometric one** (folds, GIF or PSI), never a precision problem.
+
+A failed local check (Maekawa, Kawasaki, an odd degree) is stable under 1 and 2: the planar graph cannot change,
+and the angle it misses by is beyond the angle margin. The same test applies to the references of the spatial
+questions (:func:`reference_stability`), whose answers are a distance, an order or a count read off the folded
+state.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from foldbench.crease.cells import build_cells, overlay_folded_edges
+from foldbench.crease.compiler import CompiledFold, crease_assignment_orders
+from foldbench.crease.errors import CreasePatternError, PrecisionProblem, SelfIntersection
+from foldbench.crease.fold_format import pattern_from_fold
+from foldbench.crease.folded_gaps import folded_features
+from foldbench.crease.folding import FoldedGeometry, fold_faces
+from foldbench.crease.layer_constraints import build_layer_constraints
+from foldbench.crease.local_checks import check_vertices, vertices_creases
+from foldbench.crease.overlay import LEVEL_STEP, folded_tolerance_levels
+from foldbench.crease.pattern import CreasePattern
+from foldbench.crease.solver import LayerSolver
+from foldbench.crease.tolerance import EXACT_ANGLE
+
+__all__ = ["ANGLE_MARGIN", "COINCIDENT", "FEATURE_MARGIN", "Stability", "kawasaki_errors", "option_stability",
+           "reference_stability"]
+
+FEATURE_MARGIN: float = 1e-3
+"""The least distance (paper size 1) between two features of a kept pattern, flat or folded, that do not
+coincide: vertex to vertex, and vertex to a crease or folded edge it does not end on. A thousandth of the paper
+is a third of a pixel at 384 px, far above every tolerance the compiler tries for exact input (1e-11 to 1e-4)
+and below the sizes the generators draw (creases at least 0.03 apart), so no kept verdict changes with the
+tolerance and none depends on a detail no picture can show."""
+
+COINCIDENT: float = 1e-9
+"""Features closer than this (paper size 1) are one feature of the design (the same point reached along two
+paths of reflections, with rounding of about 1e-15)."""
+
+ANGLE_MARGIN: float = 2e-2
+"""The least Kawasaki error (radians, about 1.1 degrees) of a vertex that does not meet Kawasaki: twice the error
+above which the compiler calls the failure geometric
+(:data:`~foldbench.crease.tolerance.KAWASAKI_IMPOSSIBLE`)."""
+
+SWEEP_TIMEOUT: float = 5.0
+"""Seconds a layer search may take at one tolerance level of the sweep."""
+
+
+@dataclass(frozen=True)
+class Stability:
+    """The verdict on a pattern and whether it rests on a hair.
+
+    Attributes:
+        verdict: ``"folds"``, or the error class (``"GIF"``, ``"PSI"``, ``"PRECISION"``, ``"CSE"``).
+        stable: True when every check of the module holds.
+        reasons: why it is not stable (empty when it is).
+        closest: the smallest distance between two features that do not coincide, flat or folded (None when
+            there are no two such features within 1e-2).
+        levels: the sound tolerance levels tried and the verdict at each.
+    """
+
+    verdict: str
+    stable: bool
+    reasons: tuple[str, ...] = ()
+    closest: float | None = None
+    levels: tuple[tuple[float, str], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready record."""
+        return {"verdict": self.verdict, "stable": self.stable, "reasons": list(self.reasons),
+                "closest": self.closest, "levels": [[level, verdict] for level, verdict in self.levels]}
+
+
+def kawasaki_errors(pattern: CreasePattern) -> dict[int, float]:
+    """Each interior crease vertex's Kawasaki error: how far (radians) its alternating sector sum misses pi.
+
+    >>> from foldbench.crease.pattern import build_crease_pattern
+    >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
+    >>> kawasaki_errors(build_crease_pattern(square, "BBBB"))
+    {}
+    """
+    neighbours, on_boundary = vertices_creases(pattern)
+    coords = pattern.vertices_coords
+    errors: dict[int, float] = {}
+    for vertex, edges in enumerate(neighbours):
+        if on_boundary[vertex] or not edges:
+            continue
+        ends = pattern.edges_vertices[list(edges)]
+        others = np.where(ends[:, 0] == vertex, ends[:, 1], ends[:, 0])
+        offsets = coords[others] - coords[vertex]
+        angles = np.sort(np.mod(np.arctan2(offsets[:, 1], offsets[:, 0]), 2 * math.pi))
+        sectors = np.diff(np.concatenate([angles, [angles[0] + 2 * math.pi]]))
+        errors[vertex] = abs(float(sectors[::2].sum()) - math.pi) if len(sectors) % 2 == 0 else math.pi
+    return errors
+
+
+def _closest(pattern: CreasePattern, coords: np.ndarray) -> tuple[float | None, float | None]:
+    """The smallest feature distance above :data:`COINCIDENT` and the smallest at most :data:`FEATURE_MARGIN`."""
+    _, _, widths = folded_features(pattern, np.asarray(coords, float), COINCIDENT, 1e-2)
+    if not len(widths):
+        return None, None
+    closest = float(widths.min())
+    return closest, (closest if closest <= FEATURE_MARGIN else None)
+
+
+def _verdict_at(pattern: CreasePattern, folded: FoldedGeometry, level: float) -> str | None:
+    """The verdict of the layer search on the overlay at ``level`` (None when the level is not sound)."""
+    graph = overlay_folded_edges(pattern, folded, level)
+    finer = overlay_folded_edges(pattern, folded, level / LEVEL_STEP)
+    if (len(graph.vertices_coords), len(graph.edges_vertices)) != (len(finer.vertices_coords),
+                                                                   len(finer.edges_vertices)):
+        return None
+    try:
+        cells = build_cells(pattern, folded, level, graph)
+        constraints = build_layer_constraints(pattern, cells)
+        LayerSolver(constraints).solve(crease_assignment_orders(pattern, folded, constraints), 1,
+                                       timeout=SWEEP_TIMEOUT)
+    except PrecisionProblem:
+        return None
+    except SelfIntersection:
+        return "PSI"
+    return "folds"
+
+
+def _judge(pattern: CreasePattern, verdict: str, folded: FoldedGeometry | None) -> Stability:
+    reasons: list[str] = []
+    if verdict not in ("folds", "GIF", "PSI"):
+        reasons.append(f"the compiler's verdict is {verdict}, not a geometric one")
+    closest, flat_hair = _closest(pattern, pattern.vertices_coords)
+    if flat_hair is not None:
+        reasons.append(f"two crease-pattern features {flat_hair:.1e} apart (margin {FEATURE_MARGIN:g})")
+    errors = kawasaki_errors(pattern)
+    near = [e for e in errors.values() if EXACT_ANGLE <= e < ANGLE_MARGIN]
+    if near:
+        reasons.append(f"a vertex misses Kawasaki by {min(near):.1e} rad (margin {ANGLE_MARGIN:g})")
+    levels: list[tuple[float, str]] = []
+    if folded is not None:
+        folded_closest, folded_hair = _closest(pattern, folded.vertices_coords_folded)
+        if folded_closest is not None:
+            closest = folded_closest if closest is None else min(closest, folded_closest)
+        if folded_hair is not None:
+            reasons.append(f"two folded features {folded_hair:.1e} apart (margin {FEATURE_MARGIN:g})")
+        for level in folded_tolerance_levels(pattern, folded):
+            found = _verdict_at(pattern, folded, level)
+            if found is not None:
+                levels.append((level, found))
+        disagreeing = sorted({found for _, found in levels if found != verdict})
+        if disagreeing:
+            reasons.append(f"sound tolerance levels give {', '.join(disagreeing)} where the compiler says {verdict}")
+        if not levels and verdict in ("folds", "PSI"):
+            reasons.append("no tolerance level of the sweep is sound")
+    return Stability(verdict, not reasons, tuple(reasons), closest, tuple(levels))
+
+
+def _folded_or_none(pattern: CreasePattern) -> FoldedGeometry | None:
+    try:
+        check_vertices(pattern)
+        return fold_faces(pattern, 0.0)
+    except CreasePatternError:  # a local check fails, or the paper does not close up: no folded state to judge
+        return None
+
+
+def option_stability(document: dict[str, Any], error: dict[str, Any] | None) -> Stability:
+    """Whether the compiler's verdict on a FOLD document (``error`` from
+    :func:`~foldbench.crease.generated.compile_generated`, None when it folds) rests on nothing closer than the
+    margins, and every sound tolerance level agrees with it."""
+    verdict = "folds" if error is None else str(error.get("class") or error.get("code"))
+    try:
+        pattern = pattern_from_fold(document)
+    except CreasePatternError as problem:
+        return Stability(verdict, False, (f"the pattern does not build: {problem}",))
+    return _judge(pattern, verdict, _folded_or_none(pattern))
+
+
+def reference_stability(compiled: CompiledFold) -> Stability:
+    """:func:`option_stability` for a pattern the compiler folds (a spatial question's reference)."""
+    return _judge(compiled.pattern, "folds", compiled.folded)

@@ -1,0 +1,90 @@
+"""Keys that do not rest on a hair: a pattern whose verdict rests on a folded gap, a crease-pattern gap or a
+near-Kawasaki vertex is rejected, and every kept foldability option passes the check (margins of
+:mod:`foldbench.tasks.origamispace.stability`)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from foldbench.crease import pattern_from_fold
+from foldbench.crease.generated import compile_generated
+from foldbench.tasks import make
+from foldbench.tasks.origamispace.stability import (
+    ANGLE_MARGIN,
+    FEATURE_MARGIN,
+    kawasaki_errors,
+    option_stability,
+)
+
+
+def _single_fold(x: float) -> dict:
+    """A square with one vertical valley fold at ``x``: folded, the left edge lands ``|1 - 2x|`` from the right."""
+    return {"vertices_coords": [[0, 0], [x, 0], [1, 0], [1, 1], [x, 1], [0, 1]],
+            "edges_vertices": [[0, 1], [1, 2], [2, 3], [3, 4], [4, 5], [5, 0], [1, 4]],
+            "edges_assignment": ["B", "B", "B", "B", "B", "B", "V"]}
+
+
+def _bird_foot(angle: float) -> dict:
+    """A degree-4 vertex at the centre: creases to the left, right and top edges, and one to the bottom edge
+    turned by ``angle`` (radians) from straight down; it meets Kawasaki only at ``angle == 0``."""
+    bottom = [0.5 + 0.5 * math.tan(angle), 0.0]
+    return {"vertices_coords": [[0, 0], bottom, [1, 0], [1, 0.5], [1, 1], [0.5, 1], [0, 1], [0, 0.5],
+                                [0.5, 0.5]],
+            "edges_vertices": [[0, 1], [1, 2], [2, 3], [3, 4], [4, 5], [5, 6], [6, 7], [7, 0],
+                               [8, 1], [8, 3], [8, 5], [8, 7]],
+            "edges_assignment": ["B"] * 8 + ["V", "M", "V", "V"]}
+
+
+def test_an_option_resting_on_a_4e_5_folded_gap_is_rejected() -> None:
+    document = _single_fold(0.5 + 2e-5)  # folded, corner (0, 0) lands 4e-5 from corner (1, 0)
+    verdict = compile_generated(document).error
+    assert verdict is None  # the compiler folds it at its starting tolerance
+    stability = option_stability(document, verdict)
+    assert not stability.stable
+    assert stability.closest == pytest.approx(4e-5, rel=1e-6)
+    assert any("folded features" in reason for reason in stability.reasons)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.floats(min_value=0.02, max_value=0.48))
+def test_a_fold_with_clear_gaps_is_stable_and_every_sound_level_agrees(offset: float) -> None:
+    gap = 2 * offset  # the folded edges lie 2 * offset apart
+    document = _single_fold(0.5 - offset)
+    stability = option_stability(document, compile_generated(document).error)
+    assert stability.verdict == "folds"
+    assert stability.stable == (gap > FEATURE_MARGIN), stability.reasons
+    assert stability.levels and {verdict for _, verdict in stability.levels} == {"folds"}
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.floats(min_value=1e-8, max_value=1e-3))
+def test_folded_gaps_below_the_margin_are_rejected(offset: float) -> None:
+    document = _single_fold(0.5 + offset / 2)
+    stability = option_stability(document, compile_generated(document).error)
+    assert not stability.stable
+    assert stability.closest == pytest.approx(offset, rel=1e-5)
+
+
+def test_a_vertex_that_nearly_meets_kawasaki_is_rejected_and_a_clear_miss_is_kept() -> None:
+    exact = _bird_foot(0.0)
+    assert max(kawasaki_errors(pattern_from_fold(exact)).values()) < 1e-12
+    near = _bird_foot(ANGLE_MARGIN / 4)
+    far = _bird_foot(0.2)
+    near_stability = option_stability(near, compile_generated(near).error)
+    assert not near_stability.stable and any("Kawasaki" in reason for reason in near_stability.reasons)
+    far_verdict = compile_generated(far).error
+    assert far_verdict is not None and far_verdict["code"] == "E_GEOM_KAWASAKI"
+    assert option_stability(far, far_verdict).stable
+
+
+def test_every_option_of_a_generated_dataset_is_stable() -> None:
+    task = make("origamispace/foldability-v2")
+    for item in task.generate(24, 31337):
+        for option, verdict in zip(item.inputs["options"], item.target["verdicts"], strict=True):
+            stability = option_stability(option, verdict)
+            assert stability.stable, (item.id, stability.reasons)
+            assert stability.closest is None or stability.closest > FEATURE_MARGIN
