@@ -238,3 +238,26 @@ def test_a_run_scores_under_the_rule_of_the_modality_it_asked_in(tmp_path: Any, 
         )
         (row,) = store.scores("r")
     assert row.values["exact_match"] == exact and row.values["directed_exact_match"] == 0.0
+
+
+def test_a_declared_total_that_disagrees_with_the_list_length() -> None:
+    # The three true holes and a fourth, wrong one (a large circle at 1, no true hole there), with
+    # totalNumberofHoles 3: the declared total (3) disagrees with the list's length (L = 4).
+    extra = {"shape": "circle", "size": "large", "direction": 0, "location": 1}
+    holes = [*TRUTH["result_holes"], extra]
+    scores = score_prediction(TRUTH, _reply(holes, ["V2-F", "H1-F"], total=3))
+    # The paper's rules read P from the declared total: P = G = 3 and M = 3, so exact match 1, partial
+    # 3 / (3 + 0) = 1, no "extra" error.
+    assert scores.values["exact_match"] == 1.0
+    assert scores.values["partial_accuracy"] == 1.0
+    assert scores.values["extra_holes"] == 0.0
+    # The fields count over the list: G + max(0, L - G) = 3 + 1 = 4, of which 3 locations match: 3 / 4.
+    assert scores.values["location_accuracy"] == pytest.approx(3 / 4)
+    # foldbench's stricter measure looks at the list itself: a hole that is not a true hole is listed, so 0.
+    assert scores.values["holes_and_unfolding_exact"] == 0.0
+    # Without a declared total, P falls back to the list's length: P = 4 > G, so no exact match, an "extra"
+    # error and partial 3 / (3 + 1).
+    undeclared = score_prediction(TRUTH, _reply(holes, ["V2-F", "H1-F"]))
+    assert undeclared.values["exact_match"] == 0.0
+    assert undeclared.values["extra_holes"] == 1.0
+    assert undeclared.values["partial_accuracy"] == pytest.approx(3 / 4)
