@@ -25,6 +25,9 @@ class PfpKnobs(Knobs):
     """Also write each question and option picture on its own, beside the composite."""
     split: Literal["train", "validation", "test"] | None = None
     """Generate only this split (exactly n items of it); default: the splits in the published proportions."""
+    preset: Literal["paper"] | None = None
+    """``paper``: compose as the papers' test split (600 items of a type in the subtask counts of their tables,
+    multi-step balanced over the base shapes; the test split unless ``split`` says otherwise)."""
 
 
 class PfpFoldKnobs(PfpKnobs):
