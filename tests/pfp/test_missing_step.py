@@ -82,9 +82,9 @@ def test_the_prompt_asks_which_step_does_not_occur(task_and_items: tuple) -> Non
     assert prompt.template_version == "pfp-multi-step-prompt-3"
 
 
-def test_results_break_down_by_base_shape(task_and_items: tuple) -> None:
+def test_results_break_down_by_base_shape_and_by_the_odd_step(task_and_items: tuple) -> None:
     task, items = task_and_items
-    assert "sheet" in task.spec.breakdowns
+    assert {"sheet", "odd_step"} <= set(task.spec.breakdowns)
     assert all(item.metadata["sheet"] == item.inputs["puzzle"]["sheet"] for item in items)
 
 

@@ -85,8 +85,9 @@ class MissingStepTask(FoldTaskBase):
 
     @property
     def spec(self) -> TaskSpec:
-        """As every PFP task, with results also broken down by base shape (the papers' Table 1)."""
-        return replace(super().spec, breakdowns=("type", "subtask", "sheet"))
+        """As every PFP task, with results also broken down by base shape (the papers' Table 1) and by the step the
+        odd one branches off at (only at the third step does the result alone decide; see docs/papers/pfp.md)."""
+        return replace(super().spec, breakdowns=("type", "subtask", "sheet", "odd_step"))
 
     def _draw(
         self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]
