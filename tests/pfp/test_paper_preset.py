@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -86,3 +90,21 @@ def test_another_split_may_be_asked_for_and_the_manifest_states_the_composition(
 def test_the_schedule_interleaves_counts_evenly() -> None:
     assert paper_schedule({"a": 1, "b": 3}) == ("b", "a", "b", "b")
     assert paper_schedule({"a": 2}) == ("a", "a")
+
+
+def test_the_command_line_writes_the_preset_s_composition_and_refuses_it_in_one_line(tmp_path: Path) -> None:
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "foldbench", *args], capture_output=True, text=True, timeout=300)
+
+    out = tmp_path / "ms"
+    done = run("generate", "pfp", "--task", "multi-step", "-n", "5", "--seed", "2", "-k", "preset=paper", "--out",
+               str(out))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["split"] == "test" and manifest["composition"]["per_block_of_600"] == {"3-fold": 600}
+    items = [json.loads(line) for line in (out / "items.jsonl").read_text().splitlines()]
+    assert [item["metadata"]["sheet"] for item in items] == ["circle", "house", "rectangle", "square", "hexagon"]
+    refused = run("generate", "pfp", "--task", "final-fold", "-n", "1", "-k", "preset=paper", "--out",
+                  str(tmp_path / "ff"))  # fmt: skip
+    assert refused.returncode != 0 and "Traceback" not in refused.stderr
+    assert refused.stderr.strip().count("\n") == 0 and "no 'paper' preset" in refused.stderr
