@@ -123,3 +123,33 @@ def test_a_drawn_step_shows_the_paper_after_the_fold_inside_the_grey_outline_bef
     crease = np.nonzero((picture == CREASE).any(axis=0))[0]
     assert columns.max() <= 101 and faint.max() > 170  # paper on the left half only, the outline spans the sheet
     assert crease.size and abs(float(crease.mean()) - 100) <= 2  # the red crease down the middle
+
+
+def _hand_made_item(options: list[tuple]) -> Item:
+    """A square folded in half (right over left), in half again (top over bottom) and once more in half across the
+    first crease, cut with one small square at the middle of the folded strip: holes symmetric about both
+    midlines of the sheet and not about its diagonals."""
+    from foldbench.pfp import ENGINE_VERSION
+    from foldbench.pfp.shapes import Cutout
+
+    states = sheet_states("square", ())
+    steps: tuple = ()
+    for code in ("Vc+", "Hc+", "Vc+"):
+        steps = (*steps, (resolve_code(states[-1].silhouette, code),))
+        states = sheet_states("square", steps)
+    centre = states[-1].silhouette.centroid
+    puzzle = Puzzle("square", steps, (Cutout("square", (centre.x, centre.y), 30.0),))
+    data = [[[c.to_dict() for c in step] for step in option] for option in options]
+    return Item(id="hand-made", task=MissingStepTask.id, seed=0, engine_version=ENGINE_VERSION,
+                inputs={"puzzle": puzzle.to_dict(), "steps": data}, target={"answer": "D"}, metadata={})  # fmt: skip
+
+
+def test_a_first_fold_the_holes_are_symmetric_about_occurs_and_a_diagonal_one_does_not() -> None:
+    flat = sheet_states("square", ())[0].silhouette
+    true_steps = _hand_made_item([]).inputs["puzzle"]["steps"]
+    truth = _steps_from(true_steps)
+    diagonal, horizontal = ((resolve_code(flat, code),) for code in ("Dc+", "Hc+"))
+    item = _hand_made_item([truth[:1], truth[:2], truth[:3], (diagonal,), (horizontal,)])
+    assert MissingStepTask().occurs(item) == [True, True, True, False, True]
+    four = _hand_made_item([truth[:2], truth[:1], truth[:3], (diagonal,)])
+    assert MissingStepTask().oracle(four).answer == "D"
