@@ -3,9 +3,9 @@
 For each of the papers' five types, writes ``--n`` items (600 is the papers' test split of one type) with the
 ``paper`` preset, counts the items per subtask (and per base shape for multi-step), checks that the engine finds
 exactly the answer consistent and the options distinct on every item, and runs ``foldbench audit`` on the
-dataset. Prints one Markdown table of the baselines' accuracies (in %) with the type as the column. For multi-step
-it also prints the record rules as they score when the options' fold sequences (``inputs.steps``) are read as
-option records.
+dataset. Prints one Markdown table of the baselines' accuracies (in %) with the type as the column. Multi-step's
+option records are its options' fold sequences (``inputs.options``), so the audit's record rules read them;
+``--odd-step any`` generates multi-step with the odd step branching off at any step instead of the last.
 
     python bench/pfp_paper_audit.py --n 600 --seed 2027 --out /tmp/pfp-paper
 """
@@ -13,27 +13,15 @@ option records.
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import json
 from collections import Counter
 from pathlib import Path
 
-from foldbench.harness.audit import audit_choice_items, audit_dataset, read_choice_items
+from foldbench.harness.audit import audit_dataset
 from foldbench.tasks.choice import LETTERS
 from foldbench.tasks.dataset import read_items, write_dataset
 from foldbench.tasks.pfp import FoldingTask, InverseTask, MissingStepTask, SingleStepTask, UnfoldingTask
 
 PAPER_TYPES = (SingleStepTask, MissingStepTask, InverseTask, FoldingTask, UnfoldingTask)
-
-
-def steps_as_records(folder: Path) -> str:
-    """The record and text rules of the audit on a multi-step dataset whose fold sequences are read as records."""
-    steps = [json.loads(line)["inputs"]["steps"] for line in (folder / "items.jsonl").open()]
-    plain = read_choice_items(folder)
-    items = [dataclasses.replace(item, option_records=tuple(s)) for item, s in zip(plain, steps, strict=True)]
-    rules = ("record", "text", "value", "numeric")
-    report = audit_choice_items(items)
-    return ", ".join(f"{b.name} {100 * b.accuracy:.1f}" for b in report.baselines if any(r in b.name for r in rules))
 
 
 def main() -> None:
@@ -43,6 +31,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True, help="a folder for the datasets (one per type)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--types", default="", help="comma-separated type names (default: all five)")
+    parser.add_argument("--odd-step", choices=("last", "any"), default="last", help="multi-step's odd_step knob")
     args = parser.parse_args()
     chosen = [t for t in PAPER_TYPES if not args.types or t.name in args.types.split(",")]
     reports = {}
@@ -55,7 +44,7 @@ def main() -> None:
             n=args.n,
             seed=args.seed,
             modalities=("image",),
-            knobs={"preset": "paper"},
+            knobs={"preset": "paper", **({"odd_step": args.odd_step} if task.name == "multi-step" else {})},
             overwrite=True,
             workers=args.workers,
         )
@@ -72,9 +61,9 @@ def main() -> None:
         )
         print(f"{line}; engine: {proven} of {len(items)} answers proven, options distinct", flush=True)
         reports[task.name] = audit_dataset(folder)
-        if task.name == "multi-step":
-            print(f"multi-step, inputs.steps read as option records: {steps_as_records(folder)}", flush=True)
-    names = [b.name for b in next(iter(reports.values())).baselines]
+        if "odd_step" in task.spec.breakdowns:
+            print(f"{task.name}: odd_step {dict(Counter(item.metadata['odd_step'] for item in items))}", flush=True)
+    names = list(dict.fromkeys(b.name for report in reports.values() for b in report.baselines))
     print()
     print("| baseline | " + " | ".join(reports) + " |")
     print("|---|" + "---|" * len(reports))

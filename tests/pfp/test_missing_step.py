@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import box
 
+from foldbench.errors import InvalidKnobError
 from foldbench.pfp.puzzle import Puzzle, holes_of, refold_mismatch, sheet_states
 from foldbench.pfp.render_folds import draw_step_filled, filling
 from foldbench.pfp.sequences import resolve_code
@@ -30,7 +31,7 @@ def test_three_options_are_the_folding_s_steps_and_the_answer_is_none_of_them(ta
     task, items = task_and_items
     for item in items:
         truth = item.inputs["puzzle"]["steps"]
-        options = item.inputs["steps"]
+        options = item.inputs["options"]
         answer = LETTERS.index(item.target["answer"])
         others = [o for k, o in enumerate(options) if k != answer]
         assert sorted(others, key=len) == [truth[:1], truth[:2], truth[:3]], item.id
@@ -46,7 +47,7 @@ def test_no_cut_through_the_odd_step_s_folds_makes_the_holes_shown(task_and_item
     for item in items:
         puzzle = Puzzle.from_dict(item.inputs["puzzle"])
         holes = holes_of(puzzle)
-        odd = _steps_from(item.inputs["steps"][LETTERS.index(item.target["answer"])])
+        odd = _steps_from(item.inputs["options"][LETTERS.index(item.target["answer"])])
         assert refold_mismatch(puzzle.sheet, odd, holes) >= DISTINCT_AREA, item.id
         for k in range(1, 4):  # the true steps: a cut through the paper folded up to step k makes the holes
             assert refold_mismatch(puzzle.sheet, puzzle.steps[:k], holes) < 1.0, (item.id, k)
@@ -56,22 +57,49 @@ def test_a_step_of_the_folding_put_in_the_odd_one_s_place_leaves_no_answer(task_
     task, items = task_and_items
     item = items[0]
     answer = LETTERS.index(item.target["answer"])
-    steps = list(item.inputs["steps"])
+    steps = list(item.inputs["options"])
     steps[answer] = item.inputs["puzzle"]["steps"][:2]  # a true step shown twice: every option occurs
-    changed = item.model_copy(update={"inputs": {**item.inputs, "steps": steps}})
+    changed = item.model_copy(update={"inputs": {**item.inputs, "options": steps}})
     assert task.consistent_options(changed) == [False] * 4
     with pytest.raises(AssertionError, match="0 options are consistent"):
         task.oracle(changed)
 
 
-def test_the_odd_step_branches_off_at_each_of_the_three_steps_and_is_of_the_other_kind() -> None:
+def _is_prefix_chain(sequences: list[list]) -> bool:
+    """The fold sequences, shortest first, each extend the one before by one step, starting from the flat sheet."""
+    ordered = sorted(sequences, key=len)
+    return all(len(s) == k + 1 and s[:k] == (ordered[k - 1] if k else []) for k, s in enumerate(ordered))
+
+
+def test_by_default_the_odd_step_and_the_true_third_step_both_continue_the_chain_of_the_others(
+    task_and_items: tuple,
+) -> None:
+    # The options alone cannot single out the answer: leaving out the odd step or the true third step leaves a
+    # chain from the flat sheet either way; only the result decides between those two.
+    task, items = task_and_items
+    for item in items:
+        options = item.inputs["options"]
+        answer = LETTERS.index(item.target["answer"])
+        third = next(k for k, o in enumerate(options) if k != answer and len(o) == 3)
+        for left_out in (answer, third):
+            assert _is_prefix_chain([o for k, o in enumerate(options) if k != left_out]), item.id
+        assert item.metadata["odd_step"] == 3
+
+
+def test_the_knob_odd_step_any_branches_off_at_each_of_the_three_steps_and_is_of_the_other_kind() -> None:
     task = MissingStepTask()
-    items = list(task.generate(24, 5))
+    items = list(task.generate(24, 5, knobs={"odd_step": "any"}))
     assert set(Counter(item.metadata["odd_step"] for item in items)) == {1, 2, 3}
     for item in items:
         level = item.metadata["odd_step"]
         true_code = item.metadata["folds"][level - 1][0]
         assert (true_code[1] == "c") != (item.metadata["odd_fold"][1] == "c"), item.id
+
+
+def test_an_unknown_odd_step_knob_is_refused_in_one_line() -> None:
+    with pytest.raises(InvalidKnobError, match="odd_step") as error:
+        list(MissingStepTask().generate(1, 5, knobs={"odd_step": "first"}))
+    assert "\n" not in str(error.value)
 
 
 def test_the_prompt_asks_which_step_does_not_occur(task_and_items: tuple) -> None:
@@ -141,7 +169,7 @@ def _hand_made_item(options: list[tuple]) -> Item:
     puzzle = Puzzle("square", steps, (Cutout("square", (centre.x, centre.y), 30.0),))
     data = [[[c.to_dict() for c in step] for step in option] for option in options]
     return Item(id="hand-made", task=MissingStepTask.id, seed=0, engine_version=ENGINE_VERSION,
-                inputs={"puzzle": puzzle.to_dict(), "steps": data}, target={"answer": "D"}, metadata={})  # fmt: skip
+                inputs={"puzzle": puzzle.to_dict(), "options": data}, target={"answer": "D"}, metadata={})  # fmt: skip
 
 
 def test_a_first_fold_the_holes_are_symmetric_about_occurs_and_a_diagonal_one_does_not() -> None:

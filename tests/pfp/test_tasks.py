@@ -44,7 +44,7 @@ def _check(task: object, item: Item) -> None:
 def test_the_six_tasks_are_registered_and_follow_the_protocol() -> None:
     ids = {
         "pfp/single-step-v2",
-        "pfp/multi-step-v5",
+        "pfp/multi-step-v6",
         "pfp/inverse-v4",
         "pfp/folding-3d-v2",
         "pfp/unfolding-2d-v2",

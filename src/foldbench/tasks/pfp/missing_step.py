@@ -4,8 +4,11 @@ The question shows the flat sheet, a "?" for the three folds, the shapes cut thr
 were cut) and the sheet unfolded again. The options are four fold steps, each drawn enlarged to fill its picture
 (:func:`foldbench.pfp.render_folds.draw_step_filled`), at a random size (``MIN_SIZE`` to 1) and place: the
 paper before the fold as a grey outline, the fold's crease in red and the paper after it. Three are the first,
-second and third step of the folding that made the result; the fourth, the answer, is another fold of the paper at
-one of those steps (the step drawn uniformly from the three), as if the folding had branched off there. It is a
+second and third step of the folding that made the result; the fourth, the answer, is another fold of the paper the
+third step folds, as if the folding had branched off at its last step: then the odd step continues the chain of
+the other options as well as the true third step does, and only the result tells the two apart (with the knob
+``odd_step=any`` it branches off at step 1, 2 or 3, drawn uniformly, as a first reading of the papers allows; an
+odd step at step 1 or 2 breaks the chain of the options and can be found without the result). It is a
 fold of the other kind than the true step there (a fold at a third beside a centre fold, or the reverse): a fold
 of the same kind looks so much like its twin that "the option least like the others" would almost never be the
 answer (``foldbench audit``, see docs/papers/pfp.md).
@@ -35,6 +38,7 @@ from foldbench.pfp.tolerance import DISTINCT_AREA, SAME_AREA, SHEET_SIZE, distin
 from foldbench.tasks.base import Item, TaskSpec
 from foldbench.tasks.pfp.fold_sampling import sample_puzzle
 from foldbench.tasks.pfp.fold_tasks import OPTION_SIZE, QUESTION_SIZE, FoldTaskBase
+from foldbench.tasks.pfp.knobs import MissingStepKnobs
 
 __all__ = ["MIN_SIZE", "MissingStepTask", "drawn_outline"]
 
@@ -76,12 +80,13 @@ def _other_kind(rng: np.random.Generator, code: str) -> list[str]:
 class MissingStepTask(FoldTaskBase):
     """Choose the fold step that does not occur between the flat sheet and the unfolded result."""
 
-    id = "pfp/multi-step-v5"
+    id = "pfp/multi-step-v6"
     name = "multi-step"
     type_name = "multi-step"
     subtasks = ("3-fold",)
     paper_counts = {"3-fold": 600}
     balance_shapes = True
+    knob_schema = MissingStepKnobs
 
     @property
     def spec(self) -> TaskSpec:
@@ -96,7 +101,8 @@ class MissingStepTask(FoldTaskBase):
         if sampled is None:
             return None
         puzzle, states, holes = sampled
-        level = int(rng.integers(1, len(puzzle.steps) + 1))  # the step the odd one branches off at (1-3)
+        last = len(puzzle.steps)
+        level = int(rng.integers(1, last + 1)) if config.get("odd_step") == "any" else last  # where it branches off
         before = states[level - 1]
         shown = [drawn_outline(states[k], states[k - 1]) for k in range(1, len(states))]
         true_code = puzzle.steps[level - 1][0].code
@@ -122,7 +128,7 @@ class MissingStepTask(FoldTaskBase):
         self.memo.put("holes", puzzle, holes)
         inputs = {
             "puzzle": puzzle.to_dict(),
-            "steps": [_steps_data(steps) for steps in options],
+            "options": [_steps_data(steps) for steps in options],
             "placements": [_placement(rng) for _ in options],
         }
         metadata = {
@@ -141,7 +147,7 @@ class MissingStepTask(FoldTaskBase):
         holes = puzzle_holes(puzzle, self.memo)
         return [
             refold_mismatch(puzzle.sheet, _steps_from(o), holes, memo=self.memo) < SAME_AREA
-            for o in item.inputs["steps"]
+            for o in item.inputs["options"]
         ]
 
     def consistent_options(self, item: Item) -> list[bool]:
@@ -152,7 +158,7 @@ class MissingStepTask(FoldTaskBase):
         """Every two options' papers after the fold, as drawn, differ by at least ``DISTINCT_AREA``."""
         sheet = item.inputs["puzzle"]["sheet"]
         outlines = []
-        for option in item.inputs["steps"]:
+        for option in item.inputs["options"]:
             states = sheet_states(sheet, _steps_from(option), self.memo)
             outlines.append(drawn_outline(states[-1], states[-2]))
         return all(distinct_regions(outlines[i], outlines[j]) for i in range(4) for j in range(i))
@@ -173,7 +179,7 @@ class MissingStepTask(FoldTaskBase):
             draw_pattern(pattern_of(puzzle, memo=self.memo), QUESTION_SIZE),
         ]
         options = []
-        for option, placement in zip(item.inputs["steps"], item.inputs["placements"], strict=True):
+        for option, placement in zip(item.inputs["options"], item.inputs["placements"], strict=True):
             steps = _steps_from(option)
             states = sheet_states(puzzle.sheet, steps, self.memo)
             options.append(draw_step_filled(states[-1], states[-2], steps[-1], OPTION_SIZE, tuple(placement)))
