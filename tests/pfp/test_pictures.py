@@ -11,7 +11,7 @@ from foldbench.pfp.puzzle import Puzzle, holes_of, legibility_problem
 from foldbench.pfp.shapes import sheet_polygon
 from foldbench.pfp.tolerance import SHEET_SIZE
 from foldbench.tasks.base import Item
-from foldbench.tasks.pfp import InverseTask, MultiStepTask, SingleStepTask
+from foldbench.tasks.pfp import FinalFoldTask, InverseTask, MissingStepTask, SingleStepTask
 from foldbench.tasks.pfp.fold_tasks import OPTION_SIZE
 
 MAX_STRAY = 12
@@ -86,7 +86,7 @@ def test_every_option_picture_matches_its_record(seed: int) -> None:
         assert max(_mismatched_pixels(task, item)) <= MAX_STRAY, item.id
 
 
-@pytest.mark.parametrize("task_type", [SingleStepTask, MultiStepTask, InverseTask])
+@pytest.mark.parametrize("task_type", [SingleStepTask, MissingStepTask, FinalFoldTask, InverseTask])
 def test_every_pattern_shown_is_legible(task_type: type) -> None:
     """Holes, bridges and notches of every unfolded pattern a question shows are at least MIN_FEATURE wide."""
     task = task_type()

@@ -15,7 +15,15 @@ from foldbench.pfp import ENGINE_VERSION
 from foldbench.pfp.errors import PfpGenerationError, PfpKnobError
 from foldbench.tasks.base import ImagePart, Item, ParseFailure, Task, TextPart
 from foldbench.tasks.choice import LETTERS, Choice
-from foldbench.tasks.pfp import TASKS, FoldingTask, InverseTask, MultiStepTask, SingleStepTask, split_of
+from foldbench.tasks.pfp import (
+    TASKS,
+    FinalFoldTask,
+    FoldingTask,
+    InverseTask,
+    MissingStepTask,
+    SingleStepTask,
+    split_of,
+)
 from foldbench.tasks.registry import make, task_ids
 
 PER_TASK = 80
@@ -33,8 +41,15 @@ def _check(task: object, item: Item) -> None:
     assert task.options_distinct(item)  # type: ignore[attr-defined]
 
 
-def test_the_five_tasks_are_registered_and_follow_the_protocol() -> None:
-    ids = {"pfp/single-step-v2", "pfp/multi-step-v4", "pfp/inverse-v4", "pfp/folding-3d-v2", "pfp/unfolding-2d-v2"}
+def test_the_six_tasks_are_registered_and_follow_the_protocol() -> None:
+    ids = {
+        "pfp/single-step-v2",
+        "pfp/multi-step-v6",
+        "pfp/inverse-v4",
+        "pfp/folding-3d-v2",
+        "pfp/unfolding-2d-v2",
+        "pfp/final-fold-v4",
+    }
     assert ids <= set(task_ids())
     for task_id in ids:
         assert isinstance(make(task_id), Task)
@@ -64,7 +79,7 @@ def test_oracle_scores_everything_and_random_scores_about_a_quarter(generated: d
             random_correct += task.score(item, task.random_answer(item, rng)).counts["correct"]
             letters[item.target["answer"]] += 1
             total += 1
-    assert total == 5 * PER_TASK == 400
+    assert total == len(TASKS) * PER_TASK == 480
     assert oracle_correct == total
     assert 0.16 <= random_correct / total <= 0.34
     assert letters == dict.fromkeys(LETTERS, total // 4)  # balanced in blocks of four items
@@ -138,7 +153,8 @@ def test_render_shows_the_composite_and_asks_for_json(generated: dict) -> None:
         ),
         (InverseTask, {"shapes": ["triangle"]}, UnknownNameError, "unknown sheet shape 'triangle'"),
         (SingleStepTask, {"subtasks": ["5-fold"]}, PfpKnobError, "5-fold"),
-        (MultiStepTask, {"subtasks": ["1-fold"]}, PfpKnobError, "1-fold"),
+        (MissingStepTask, {"subtasks": ["1-fold"]}, PfpKnobError, "1-fold"),
+        (FinalFoldTask, {"subtasks": ["2-fold"]}, PfpKnobError, "2-fold"),
         (FoldingTask, {"shapes": ["square"]}, PfpKnobError, "unknown knob 'shapes'"),
         (SingleStepTask, {"cutouts": [0, 5]}, PfpKnobError, "cutouts must be chosen from 1-4"),
         (SingleStepTask, {"cutouts": "many"}, PfpKnobError, "knob 'cutouts': input should be a valid integer"),

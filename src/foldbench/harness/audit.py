@@ -488,6 +488,25 @@ def _reference_credits(references: Sequence[Path], grey: np.ndarray, ink: np.nda
     return credits
 
 
+def _prefix_chain_breaker(records: Sequence[Sequence[Any]]) -> np.ndarray | None:
+    """Per item and option, the length of the longest chain of the other options' records, each a prefix of the
+    next (records that are sequences: fold sequences, move lists), or None when some record is not a list; the
+    option whose removal leaves the longest chain is the one a reader of the options alone would call odd."""
+    if not all(isinstance(o, list | tuple) for row in records for o in row):
+        return None
+    items, options = len(records), len(records[0])
+    scores = np.zeros((items, options), dtype=np.float32)
+    for n, row in enumerate(records):
+        lists = [list(o) for o in row]
+        inside = np.array(
+            [[i != j and lists[j][: len(lists[i])] == lists[i] for j in range(options)] for i in range(options)]
+        )
+        amounts = np.array([-len(o) for o in lists], dtype=np.float32)  # the shortest first, as the chain grows
+        for k in range(options):
+            scores[n, k] = _longest_chain(inside, amounts, [j for j in range(options) if j != k])
+    return scores
+
+
 # ---- the audit ------------------------------------------------------------------------------------------------
 
 
@@ -572,6 +591,10 @@ def audit_choice_items(items: Sequence[ChoiceItem], *, margin: float = DEFAULT_M
         credits.append(("text outlier", "most summed Jaccard distance of character bigrams", outlier))
         credits.append(("longest text", "the option written longest", _credit(lengths, answers, largest=True)))
         credits.append(("shortest text", "the option written shortest", _credit(lengths, answers, largest=False)))
+        chain = _prefix_chain_breaker(records)
+        if chain is not None:
+            credits.append(("prefix chain odd one out", "the option whose removal leaves the longest chain of records "
+                            "each a prefix of the next", _credit(chain, answers, largest=True)))
         numeric = _numeric_features(records)
         if numeric is not None:
             number_distances, totals = numeric

@@ -23,10 +23,11 @@ from foldbench.pfp.folding import Crease, FoldState
 from foldbench.pfp.puzzle import cut_region
 from foldbench.pfp.shapes import Cutout
 
-__all__ = ["draw_cut_state", "draw_cutouts_alone", "draw_pattern", "draw_state"]
+__all__ = ["draw_cut_state", "draw_cutouts_alone", "draw_pattern", "draw_state", "draw_step_filled", "filling"]
 
 
-def _crease_segment(frame: Frame, crease: Crease, outline: BaseGeometry) -> list[tuple[float, float]] | None:
+def _crease_ends(crease: Crease, outline: BaseGeometry) -> list[tuple[float, float]] | None:
+    """The ends of the crease's line across ``outline`` (sheet coordinates), or None when it misses it."""
     (px, py), (nx, ny) = crease.point, crease.normal
     tx, ty = -ny, nx
     from shapely.geometry import LineString
@@ -35,8 +36,12 @@ def _crease_segment(frame: Frame, crease: Crease, outline: BaseGeometry) -> list
     if line.is_empty:
         return None
     minx, miny, maxx, maxy = line.bounds
-    ends = [(minx, miny), (maxx, maxy)] if (tx * ty) >= 0 else [(minx, maxy), (maxx, miny)]
-    return [frame.point(x, y) for x, y in ends]
+    return [(minx, miny), (maxx, maxy)] if (tx * ty) >= 0 else [(minx, maxy), (maxx, miny)]
+
+
+def _crease_segment(frame: Frame, crease: Crease, outline: BaseGeometry) -> list[tuple[float, float]] | None:
+    ends = _crease_ends(crease, outline)
+    return None if ends is None else [frame.point(x, y) for x, y in ends]
 
 
 def draw_state(
@@ -56,6 +61,48 @@ def draw_state(
             segment = _crease_segment(frame, crease, previous.silhouette)
             if segment:
                 draw.line(segment, fill=CREASE, width=2)
+    return image
+
+
+def filling(
+    outline: BaseGeometry, placement: tuple[float, float, float] = (1.0, 0.0, 0.0)
+) -> tuple[float, float, float, float, float, float]:
+    """The affine map (shapely's 6-tuple) that centres ``outline``'s bounding box and scales its longer side to the
+    sheet's side: a state drawn through it fills its picture whatever its size on the sheet. ``placement``
+    ``(size, dx, dy)`` then shrinks it by ``size`` and moves it by ``(dx, dy)`` sheet units."""
+    from foldbench.pfp.tolerance import SHEET_SIZE
+
+    minx, miny, maxx, maxy = outline.bounds
+    size, dx, dy = placement
+    scale = size * SHEET_SIZE / max(maxx - minx, maxy - miny)
+    return (scale, 0.0, 0.0, scale, dx - scale * (minx + maxx) / 2, dy - scale * (miny + maxy) / 2)
+
+
+def draw_step_filled(
+    state: FoldState,
+    previous: FoldState,
+    creases: Sequence[Crease],
+    size: int,
+    placement: tuple[float, float, float] = (1.0, 0.0, 0.0),
+) -> Image.Image:
+    """One fold step enlarged to fill its picture (through :func:`filling` of the paper before the fold, with
+    ``placement``): that paper's outline in grey, the layers after the fold (front light, back dark) and the fold's
+    creases in red."""
+    from shapely import affinity
+
+    matrix = filling(previous.silhouette, placement)
+    image = new_panel(size)
+    draw = ImageDraw.Draw(image)
+    frame = Frame(size)
+    draw_outline(draw, frame, affinity.affine_transform(previous.silhouette, matrix), color=FAINT, width=1)
+    for layer in state.layers:
+        fill = PAPER_BACK if layer.parity % 2 else PAPER
+        draw_geometry(draw, frame, affinity.affine_transform(layer.position, matrix), fill=fill, width=2)
+    scale, _, _, _, dx, dy = matrix
+    for crease in creases:
+        ends = _crease_ends(crease, previous.silhouette)
+        if ends:
+            draw.line([frame.point(scale * x + dx, scale * y + dy) for x, y in ends], fill=CREASE, width=2)
     return image
 
 

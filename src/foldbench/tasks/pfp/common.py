@@ -1,8 +1,9 @@
-"""What the five PFP tasks share: knobs, the item loop with bounded retries, splits, prompts, parse/score.
+"""What the PFP tasks share: knobs, the item loop with bounded retries, splits, presets, prompts, parse/score.
 
 Item ``i`` of a dataset seeded with ``s`` is drawn from ``(s, i)`` alone. Its subtask is the ``i``-th in turn of
-the requested subtasks, its answer letter is balanced in blocks of four items (:func:`answer_slot`), and its split
-follows the published composition (141,000 train / 6,000 validation / 3,000 test of 150,000) by its seed.
+the requested subtasks (with the ``paper`` preset, the ``i``-th of :func:`paper_schedule`), its answer letter is
+balanced in blocks of four items (:func:`answer_slot`), and its split follows the published composition (141,000
+train / 6,000 validation / 3,000 test of 150,000) by its seed.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ __all__ = [
     "answer_slot",
     "item_rng",
     "load_template",
+    "paper_schedule",
     "seed_in_split",
     "split_of",
 ]
@@ -104,6 +106,19 @@ def split_of(item_seed: int) -> str:
     return "validation" if slot < SPLIT_SIZES["train"] + SPLIT_SIZES["validation"] else "test"
 
 
+def paper_schedule(counts: Mapping[str, int]) -> tuple[str, ...]:
+    """The subtasks of one block of items in the given counts, interleaved evenly (each subtask's ``j``-th item sits
+    at the fraction ``(j + 1/2) / count`` of the block), so that any first ``n`` items keep the proportions.
+
+    >>> paper_schedule({"easy": 2, "hard": 1})
+    ('easy', 'hard', 'easy')
+    """
+    slots = [
+        ((j + 0.5) / count, order, name) for order, (name, count) in enumerate(counts.items()) for j in range(count)
+    ]
+    return tuple(name for _, _, name in sorted(slots))
+
+
 def load_template(name: str) -> tuple[str, str]:
     """The prompt template ``prompts/<name>.txt``: its version (first line ``version: ...``) and its text."""
     prompt = load_prompt("foldbench.tasks.pfp", f"{name}.txt")
@@ -127,6 +142,9 @@ class PfpTaskBase:
     subtasks: tuple[str, ...] = ()
     modalities: tuple[str, ...] = ("image",)
     knob_schema: type[Knobs] = PfpKnobs
+    paper_counts: Mapping[str, int] = {}
+    """Items per subtask in the papers' test split (600 per type, read off their Tables 1 and 2); empty for a task
+    the papers do not have (it then has no ``paper`` preset)."""
 
     @property
     def spec(self) -> TaskSpec:
@@ -145,6 +163,12 @@ class PfpTaskBase:
         """The knobs with defaults filled in; an :class:`~foldbench.errors.InvalidKnobError` for unknown or
         ill-typed ones (from the task's ``knob_schema``), :class:`PfpKnobError` for impossible ones."""
         knobs = parse_knobs(self.knob_schema, self.id, knobs, error_type=PfpKnobError).given()
+        if knobs.get("preset") == "paper":
+            if not self.paper_counts:
+                raise PfpKnobError(f"{self.id} is not one of the papers' tasks: it has no 'paper' preset")
+            if knobs.get("subtasks"):
+                raise PfpKnobError(f"{self.id}: the 'paper' preset fixes the subtasks; leave out 'subtasks'")
+            knobs = {**knobs, "subtasks": tuple(self.paper_counts), "split": knobs.get("split") or "test"}
         subtasks = knobs.get("subtasks") or self.subtasks
         if isinstance(subtasks, str):
             subtasks = [s.strip() for s in subtasks.split(",") if s.strip()]
@@ -164,10 +188,15 @@ class PfpTaskBase:
         from foldbench.pfp.tolerance import MIN_FEATURE, MIN_FEATURE_PX
 
         split = knobs.get("split")
-        return {
+        notes: dict[str, Any] = {
             "split": split if split is not None else "mixed (141,000 : 6,000 : 3,000)",
             "legibility": {"min_feature_units": MIN_FEATURE, "min_feature_px": MIN_FEATURE_PX},
         }
+        if knobs.get("preset") == "paper":
+            if split is None:
+                notes["split"] = "test"
+            notes["composition"] = {"preset": "paper", "per_block_of_600": dict(self.paper_counts)}
+        return notes
 
     def _check_knobs(self, config: dict[str, Any]) -> None:
         """Task-specific knob checks (fill in defaults in ``config``)."""
@@ -196,11 +225,12 @@ class PfpTaskBase:
         if config.get("split") is not None:
             item_seed = seed_in_split(item_seed, config["split"])
             rng = np.random.default_rng(item_seed)
-        subtask = config["subtasks"][index % len(config["subtasks"])]
+        subtask = self.subtask_of(index, config)
         answer_index = answer_slot(seed, index)
+        item_config = self._item_config(index, config)
         for _ in range(MAX_TRIES):
             try:
-                drawn = self._draw(rng, subtask, answer_index, config)
+                drawn = self._draw(rng, subtask, answer_index, item_config)
             except GEOSException:
                 # Floating-point geometry that shapely cannot resolve (see foldbench.pfp.tolerance) rejects this
                 # attempt like any other invalid draw; the next attempt continues the same random stream.
@@ -226,6 +256,18 @@ class PfpTaskBase:
             target=target,
             metadata=metadata,
         )
+
+    def subtask_of(self, index: int, config: Mapping[str, Any]) -> str:
+        """The subtask of item ``index``: the requested subtasks in turn, or with the ``paper`` preset the
+        :func:`paper_schedule` of :attr:`paper_counts`, repeated every block of its total."""
+        if config.get("preset") == "paper":
+            schedule = paper_schedule(self.paper_counts)
+            return schedule[index % len(schedule)]
+        return config["subtasks"][index % len(config["subtasks"])]
+
+    def _item_config(self, index: int, config: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The knobs item ``index`` is drawn with (a task may narrow them per item, e.g. to balance a preset)."""
+        return config
 
     def _draw(
         self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]

@@ -100,6 +100,7 @@ class FoldingTask(PfpTaskBase):
     name = "folding-3d"
     type_name = "folding-3d"
     subtasks = ("easy", "hard")
+    paper_counts = {"easy": 300, "hard": 300}
 
     def _draw(
         self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]
@@ -171,6 +172,7 @@ class UnfoldingTask(PfpTaskBase):
     name = "unfolding-2d"
     type_name = "unfolding-2d"
     subtasks = ("easy", "hard")
+    paper_counts = {"easy": 300, "hard": 300}
 
     def _draw(
         self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]

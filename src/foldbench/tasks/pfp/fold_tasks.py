@@ -1,16 +1,17 @@
-"""The three fold-and-cut tasks: single-step, multi-step and inverse reasoning.
+"""Three fold-and-cut tasks: single-step, final-fold and inverse reasoning.
 
 * **single-step** (1-fold, 2-fold, 3-fold, others): the folds and the cut are shown; choose the unfolded sheet.
   The four options are the results of four fold-and-cut processes, each a hidden puzzle with one mistake made
   (another fold line or side, a cutout moved, resized, reshaped, added or forgotten); the question shows the
   process of one of them. Each option is a clean sheet visibly different from the others.
-* **multi-step** (3-fold): the flat sheet, the cutouts and the unfolded sheet are shown; choose the paper as it
-  lies after the three folds. The four options share the first two folds and differ in the third (four of the
-  valid third folds, drawn at random, whose folded papers overlap); the cut is placed where all four lie, so it
-  goes through every option's paper, each cutout placed so that it cuts no sliver off, and keeps clear of the
-  creases and edge of, the layers of the option preferred as the answer (legible by construction), the first
-  also touching the paper at least three of the third folds change (v4); the question shows the result of one of
-  them, and the others unfold to visibly different results.
+* **final-fold** (3-fold; the papers' multi-step question is :mod:`foldbench.tasks.pfp.missing_step`): the flat
+  sheet, the cutouts and the unfolded sheet are shown; choose the paper as it lies after the three folds. The four
+  options share the first two folds and differ in the third (four of the valid third folds, drawn at random, whose
+  folded papers overlap); the cut is placed where all four lie, so it goes through every option's paper, each cutout
+  placed so that it cuts no sliver off, and keeps clear of the creases and edge of, the layers of the option
+  preferred as the answer (legible by construction), the first also touching the paper at least three of the third
+  folds change (v4); the question shows the result of one of them, and the others unfold to visibly different
+  results.
 * **inverse** (1-fold, 2-fold, others): the unfolded sheet is shown; choose the fold sequence that makes it. The
   four options are drawn alike (fresh random sequences of the family, never edits of the answer; corner folds
   all fold the same corners, each with its own creases); the cut is made through the one at the answer's letter
@@ -79,7 +80,7 @@ from foldbench.tasks.pfp.fold_sampling import (
 )
 from foldbench.tasks.pfp.knobs import PfpFoldKnobs
 
-__all__ = ["OPTION_SIZE", "QUESTION_SIZE", "InverseTask", "MultiStepTask", "SingleStepTask"]
+__all__ = ["OPTION_SIZE", "QUESTION_SIZE", "FinalFoldTask", "FoldTaskBase", "InverseTask", "SingleStepTask"]
 
 QUESTION_SIZE = 128
 OPTION_SIZE = 168
@@ -219,8 +220,12 @@ def _touches_every_step(state: FoldState, steps: list[Step]) -> Callable[[Unfold
     return rule
 
 
-class _FoldTaskBase(PfpTaskBase):
+class FoldTaskBase(PfpTaskBase):
+    """The shared half of the fold-and-cut tasks: their knobs, fold memo and step pictures."""
+
     knob_schema: type[Knobs] = PfpFoldKnobs
+    balance_shapes = False
+    """Whether the ``paper`` preset balances the base shapes (item ``i`` on the ``i``-th shape in turn)."""
 
     def __init__(self, memo: FoldMemo | None = None) -> None:
         self.memo = memo if memo is not None else FoldMemo()
@@ -229,6 +234,14 @@ class _FoldTaskBase(PfpTaskBase):
     def _check_knobs(self, config: dict[str, Any]) -> None:
         check_fold_knobs(self.id, config)
 
+    def _item_config(self, index: int, config: Mapping[str, Any]) -> Mapping[str, Any]:
+        """With the ``paper`` preset and :attr:`balance_shapes`, item ``index`` is drawn on the ``index``-th shape in
+        turn (120 of each of the five in 600 items, as the papers' multi-step table)."""
+        if config.get("preset") != "paper" or not self.balance_shapes:
+            return config
+        shapes = config["shapes"]
+        return {**config, "shapes": (shapes[index % len(shapes)],)}
+
     def _sequence_pictures(self, sheet: SheetShape, steps: tuple[Step, ...], size: int) -> list[Any]:
         from foldbench.pfp.render_folds import draw_state
 
@@ -236,13 +249,14 @@ class _FoldTaskBase(PfpTaskBase):
         return [draw_state(states[k + 1], size, previous=states[k], creases=steps[k]) for k in range(len(steps))]
 
 
-class SingleStepTask(_FoldTaskBase):
+class SingleStepTask(FoldTaskBase):
     """Choose the unfolded sheet after the shown folds and cut."""
 
     id = "pfp/single-step-v2"
     name = "single-step"
     type_name = "single-step"
     subtasks = ("1-fold", "2-fold", "3-fold", "others")
+    paper_counts = {"1-fold": 122, "2-fold": 200, "3-fold": 200, "others": 78}
 
     def _draw(
         self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]
@@ -313,12 +327,12 @@ class SingleStepTask(_FoldTaskBase):
         return question, options
 
 
-class MultiStepTask(_FoldTaskBase):
+class FinalFoldTask(FoldTaskBase):
     """Choose the folded paper (after all three folds) that the shown cut turns into the shown result."""
 
-    id = "pfp/multi-step-v4"
-    name = "multi-step"
-    type_name = "multi-step"
+    id = "pfp/final-fold-v4"
+    name = "final-fold"
+    type_name = "final-fold"
     subtasks = ("3-fold",)
 
     def _draw(
@@ -442,13 +456,14 @@ class MultiStepTask(_FoldTaskBase):
         return question, options
 
 
-class InverseTask(_FoldTaskBase):
+class InverseTask(FoldTaskBase):
     """Choose the fold sequence that produces the shown unfolded sheet."""
 
     id = "pfp/inverse-v4"
     name = "inverse"
     type_name = "inverse"
     subtasks = ("1-fold", "2-fold", "others")
+    paper_counts = {"1-fold": 200, "2-fold": 200, "others": 200}
 
     def _draw(
         self, rng: np.random.Generator, subtask: str, answer_index: int, config: Mapping[str, Any]
