@@ -36,8 +36,10 @@ __all__ = [
     "score_probe",
 ]
 
-#: Input keys that only present a configuration (encodings), left out of its hash.
-PRESENTATION_KEYS = frozenset({"text", "images", "video", "frames", "question", "questions", "choices", "source_item"})
+#: Input keys that only present a configuration (encodings, the prompt style), left out of its hash.
+PRESENTATION_KEYS = frozenset(
+    {"text", "images", "video", "frames", "question", "questions", "choices", "source_item", "prompt"}
+)
 
 #: A probe is answered right or not; parse failures are counted as well.
 PROBE_METRICS = (Metric("correct"), Metric("parse_failure"))
