@@ -171,13 +171,19 @@ def random_simple_fold_target(rng: np.random.Generator, folds: int, *, grid: int
     return target
 
 
-def target_from_file(path: str | Path, category: str = "uncategorised") -> Target:
+def target_from_file(path: str | Path, category: str | None = None) -> Target:
     """A target (without actions) from a ``.fold``, ``.cp``, ``.opx`` or ``.svg`` crease pattern of a square.
+
+    A file of OrigamiBench's collection (its file name is in Table 3,
+    :func:`~foldbench.crease.collection.table3`) takes the table's category and tier; any other file is
+    ``uncategorised`` (unless ``category`` names one) with the tier of its counts.
 
     Raises:
         CreasePatternError: the file cannot be read, or the pattern does not fold flat (class, code, location).
         InvalidTargetError: the paper is not a square.
     """
+    from foldbench.crease.collection import table3
+
     path = Path(path)
     pattern = read_crease_pattern(path)
     boundary = pattern.vertices_coords[[v for e, a in zip(pattern.edges_vertices, pattern.edges_assignment,
@@ -185,6 +191,8 @@ def target_from_file(path: str | Path, category: str = "uncategorised") -> Targe
     if len(boundary) == 0 or not np.allclose([boundary.min(axis=0), boundary.max(axis=0)], [[0, 0], [1, 1]],
                                              atol=1e-6):
         raise InvalidTargetError(f"{path}: the paper is not a square (a target is folded from the square)")
-    target = Target(path.stem, pattern, None, category, complexity_tier(pattern))
+    row = table3().get(path.name, {})
+    chosen = category or row.get("category") or "uncategorised"
+    target = Target(path.stem, pattern, None, chosen, row.get("tier") or complexity_tier(pattern))
     target.compiled  # noqa: B018  (raises now for a pattern that does not fold flat)
     return target
