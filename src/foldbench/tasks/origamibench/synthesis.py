@@ -81,7 +81,8 @@ def _target_of(item: Item) -> Target:
     segments = coords[np.asarray(fold["edges_vertices"], int)]
     pattern = build_crease_pattern(segments, fold["edges_assignment"], source=item.id)
     actions = tuple(item.target["actions"]) if item.target.get("actions") else None
-    return Target(item.target["name"], pattern, actions, item.metadata["category"], item.metadata["tier"])
+    return Target(item.target["name"], pattern, actions, item.metadata["category"], item.metadata["tier"],
+                  float(item.target.get("precision", 0.0)))
 
 
 def _source_targets(task_id: str, source: str) -> list[Target] | None:
