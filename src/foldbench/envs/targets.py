@@ -253,12 +253,13 @@ def _file_numbers(path: Path) -> list[float]:
     return []
 
 
-def target_from_file(path: str | Path, category: str | None = None) -> Target:
+def target_from_file(path: str | Path, category: str | None = None, *, check_folds: bool = True) -> Target:
     """A target (without actions) from a ``.fold``, ``.cp``, ``.opx`` or ``.svg`` crease pattern of a square.
 
     A file of OrigamiBench's collection (its file name is in Table 3,
     :func:`~foldbench.crease.collection.table3`) takes the table's category and tier; any other file is
-    ``uncategorised`` (unless ``category`` names one) with the tier of its counts.
+    ``uncategorised`` (unless ``category`` names one) with the tier of its counts. ``check_folds=False`` leaves
+    the compilation to the first use of :attr:`Target.compiled` (reading a collection without folding each model).
 
     Raises:
         CreasePatternError: the file cannot be read, or the pattern does not fold flat (class, code, location).
@@ -278,5 +279,6 @@ def target_from_file(path: str | Path, category: str | None = None) -> Target:
     precision = max(pattern.input_precision, pattern.written_precision,
                     written_resolution(_file_numbers(path), pattern.scale))
     target = Target(path.stem, pattern, None, chosen, row.get("tier") or complexity_tier(pattern), precision)
-    target.compiled  # noqa: B018  (raises now for a pattern that does not fold flat)
+    if check_folds:
+        target.compiled  # noqa: B018  (raises now for a pattern that does not fold flat)
     return target
