@@ -52,8 +52,8 @@ MATCH_FACTOR: float = 1000.0
 """How much folding may amplify a target's precision: a fold matches when the outlines differ by slivers no wider
 than this many times the target's precision (its points' possible offset, carried through a few reflections and
 the turn a short crease's offset causes over the width of the paper). Over 200 targets of 1 to 4 free simple folds
-written to 9 decimals and replayed from the file's coordinates, the outlines lie at most 2.5e-7 apart (Hausdorff),
-a twentieth of the 5e-6 this factor allows them."""
+written to 9 decimals and replayed from the file's coordinates, the outlines lie at most 4.3e-7 apart (Hausdorff),
+about a twelfth of the 5e-6 this factor allows (``bench/synthesis_target_precision.py``)."""
 MATCH_CAP: float = 1e-3
 """The largest match distance (paper frame): a twentieth of a pixel of the 512-pixel raster. A file written to
 one or two decimals (``0.25``, ``0.5``: usually an exact design, not a rounding) never makes a visibly different
@@ -126,8 +126,11 @@ class Target:
 class FoldSequenceLike(Protocol):
     """What a fold sequence offers to become a target."""
 
-    name: str
-    category: str
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def category(self) -> str: ...
 
     @property
     def final_pattern(self) -> CreasePattern: ...

@@ -20,8 +20,8 @@ from foldbench.errors import InvalidKnobError
 from foldbench.messages import ImagePart, TextPart
 from foldbench.tasks import make
 from foldbench.tasks.origamibench import synthesis
-from foldbench.tasks.origamibench.synthesis import paper_entries
 from foldbench.tasks.origamibench.synthesis_protocol import EXAMPLE_SEQUENCE, example_actions
+from foldbench.tasks.origamibench.synthesis_targets import paper_entries
 
 TASK_ID = "origamibench/synthesis-v1"
 VALLEY_DIAGONAL = '{"action": "add_crease", "p1": [0, 0], "p2": [10, 10], "assignment": "V"}'

@@ -25,17 +25,14 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import replace
-from functools import cache
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any, Literal, overload
+from typing import Any, Literal
 
 import numpy as np
 from PIL import Image
 from pydantic import BaseModel, ConfigDict, Field
 
-from foldbench.crease.collection import CollectionEntry
 from foldbench.crease.pattern import build_crease_pattern
 from foldbench.envs.actions import AddCrease, AddCreases, ParsedAction, SchemaRejection, parse_action
 from foldbench.envs.metrics import raster_geometric_similarity
@@ -45,7 +42,7 @@ from foldbench.envs.policies import oracle_action, random_valid_action
 from foldbench.envs.sheet import apply_action, blank_sheet
 from foldbench.envs.similarity import ImageEmbedder, OpenClipEmbedder, ShapeDescriptorEmbedder, semantic_similarity
 from foldbench.envs.targets import Target, random_simple_fold_target
-from foldbench.errors import FoldbenchError, InvalidKnobError
+from foldbench.errors import InvalidKnobError
 from foldbench.messages import ImagePart, Part, TextPart
 from foldbench.tasks.base import Feedback, Item, Metric, ParseFailure, Plot, Prompt, Scores, TaskSpec
 from foldbench.tasks.knobs import Knobs, Whole, apply_preset, parse_knobs
@@ -59,6 +56,7 @@ from foldbench.tasks.origamibench.synthesis_protocol import (
     paper_prompt_parts,
     plain_state,
 )
+from foldbench.tasks.origamibench.synthesis_targets import source_targets
 from foldbench.tasks.prompts import load_prompt
 
 __all__ = ["PRESETS", "SynthesisAnswer", "SynthesisKnobs", "SynthesisTask"]
@@ -125,89 +123,6 @@ def _target_of(item: Item) -> Target:
                   float(item.target.get("precision", 0.0)))
 
 
-def _square_paper(path: Path) -> bool:
-    """Whether a FOLD file's boundary spans a square (read from the file's own fields, without building the
-    pattern)."""
-    from foldbench.crease.fold_format import parse_fold_text
-
-    fold = parse_fold_text(path.read_text(encoding="utf-8"), path.name)
-    coords = np.asarray(fold.get("vertices_coords") or [], float)
-    ends = [v for edge, kind in zip(fold.get("edges_vertices") or [], fold.get("edges_assignment") or [],
-                                    strict=False) if kind in ("B", "b") for v in edge]
-    if coords.ndim != 2 or not ends:
-        return False
-    span = np.ptp(coords[ends, :2], axis=0)
-    return bool(span.max() > 0 and abs(span[0] - span[1]) <= 1e-6 * span.max())
-
-
-@cache
-def paper_entries() -> tuple[CollectionEntry, ...]:
-    """The paper's models that are folded from a square (Easy, then Medium, then Hard; by file name within a
-    tier), read once per process."""
-    from foldbench.crease.collection import paper_models
-
-    order = {"Easy": 0, "Medium": 1, "Hard": 2}
-    entries = [e for e in paper_models().entries if _square_paper(e.path)]
-    return tuple(sorted(entries, key=lambda e: (order.get(e.table_tier or e.tier, 3), e.file)))
-
-
-def _source_targets(task_id: str, source: str) -> Sequence[Target] | None:
-    """The targets of a ``builtin``, ``paper`` or folder ``source`` in order (None for ``random``); the paper's
-    are read when an item needs them."""
-    if source == "random":
-        return None
-    if source == "paper":
-        return _PaperTargets(paper_entries())
-    if source == "builtin":
-        from foldbench.crease.sequences import builtin_sequences
-        from foldbench.envs.targets import target_from_sequence
-
-        return [target_from_sequence(sequence) for sequence in builtin_sequences()]
-    from foldbench.crease.collection import load_collection
-    from foldbench.crease.errors import CreasePatternError
-    from foldbench.envs.targets import target_from_file
-
-    if not Path(source).is_dir():
-        raise InvalidKnobError(f"{task_id}: source {source!r} is not random, builtin or a folder")
-    targets = []
-    for entry in load_collection(source).entries:
-        try:
-            target = target_from_file(entry.path, entry.category)
-        except (CreasePatternError, FoldbenchError):
-            continue  # not a square, or does not fold flat: not a target
-        targets.append(replace(target, tier=entry.table_tier or entry.tier))
-    if not targets:
-        raise InvalidKnobError(f"{task_id}: the folder {source} has no crease pattern of a square that folds flat")
-    return targets
-
-
-class _PaperTargets(Sequence[Target]):
-    """The paper's models as targets, each read from its file when first asked for (not compiled: that happens
-    when its pictures are drawn)."""
-
-    def __init__(self, entries: tuple[CollectionEntry, ...]) -> None:
-        self.entries = entries
-        self._read: dict[int, Target] = {}
-
-    def __len__(self) -> int:
-        return len(self.entries)
-
-    @overload
-    def __getitem__(self, index: int) -> Target: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Target]: ...
-
-    def __getitem__(self, index: int | slice) -> Target | Sequence[Target]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(len(self))[index]]
-        if index not in self._read:
-            from foldbench.envs.targets import target_from_file
-
-            self._read[index] = target_from_file(self.entries[index].path, check_folds=False)
-        return self._read[index]
-
-
 def _png(image: Image.Image) -> bytes:
     return png_bytes(image)
 
@@ -249,7 +164,7 @@ class SynthesisTask:
         weights = str(Path(options.clip_weights).resolve()) if options.clip_weights else None
         if options.min_folds > options.max_folds:
             raise InvalidKnobError(f"{self.id}: min_folds {options.min_folds} is above max_folds {options.max_folds}")
-        targets = _source_targets(self.id, options.source)
+        targets = source_targets(self.id, options.source)
         for index in range(start, n):
             if targets is None:
                 rng = np.random.default_rng([seed, index, 14])
@@ -306,10 +221,10 @@ class SynthesisTask:
         """The instructions, the target and the blank square: the paper's prompt with its worked example
         (``prompt=paper``, pictures), or foldbench's with pictures for ``image`` and the JSON state."""
         if modality == "image" and _prompt_mode(item) == "paper":
-            images = dict(item.inputs["images"])
-            images |= {"current_folded": images["front"], "current_pattern": images["crease_pattern"]}
-            parts, version = paper_prompt_parts(images)
-            return Prompt(tuple(parts), template_version=version)
+            shown = dict(item.inputs["images"])
+            shown |= {"current_folded": shown["front"], "current_pattern": shown["crease_pattern"]}
+            paper_parts, version = paper_prompt_parts(shown)
+            return Prompt(tuple(paper_parts), template_version=version)
         template = load_prompt("foldbench.envs", "synthesis.txt")
         env = self._fresh_env(item)
         text = template.render(images=modality == "image", budget=item.inputs["budget"])
