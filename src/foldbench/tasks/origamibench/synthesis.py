@@ -79,11 +79,11 @@ class SynthesisKnobs(Knobs):
     """Fold lines through multiples of 1/grid of the side (horizontal, vertical, diagonal); 0 for free lines."""
     source: str = "random"
     """Where targets come from: ``random`` (seeded random simple folds), ``builtin`` (the built-in fold sequences
-    in order, with their names, categories and fold steps), ``paper`` (the paper's 366 models that are folded from
-    a square, Easy first, with Table 3's names, categories and tiers) or a folder of crease-pattern files (tier and
+    in order, with their names, categories and fold steps), ``paper`` (the 342 of the paper's 366 models drawn on a
+    square, Easy first, with Table 3's names, categories and tiers) or a folder of crease-pattern files (tier and
     category from Table 3 where known). Pattern files have no fold steps, so the oracle cannot play them."""
     preset: Literal["paper"] | None = None
-    """``paper``: the paper's composition, the 366 models as targets (``source=paper``) with the paper's prompt
+    """``paper``: the paper's composition, its models as targets (``source=paper``) with the paper's prompt
     and feedback; knobs given beside it win."""
     prompt: Literal["paper", "foldbench"] = "paper"
     """``paper``: the paper's prompt (a worked few-shot example, three pictures per turn); ``foldbench``: four
