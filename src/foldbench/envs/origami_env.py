@@ -205,11 +205,12 @@ class OrigamiSynthesisEnv(gymnasium.Env[dict[str, Any], Any]):
         return value
 
     def final_metrics(self) -> dict[str, float]:
-        """GS (exact), GS by the raster protocol, SS and QE of the episode so far."""
+        """GS (exact), GS by the raster protocol (1 when the exact GS is), SS and QE of the episode so far."""
         assert self.target is not None
         window = episode_window(self.target.aligned, self.sheet.aligned)
-        raster = raster_geometric_similarity(folded_image(self.target.aligned, "front", RASTER_SIZE, window),
-                                             folded_image(self.sheet.aligned, "front", RASTER_SIZE, window))
+        raster = 1.0 if self.gs >= 1.0 else raster_geometric_similarity(  # a reached target is not off by a pixel
+            folded_image(self.target.aligned, "front", RASTER_SIZE, window),
+            folded_image(self.sheet.aligned, "front", RASTER_SIZE, window))
         own_target = folded_image(self.target.aligned, "front", SS_SIZE, episode_window(self.target.aligned))
         own_result = folded_image(self.sheet.aligned, "front", SS_SIZE, episode_window(self.sheet.aligned))
         qe = query_efficiency([s.added for s in self.history], [s.form_changed for s in self.history],

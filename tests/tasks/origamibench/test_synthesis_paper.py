@@ -83,15 +83,15 @@ def test_foldbench_prompt_with_feasible_feedback_keeps_only_kept_or_not_in_the_s
 
 
 def test_gs_as_the_paper_computes_it_sits_beside_the_exact_gs() -> None:
-    """A square folded in quarters is a smaller square: the paper's GS, each form framed on its own, sees the
-    blank square as the same outline (1.0); the exact GS of the aligned forms sees a quarter of it."""
+    """The blank square against a square folded in quarters: the raster GS (the headline, pixels of both forms in
+    one frame) agrees with the exact GS of the polygons (a quarter) to a pixel's worth, without being it."""
     quarter = simple_fold_target("quarter", [((0.5, 0.0), (0.0, 1.0)), ((0.0, 0.5), (1.0, 0.0))])
     task = make(TASK_ID)
     item = next(task.generate(1, 0, knobs={"source": "random"}))
     task._targets[item.id] = quarter  # the item's target replaced by the quarter fold
     scores = task.score(item, task.parse(item, ON_THE_EDGE))  # refused: the sheet stays blank
-    assert scores.values["gs_paper"] > 0.99 and scores.values["gs"] == pytest.approx(0.25)
-    assert make(TASK_ID).spec.headline == "gs_paper"
+    assert scores.values["gs"] == pytest.approx(0.25) and abs(scores.values["gs_raster"] - 0.25) < 0.01
+    assert make(TASK_ID).spec.headline == "gs_raster"
 
 
 class _FakeClip:

@@ -12,11 +12,11 @@ could be folded. ``prompt=foldbench`` shows foldbench's prompt (four pictures an
 ``feedback=detailed`` the reason for a refusal. Every turn is stored by the harness; a resumed run replays the
 stored replies through :meth:`SynthesisTask.step`, which rebuilds the episode exactly.
 
-Scores: ``gs_paper`` (the headline: GS as the paper computes it, the raster IoU of the two folded forms each drawn
-alone at 512 pixels), ``gs`` (exact IoU of the aligned folded silhouettes), ``gs_raster`` (the raster IoU with
-both forms in one window), ``ss_clip`` (the paper's SS: cosine similarity of CLIP ViT-B/16 embeddings, only when
-the ``clip_weights`` knob names a checkpoint; empty otherwise), ``ss_shape`` (an offline stand-in that measures
-shape, not meaning), QE, and whether the target was reached. The episode lives in the task while the conversation
+Scores: ``gs_raster`` (the headline: GS as the paper computes it, the raster IoU of the two folded forms drawn at
+512 pixels in one frame), ``gs`` (exact IoU of the aligned folded silhouettes), ``ss_clip`` (the paper's SS:
+cosine similarity of CLIP ViT-B/16 embeddings, only when the ``clip_weights`` knob names a checkpoint; empty
+otherwise), ``ss_shape`` (an offline stand-in that measures shape, not meaning), QE, and whether the target was
+reached. The episode lives in the task while the conversation
 runs; :meth:`SynthesisTask.parse` attaches it to the final answer (so reports can replay it) and
 :meth:`SynthesisTask.score` scores it.
 """
@@ -35,7 +35,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from foldbench.crease.pattern import build_crease_pattern
 from foldbench.envs.actions import AddCrease, AddCreases, ParsedAction, SchemaRejection, parse_action
-from foldbench.envs.metrics import raster_geometric_similarity
 from foldbench.envs.origami_env import OrigamiSynthesisEnv
 from foldbench.envs.pictures import crease_pattern_image, episode_window, folded_image, png_bytes
 from foldbench.envs.policies import oracle_action, random_valid_action
@@ -141,13 +140,13 @@ class SynthesisTask:
         self.spec = TaskSpec(
             engine_version=ENGINE_VERSION,
             metrics=(
-                Metric("gs_paper", "mean"), Metric("gs", "mean"), Metric("gs_raster", "mean"),
+                Metric("gs_raster", "mean"), Metric("gs", "mean"),
                 Metric("ss_clip", "mean"), Metric("ss_shape", "mean"), Metric("qe", "mean"),
                 Metric("solved"), Metric("parse_failure"),
             ),
-            headline="gs_paper",
+            headline="gs_raster",
             breakdowns=("tier", "category", "budget", "folds"),
-            plots=(Plot("GS, SS and QE by the target's number of folds", "folds", ("gs_paper", "ss_shape", "qe"),
+            plots=(Plot("GS, SS and QE by the target's number of folds", "folds", ("gs_raster", "ss_shape", "qe"),
                         "folds in the target", "synthesis_by_folds.png"),),
             gallery=self.gallery,
             max_turns=25,
@@ -287,7 +286,7 @@ class SynthesisTask:
                    else "SS: no CLIP weights given, so no semantic similarity; ss_shape is a shape stand-in")
         if env is None:
             if failed:
-                zeros = dict.fromkeys(("gs_paper", "gs", "gs_raster", "ss_shape", "qe", "solved"), 0.0)
+                zeros = dict.fromkeys(("gs_raster", "gs", "ss_shape", "qe", "solved"), 0.0)
                 return Scores({**zeros, "ss_clip": None if clip is None else 0.0, "parse_failure": 1.0},
                               {"steps": 0, "accepted": 0}, (ss_note,))
             env = self._fresh_env(item)
@@ -300,8 +299,7 @@ class SynthesisTask:
         if metrics["gs"] >= 1.0:  # the same outline within the target's precision: drawn alike, not off by a pixel
             result_picture = target_picture
         values = {
-            "gs_paper": raster_geometric_similarity(target_picture, result_picture),
-            "gs": metrics["gs"], "gs_raster": metrics["gs_raster"],
+            "gs_raster": metrics["gs_raster"], "gs": metrics["gs"],
             "ss_clip": None if clip is None else semantic_similarity(target_picture, result_picture, clip),
             "ss_shape": semantic_similarity(target_picture, result_picture, ShapeDescriptorEmbedder()),
             "qe": metrics["qe"], "solved": float(metrics["gs"] >= 1.0), "parse_failure": float(failed),

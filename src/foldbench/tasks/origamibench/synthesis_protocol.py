@@ -8,9 +8,9 @@
 * **Feedback** (``feedback="feasible"``): after each action, only whether it could be folded (true or false), as
   the paper gives; ``feedback="detailed"`` adds foldbench's reason for a refusal (the stage, the error class and
   code, the place).
-* **Scores**: GS as the paper computes it (:func:`paper_pictures`: each folded form drawn alone, framed on its own
-  bounding box, at 512 pixels; then the raster IoU of :func:`~foldbench.envs.metrics.raster_geometric_similarity`)
-  is the headline; the exact polygon IoU of the aligned forms stays beside it.
+* **Scores**: GS as the paper computes it (the raster IoU of the two forms drawn at 512 pixels in one frame, the
+  environment's ``gs_raster``) is the headline; the exact polygon IoU of the aligned forms stays beside it. SS
+  compares the two "projected images" of :func:`paper_pictures` (each form drawn alone, framed on itself).
 """
 
 from __future__ import annotations
@@ -143,8 +143,8 @@ def plain_state(state_text: str) -> str:
 
 
 def paper_pictures(target: AlignedFold, result: AlignedFold) -> tuple[Image.Image, Image.Image]:
-    """The target and the result as the paper's GS and SS see them: each drawn alone (front), framed on its own
-    bounding box, at :data:`PAPER_PICTURE_SIZE` pixels."""
+    """The target and the result as SS sees them: each drawn alone (front), framed on its own bounding box, at
+    :data:`PAPER_PICTURE_SIZE` pixels."""
     size = PAPER_PICTURE_SIZE
     return (folded_image(target, "front", size, fitted_window(target)),
             folded_image(result, "front", size, fitted_window(result)))
