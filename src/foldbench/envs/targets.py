@@ -97,6 +97,9 @@ class Target:
     """How far the target's points may lie from where they were meant (paper size = 1): half the last decimal its
     file was written to, or the noise measured in it (0 for a target built exactly). The environment counts a fold
     within this precision as the target (see :func:`match_distance`)."""
+    compile_timeout: float | None = 10.0
+    """Seconds of wall time the first compilation may take (None: no limit, for the shipped models, which all
+    fold, so that a loaded machine never turns a slow compilation into a refused target)."""
 
     @cached_property
     def compiled(self) -> CompiledFold:
@@ -105,7 +108,7 @@ class Target:
         Raises:
             CreasePatternError: the target does not fold flat.
         """
-        summary, compiled = compile_with_summary(self.pattern, limit=1, timeout=10.0)
+        summary, compiled = compile_with_summary(self.pattern, limit=1, timeout=self.compile_timeout)
         if compiled is None:
             error = summary["error"]
             raise CreasePatternError(error["code"], f"target {self.name}: {error['class']} {error['message']}",
@@ -120,6 +123,7 @@ class Target:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready record: name, category, tier, the crease pattern (FOLD fields) and the actions."""
         return {"name": self.name, "category": self.category, "tier": self.tier, "precision": self.precision,
+                "compile_timeout": self.compile_timeout,
                 "fold": self.pattern.to_fold_fields(), "actions": list(self.actions) if self.actions else None}
 
 

@@ -135,6 +135,9 @@ def test_the_paper_preset_targets_the_shipped_models_in_table3_order_of_tiers() 
         assert item.target["name"] == entry.path.stem and item.target["actions"] is None
         assert (item.metadata["category"], item.metadata["tier"]) == (row["category"], row["tier"])
         assert (item.inputs["prompt"], item.inputs["feedback"]) == ("paper", "feasible")
+        # a shipped model compiles without a wall-clock limit, so a loaded machine cannot refuse it
+        assert item.target["compile_timeout"] is None and task.target(item).compile_timeout is None
+    assert _item().target["compile_timeout"] == 10.0
     wrapped = next(task.generate(len(entries) + 1, 0, knobs={"preset": "paper"}, start=len(entries)))
     assert wrapped.target["name"] == items[0].target["name"]  # item i is model i modulo their number
 

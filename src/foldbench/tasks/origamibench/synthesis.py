@@ -119,7 +119,7 @@ def _target_of(item: Item) -> Target:
     pattern = build_crease_pattern(segments, fold["edges_assignment"], source=item.id)
     actions = tuple(item.target["actions"]) if item.target.get("actions") else None
     return Target(item.target["name"], pattern, actions, item.metadata["category"], item.metadata["tier"],
-                  float(item.target.get("precision", 0.0)))
+                  float(item.target.get("precision", 0.0)), item.target.get("compile_timeout", 10.0))
 
 
 def _png(image: Image.Image) -> bytes:
@@ -183,7 +183,7 @@ class SynthesisTask:
                 inputs={"budget": options.budget, "prompt": options.prompt, "feedback": options.feedback,
                         "clip_weights": weights, "images": images},
                 target={"name": record["name"], "fold": record["fold"], "actions": record["actions"],
-                        "precision": record["precision"]},
+                        "precision": record["precision"], "compile_timeout": record["compile_timeout"]},
                 metadata={"tier": target.tier, "category": target.category, "budget": options.budget,
                           "folds": len(target.actions or ())},
             )
