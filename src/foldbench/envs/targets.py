@@ -98,8 +98,8 @@ class Target:
     file was written to, or the noise measured in it (0 for a target built exactly). The environment counts a fold
     within this precision as the target (see :func:`match_distance`)."""
     compile_timeout: float | None = 10.0
-    """Seconds of wall time the first compilation may take (None: no limit, for the shipped models, which all
-    fold, so that a loaded machine never turns a slow compilation into a refused target)."""
+    """Seconds of wall time the first compilation may take (None: no limit, as for the shipped models, so that a
+    loaded machine never turns a slow compilation into a refused target)."""
 
     @cached_property
     def compiled(self) -> CompiledFold:
