@@ -1,9 +1,9 @@
 """OrigamiBench's full-step interactive task: fold a blank square toward a target in at most 10 or 25 actions.
 
 Targets (``source``): seeded random simple folds of the square (their own action list is known: the oracle replays
-it), the built-in fold sequences, a folder of crease-pattern files, or ``paper``: the 366 models the paper
-evaluates on, shipped with foldbench (:func:`~foldbench.crease.collection.paper_models`, Table 3's names,
-categories and tiers). ``preset=paper`` selects them (:data:`PRESETS`).
+it), the built-in fold sequences, a folder of crease-pattern files, or ``paper``: the 342 of the paper's
+366 models drawn on a square, shipped with foldbench (:func:`~foldbench.crease.collection.paper_models`,
+Table 3's names, categories and tiers). ``preset=paper`` selects them (:data:`PRESETS`).
 
 The conversation is one request per step. By default it follows the paper's protocol
 (:mod:`foldbench.tasks.origamibench.synthesis_protocol`): its prompt with a worked few-shot example, three
