@@ -66,3 +66,21 @@ def test_bad_targets_are_one_line_errors(tmp_path: Path) -> None:
         assert len(result.stderr.strip().splitlines()) == 1
     result = run("env", "run", "--policy", "best")
     assert result.returncode == 2 and "random or oracle" in result.stderr
+
+
+def test_a_collection_file_shows_its_table3_tier_and_category() -> None:
+    from foldbench.crease.collection import paper_models
+
+    entry = next(e for e in paper_models().entries if e.file == "244_komatsuoripa_Smallbird_Base.fold")
+    assert (entry.table_tier, entry.category) == ("Easy", "animals-bird")  # Table 3's row for this model
+    result = run("env", "run", "--target", str(entry.path), "--episodes", "1", "--budget", "1")
+    assert result.returncode == 0, result.stderr
+    assert "244_komatsuoripa_Smallbird_Base (Easy, animals-bird)" in result.stdout
+    assert "uncategorised" not in result.stdout
+
+
+def test_a_file_outside_the_collection_stays_uncategorised(tmp_path: Path) -> None:
+    result = run("env", "run", "--target", str(_diagonal(tmp_path / "diagonal.fold")), "--episodes", "1",
+                 "--budget", "1")
+    assert result.returncode == 0, result.stderr
+    assert "diagonal (Easy, uncategorised)" in result.stdout

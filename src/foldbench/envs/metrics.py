@@ -25,6 +25,7 @@ __all__ = [
     "IOU_SNAP",
     "geometric_similarity",
     "mask_iou",
+    "outlines_match",
     "query_efficiency",
     "raster_geometric_similarity",
     "silhouette_mask",
@@ -53,6 +54,22 @@ def geometric_similarity(target: BaseGeometry, result: BaseGeometry) -> float:
     if value > 1.0 - IOU_SNAP:
         return 1.0
     return 0.0 if value < IOU_SNAP else float(value)
+
+
+def outlines_match(target: BaseGeometry, result: BaseGeometry, distance: float) -> bool:
+    """Whether two silhouettes are the same shape up to ``distance``: every region where they differ is a sliver
+    no wider than ``2 * distance`` (it vanishes when shrunk by ``distance``), as the rounding of a target's
+    coordinates leaves along its outline.
+
+    >>> import shapely
+    >>> square = shapely.box(0, 0, 10, 10)
+    >>> outlines_match(square, shapely.box(0, 0, 10, 10 + 1e-8), 1e-7)
+    True
+    >>> outlines_match(square, shapely.box(0, 0, 10, 10.01), 1e-7), outlines_match(square, shapely.Polygon(), 1e-7)
+    (False, False)
+    """
+    difference = target.symmetric_difference(result)
+    return difference.is_empty or difference.buffer(-distance).is_empty
 
 
 def query_efficiency(steps_creases: Sequence[np.ndarray | None], steps_changed: Sequence[bool],

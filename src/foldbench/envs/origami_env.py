@@ -17,7 +17,9 @@ Observation space (``gymnasium.spaces.Dict``):
 
 Reward:
     The change of the geometric similarity (exact GS: IoU of the aligned folded silhouettes) made by the step;
-    0 for a refused action. The episode terminates when GS reaches 1 and is truncated after ``budget`` steps
+    0 for a refused action. GS counts as 1 when the outlines differ only by slivers within the target's precision
+    (a target read from a file written to a few decimals; :func:`~foldbench.envs.targets.match_distance`). The
+    episode terminates when GS reaches 1 and is truncated after ``budget`` steps
     (10 or 25, the published budgets). The last step's ``info["final_metrics"]`` holds GS, the raster GS, SS
     (shape-descriptor embedder unless another is given) and QE.
 
@@ -40,11 +42,16 @@ from PIL import Image
 from shapely.geometry.base import BaseGeometry
 
 from foldbench.envs.folded import silhouette_of
-from foldbench.envs.metrics import geometric_similarity, query_efficiency, raster_geometric_similarity
+from foldbench.envs.metrics import (
+    geometric_similarity,
+    outlines_match,
+    query_efficiency,
+    raster_geometric_similarity,
+)
 from foldbench.envs.pictures import Window, crease_pattern_image, episode_window, folded_image
 from foldbench.envs.sheet import Sheet, apply_action, blank_sheet
 from foldbench.envs.similarity import ImageEmbedder, ShapeDescriptorEmbedder, semantic_similarity
-from foldbench.envs.targets import Target, random_simple_fold_target
+from foldbench.envs.targets import Target, match_distance, random_simple_fold_target
 
 __all__ = ["BUDGETS", "ENV_ID", "TEXT_LIMIT", "EpisodeStep", "OrigamiSynthesisEnv"]
 
@@ -58,6 +65,9 @@ RASTER_SIZE: int = 512
 """Picture side of the raster GS (the published protocol)."""
 SS_SIZE: int = 256
 """Picture side for SS (each folded form drawn alone in its own window, as the published metric does)."""
+NEAR_MATCH: float = 1e-3
+"""Below this distance of GS from 1 the environment checks whether the outlines match within the target's
+precision (:func:`~foldbench.envs.targets.match_distance`); a match counts as GS 1."""
 _CHARSET = frozenset(string.printable)
 _FORM_DIGITS = 6
 
@@ -135,6 +145,7 @@ class OrigamiSynthesisEnv(gymnasium.Env[dict[str, Any], Any]):
         self.gs = 0.0
         self._target_shape: BaseGeometry = shapely.Polygon()
         self._window: Window = (0.0, 0.0, 10.0)
+        self._match_distance = 0.0
         self._pictures: dict[str, Image.Image] = {}
         self._pictures_for: tuple[Target, Sheet] | None = None
 
@@ -156,7 +167,8 @@ class OrigamiSynthesisEnv(gymnasium.Env[dict[str, Any], Any]):
         self._target_shape = silhouette_of(target.aligned)
         self._window = episode_window(target.aligned)
         self._pictures_for = None
-        self.gs = geometric_similarity(self._target_shape, silhouette_of(self.sheet.aligned))
+        self._match_distance = match_distance(target)
+        self.gs = self._similarity(self.sheet)
         return self._observation(None), self._info(None)
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
@@ -171,7 +183,7 @@ class OrigamiSynthesisEnv(gymnasium.Env[dict[str, Any], Any]):
         before, previous = self.gs, self.sheet
         if result.accepted:
             self.sheet = result.sheet
-            self.gs = geometric_similarity(self._target_shape, silhouette_of(self.sheet.aligned))
+            self.gs = self._similarity(self.sheet)
         changed = result.accepted and _form(previous) != _form(self.sheet)
         recorded = action if isinstance(action, (dict, str)) else repr(action)[:200]
         self.history.append(EpisodeStep(recorded, result.accepted, result.feedback,
@@ -184,12 +196,21 @@ class OrigamiSynthesisEnv(gymnasium.Env[dict[str, Any], Any]):
         return self._observation(result.feedback), float(self.gs - before), terminated, truncated, info
 
     # -- metrics ---------------------------------------------------------------------------------------------
+    def _similarity(self, sheet: Sheet) -> float:
+        """Exact GS of ``sheet`` against the target; 1 when the outlines match within the target's precision."""
+        shape = silhouette_of(sheet.aligned)
+        value = geometric_similarity(self._target_shape, shape)
+        if 1.0 - NEAR_MATCH < value < 1.0 and outlines_match(self._target_shape, shape, self._match_distance):
+            return 1.0
+        return value
+
     def final_metrics(self) -> dict[str, float]:
-        """GS (exact), GS by the raster protocol, SS and QE of the episode so far."""
+        """GS (exact), GS by the raster protocol (1 when the exact GS is), SS and QE of the episode so far."""
         assert self.target is not None
         window = episode_window(self.target.aligned, self.sheet.aligned)
-        raster = raster_geometric_similarity(folded_image(self.target.aligned, "front", RASTER_SIZE, window),
-                                             folded_image(self.sheet.aligned, "front", RASTER_SIZE, window))
+        raster = 1.0 if self.gs >= 1.0 else raster_geometric_similarity(  # a reached target is not off by a pixel
+            folded_image(self.target.aligned, "front", RASTER_SIZE, window),
+            folded_image(self.sheet.aligned, "front", RASTER_SIZE, window))
         own_target = folded_image(self.target.aligned, "front", SS_SIZE, episode_window(self.target.aligned))
         own_result = folded_image(self.sheet.aligned, "front", SS_SIZE, episode_window(self.sheet.aligned))
         qe = query_efficiency([s.added for s in self.history], [s.form_changed for s in self.history],

@@ -20,7 +20,8 @@ from foldbench.crease.render import BACK_COLOUR, FRONT_COLOUR, crease_pattern_pn
 from foldbench.envs.actions import PAPER_SIZE
 from foldbench.envs.folded import REFERENCE_POINT, AlignedFold
 
-__all__ = ["SAFE_WINDOW", "Window", "crease_pattern_image", "episode_window", "folded_image", "png_bytes"]
+__all__ = ["SAFE_WINDOW", "Window", "crease_pattern_image", "episode_window", "fitted_window", "folded_image",
+           "png_bytes"]
 
 Window = tuple[float, float, float]
 _REACH = PAPER_SIZE * math.sqrt(2)
@@ -35,6 +36,16 @@ def episode_window(*folds: AlignedFold, margin: float = 0.06) -> Window:
     points = np.vstack([*(f.vertices_coords for f in folds), [[0.0, 0.0], [PAPER_SIZE, PAPER_SIZE]]])
     low, high = points.min(axis=0), points.max(axis=0)
     side = float((high - low).max()) * (1 + 2 * margin)
+    centre = (low + high) / 2
+    return float(centre[0] - side / 2), float(centre[1] - side / 2), side
+
+
+def fitted_window(fold: AlignedFold, margin: float = 0.02) -> Window:
+    """The smallest square window holding the folded form alone, centred on it and widened by ``margin`` each side:
+    the form fills the picture whatever its size, as a drawing framed on its own bounding box does."""
+    points = np.asarray(fold.vertices_coords, float)
+    low, high = points.min(axis=0), points.max(axis=0)
+    side = max(float((high - low).max()), 1e-9) * (1 + 2 * margin)
     centre = (low + high) / 2
     return float(centre[0] - side / 2), float(centre[1] - side / 2), side
 

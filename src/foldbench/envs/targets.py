@@ -29,16 +29,36 @@ from foldbench.errors import FoldbenchError
 __all__ = [
     "FoldSequenceLike",
     "InvalidTargetError",
+    "MATCH_CAP",
+    "MATCH_FACTOR",
+    "MATCH_FLOOR",
     "Target",
     "complexity_tier",
+    "match_distance",
     "random_simple_fold_target",
     "simple_fold_target",
     "smallest_feature",
     "target_from_file",
     "target_from_sequence",
+    "written_resolution",
 ]
 
 FoldLine = tuple[tuple[float, float], tuple[float, float]]
+
+MATCH_FLOOR: float = 1e-7
+"""The least distance (paper frame, side 10) by which two folded outlines may differ and still match: floating
+point noise of folding an exactly given target."""
+MATCH_FACTOR: float = 1000.0
+"""How much folding may amplify a target's precision: a fold matches when the outlines differ by slivers no wider
+than this many times the target's precision (its points' possible offset, carried through a few reflections and
+the turn a short crease's offset causes over the width of the paper). Over 200 targets of 1 to 4 free simple folds
+written to 9 decimals and replayed from the file's coordinates, the outlines lie at most 4.3e-7 apart (Hausdorff),
+about a twelfth of the 5e-6 this factor allows (``bench/synthesis_target_precision.py``)."""
+MATCH_CAP: float = 1e-3
+"""The largest match distance (paper frame): a twentieth of a pixel of the 512-pixel raster. A file written to
+one or two decimals (``0.25``, ``0.5``: usually an exact design, not a rounding) never makes a visibly different
+fold count as the target."""
+_FULL_PRECISION_DECIMALS = 15
 
 
 class InvalidTargetError(FoldbenchError, ValueError):
@@ -73,6 +93,13 @@ class Target:
     actions: tuple[dict[str, Any], ...] | None = None
     category: str = "uncategorised"
     tier: str = "Easy"
+    precision: float = 0.0
+    """How far the target's points may lie from where they were meant (paper size = 1): half the last decimal its
+    file was written to, or the noise measured in it (0 for a target built exactly). The environment counts a fold
+    within this precision as the target (see :func:`match_distance`)."""
+    compile_timeout: float | None = 10.0
+    """Seconds of wall time the first compilation may take (None: no limit, as for the shipped models, so that a
+    loaded machine never turns a slow compilation into a refused target)."""
 
     @cached_property
     def compiled(self) -> CompiledFold:
@@ -81,7 +108,7 @@ class Target:
         Raises:
             CreasePatternError: the target does not fold flat.
         """
-        summary, compiled = compile_with_summary(self.pattern, limit=1, timeout=10.0)
+        summary, compiled = compile_with_summary(self.pattern, limit=1, timeout=self.compile_timeout)
         if compiled is None:
             error = summary["error"]
             raise CreasePatternError(error["code"], f"target {self.name}: {error['class']} {error['message']}",
@@ -95,15 +122,19 @@ class Target:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready record: name, category, tier, the crease pattern (FOLD fields) and the actions."""
-        return {"name": self.name, "category": self.category, "tier": self.tier,
+        return {"name": self.name, "category": self.category, "tier": self.tier, "precision": self.precision,
+                "compile_timeout": self.compile_timeout,
                 "fold": self.pattern.to_fold_fields(), "actions": list(self.actions) if self.actions else None}
 
 
 class FoldSequenceLike(Protocol):
     """What a fold sequence offers to become a target."""
 
-    name: str
-    category: str
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def category(self) -> str: ...
 
     @property
     def final_pattern(self) -> CreasePattern: ...
@@ -171,13 +202,78 @@ def random_simple_fold_target(rng: np.random.Generator, folds: int, *, grid: int
     return target
 
 
-def target_from_file(path: str | Path, category: str = "uncategorised") -> Target:
+def match_distance(target: Target) -> float:
+    """How far apart (paper frame) a folded outline may lie from the target's and still be the target:
+    :data:`MATCH_FACTOR` times the target's precision, between :data:`MATCH_FLOOR` and :data:`MATCH_CAP`.
+
+    >>> from dataclasses import replace
+    >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
+    >>> exact = Target("square", build_crease_pattern(square, "BBBB"))
+    >>> match_distance(exact) == MATCH_FLOOR, round(match_distance(replace(exact, precision=5e-10)), 12)
+    (True, 5e-06)
+    >>> match_distance(replace(exact, precision=0.005)) == MATCH_CAP
+    True
+    """
+    return min(MATCH_CAP, max(MATCH_FLOOR, MATCH_FACTOR * target.precision * PAPER_SIZE))
+
+
+def written_resolution(values: Sequence[float], extent: float) -> float:
+    """Half the last decimal digit ``values`` are written to (their shortest decimal form), over ``extent``
+    (0 for integers, for values that need full double precision, or for no values).
+
+    >>> written_resolution([0.0, 0.123456789, 1.0], 1.0)
+    5e-10
+    >>> written_resolution([0.0, 200.0, 400.0], 400.0), written_resolution([1 / 3], 1.0)
+    (0.0, 0.0)
+    """
+    decimals = 0
+    for value in values:
+        text = repr(float(value)).lower()
+        mantissa, _, exponent = text.partition("e")
+        places = len(mantissa.partition(".")[2].rstrip("0")) - int(exponent or 0)
+        decimals = max(decimals, places)
+    if decimals == 0 or decimals >= _FULL_PRECISION_DECIMALS or extent <= 0:
+        return 0.0
+    return 0.5 * 10.0**-decimals / extent
+
+
+def _file_numbers(path: Path) -> list[float]:
+    """The coordinates as written in a ``.fold`` or ``.cp`` file (empty for other formats or unreadable ones)."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if path.suffix.lower() == ".fold":
+        from foldbench.crease.fold_format import parse_fold_text
+
+        coords = parse_fold_text(text, path.name).get("vertices_coords")
+        if not isinstance(coords, list):
+            return []
+        return [float(v) for point in coords if isinstance(point, list) for v in point[:2]
+                if isinstance(v, int | float) and not isinstance(v, bool)]
+    if path.suffix.lower() == ".cp":
+        numbers = []
+        for line in text.splitlines():
+            for token in line.split()[1:5]:
+                try:
+                    numbers.append(float(token))
+                except ValueError:
+                    continue
+        return numbers
+    return []
+
+
+def target_from_file(path: str | Path, category: str | None = None, *, check_folds: bool = True) -> Target:
     """A target (without actions) from a ``.fold``, ``.cp``, ``.opx`` or ``.svg`` crease pattern of a square.
+
+    A file of OrigamiBench's collection (its file name is in Table 3,
+    :func:`~foldbench.crease.collection.table3`) takes the table's category and tier; any other file is
+    ``uncategorised`` (unless ``category`` names one) with the tier of its counts. ``check_folds=False`` leaves
+    the compilation to the first use of :attr:`Target.compiled` (reading a collection without folding each model).
 
     Raises:
         CreasePatternError: the file cannot be read, or the pattern does not fold flat (class, code, location).
         InvalidTargetError: the paper is not a square.
     """
+    from foldbench.crease.collection import table3
+
     path = Path(path)
     pattern = read_crease_pattern(path)
     boundary = pattern.vertices_coords[[v for e, a in zip(pattern.edges_vertices, pattern.edges_assignment,
@@ -185,6 +281,11 @@ def target_from_file(path: str | Path, category: str = "uncategorised") -> Targe
     if len(boundary) == 0 or not np.allclose([boundary.min(axis=0), boundary.max(axis=0)], [[0, 0], [1, 1]],
                                              atol=1e-6):
         raise InvalidTargetError(f"{path}: the paper is not a square (a target is folded from the square)")
-    target = Target(path.stem, pattern, None, category, complexity_tier(pattern))
-    target.compiled  # noqa: B018  (raises now for a pattern that does not fold flat)
+    row = table3().get(path.name, {})
+    chosen = category or row.get("category") or "uncategorised"
+    precision = max(pattern.input_precision, pattern.written_precision,
+                    written_resolution(_file_numbers(path), pattern.scale))
+    target = Target(path.stem, pattern, None, chosen, row.get("tier") or complexity_tier(pattern), precision)
+    if check_folds:
+        target.compiled  # noqa: B018  (raises now for a pattern that does not fold flat)
     return target

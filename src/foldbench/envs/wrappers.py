@@ -22,11 +22,11 @@ from gymnasium import spaces
 from PIL import Image
 
 from foldbench.envs.actions import PAPER_SIZE
-from foldbench.envs.origami_env import OrigamiSynthesisEnv
+from foldbench.envs.origami_env import ENV_ID, OrigamiSynthesisEnv
 from foldbench.envs.targets import Target
 from foldbench.tasks.prompts import load_prompt
 
-__all__ = ["IMAGE_PLACEHOLDER", "LatticeActions", "TextInterface", "lattice_pairs"]
+__all__ = ["GYMNASIUM_WRAPPERS", "IMAGE_PLACEHOLDER", "LatticeActions", "TextInterface", "lattice_pairs"]
 
 IMAGE_PLACEHOLDER = "<image>"
 
@@ -45,11 +45,23 @@ def lattice_pairs(size: int) -> list[tuple[tuple[float, float], tuple[float, flo
     return list(combinations(points, 2))
 
 
-class LatticeActions(gymnasium.ActionWrapper):
-    """Discrete actions: creases between lattice points (see the module docstring for the numbering)."""
+class LatticeActions(gymnasium.ActionWrapper, gymnasium.utils.RecordConstructorArgs):
+    """Discrete actions: creases between lattice points (see the module docstring for the numbering).
+
+    It records its constructor arguments, so ``gymnasium.make`` can rebuild a wrapped environment from its spec.
+
+    Raises:
+        TypeError: ``env`` is not (a wrapper of) the synthesis environment.
+    """
+
+    env_ids: tuple[str, ...] = (ENV_ID,)
+    """The registered environments this wrapper drives."""
 
     def __init__(self, env: gymnasium.Env, size: int = 9) -> None:
-        super().__init__(env)
+        if not isinstance(env.unwrapped, OrigamiSynthesisEnv):
+            raise TypeError(f"LatticeActions wraps {ENV_ID}, not {type(env.unwrapped).__name__}")
+        gymnasium.utils.RecordConstructorArgs.__init__(self, size=size)
+        gymnasium.ActionWrapper.__init__(self, env)
         self.pairs = lattice_pairs(size)
         self.action_space = spaces.Discrete(2 * len(self.pairs))
 
@@ -61,6 +73,10 @@ class LatticeActions(gymnasium.ActionWrapper):
             raise ValueError(f"action {index} is outside 0..{count - 1}")
         (x1, y1), (x2, y2) = self.pairs[index // 2]
         return {"action": "add_crease", "p1": [x1, y1], "p2": [x2, y2], "assignment": "MV"[index % 2]}
+
+
+GYMNASIUM_WRAPPERS: tuple[type[gymnasium.Wrapper], ...] = (LatticeActions,)
+"""Every Gymnasium wrapper foldbench defines (the conformance tests run each over every registered id)."""
 
 
 class TextInterface:

@@ -29,7 +29,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 from foldbench import jsontext
 from foldbench.errors import InvalidKnobError, did_you_mean
 
-__all__ = ["CommaList", "KnobInfo", "Knobs", "Whole", "knob_infos", "knob_value", "parse_knobs"]
+__all__ = ["CommaList", "KnobInfo", "Knobs", "Whole", "apply_preset", "knob_infos", "knob_value", "parse_knobs"]
 
 K = TypeVar("K", bound="Knobs")
 T = TypeVar("T")
@@ -157,3 +157,30 @@ def knob_infos(schema: type[Knobs]) -> list[KnobInfo]:
         )
         for name, field in schema.model_fields.items()
     ]
+
+
+def apply_preset(options: K, task_id: str, presets: Mapping[str, Mapping[str, Any]]) -> K:
+    """``options`` with the knob values of the preset its ``preset`` knob names, for every knob the user did not
+    set (a knob given explicitly wins over the preset). Options without a ``preset`` knob, or with it unset, come
+    back unchanged.
+
+    >>> class Toy(Knobs):
+    ...     preset: Literal["paper"] | None = None
+    ...     size: int = 8
+    ...     side: str = "front"
+    >>> papers = {"paper": {"size": 512, "side": "back"}}
+    >>> given = parse_knobs(Toy, "toy/task-v1", {"preset": "paper", "side": "front"})
+    >>> chosen = apply_preset(given, "toy/task-v1", papers)
+    >>> chosen.size, chosen.side
+    (512, 'front')
+
+    Raises:
+        InvalidKnobError: the preset is not one of ``presets``.
+    """
+    name = getattr(options, "preset", None)
+    if name is None:
+        return options
+    if name not in presets:
+        raise InvalidKnobError(f"{task_id}: unknown preset {name!r}.{did_you_mean(str(name), sorted(presets))}")
+    filled = {knob: value for knob, value in presets[name].items() if knob not in options.model_fields_set}
+    return parse_knobs(type(options), task_id, {**filled, **options.given()})

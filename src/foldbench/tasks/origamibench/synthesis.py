@@ -1,16 +1,24 @@
 """OrigamiBench's full-step interactive task: fold a blank square toward a target in at most 10 or 25 actions.
 
-Each item is a target made of seeded random simple folds of the square (so its own action list is known: the
-oracle replays it); any :class:`~foldbench.envs.targets.Target` with actions can be used the same way. The
-conversation is one request per step: the first prompt shows the target and the blank square, and the feedback
-after each reply is the environment's next observation (pictures as in-memory PNGs, plus the JSON state). Every
-turn is stored by the harness; a resumed run replays the stored replies through :meth:`SynthesisTask.step`,
-which rebuilds the episode exactly.
+Targets (``source``): seeded random simple folds of the square (their own action list is known: the oracle replays
+it), the built-in fold sequences, a folder of crease-pattern files, or ``paper``: the 342 of the paper's
+366 models drawn on a square, shipped with foldbench (:func:`~foldbench.crease.collection.paper_models`,
+Table 3's names, categories and tiers). ``preset=paper`` selects them (:data:`PRESETS`).
 
-Scores: GS (exact IoU of the aligned folded silhouettes; the headline, averaged), GS by the raster protocol, SS
-(offline shape descriptor: shape, not semantic similarity), QE, and whether the target was reached. The episode
-lives in the task while the conversation runs; :meth:`SynthesisTask.parse` attaches it to the final answer (so
-reports can replay it) and :meth:`SynthesisTask.score` scores it.
+The conversation is one request per step. By default it follows the paper's protocol
+(:mod:`foldbench.tasks.origamibench.synthesis_protocol`): its prompt with a worked few-shot example, three
+pictures (target, current folded sheet, current crease pattern) and, after each reply, only whether the action
+could be folded. ``prompt=foldbench`` shows foldbench's prompt (four pictures and the JSON state) and
+``feedback=detailed`` the reason for a refusal. Every turn is stored by the harness; a resumed run replays the
+stored replies through :meth:`SynthesisTask.step`, which rebuilds the episode exactly.
+
+Scores: ``gs_raster`` (the headline: GS as the paper computes it, the raster IoU of the two folded forms drawn at
+512 pixels in one frame), ``gs`` (exact IoU of the aligned folded silhouettes), ``ss_clip`` (the paper's SS:
+cosine similarity of CLIP ViT-B/16 embeddings, only when the ``clip_weights`` knob names a checkpoint; empty
+otherwise), ``ss_shape`` (an offline stand-in that measures shape, not meaning), QE, and whether the target was
+reached. The episode lives in the task while the conversation
+runs; :meth:`SynthesisTask.parse` attaches it to the final answer (so reports can replay it) and
+:meth:`SynthesisTask.score` scores it.
 """
 
 from __future__ import annotations
@@ -18,7 +26,6 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -32,16 +39,28 @@ from foldbench.envs.origami_env import OrigamiSynthesisEnv
 from foldbench.envs.pictures import crease_pattern_image, episode_window, folded_image, png_bytes
 from foldbench.envs.policies import oracle_action, random_valid_action
 from foldbench.envs.sheet import apply_action, blank_sheet
+from foldbench.envs.similarity import ImageEmbedder, OpenClipEmbedder, ShapeDescriptorEmbedder, semantic_similarity
 from foldbench.envs.targets import Target, random_simple_fold_target
-from foldbench.errors import FoldbenchError, InvalidKnobError
+from foldbench.errors import InvalidKnobError
 from foldbench.messages import ImagePart, Part, TextPart
 from foldbench.tasks.base import Feedback, Item, Metric, ParseFailure, Plot, Prompt, Scores, TaskSpec
-from foldbench.tasks.knobs import Knobs, Whole, parse_knobs
+from foldbench.tasks.knobs import Knobs, Whole, apply_preset, parse_knobs
+from foldbench.tasks.origamibench.synthesis_protocol import (
+    EXAMPLE_IMAGES,
+    FeedbackMode,
+    PromptMode,
+    example_pictures,
+    feedback_parts,
+    paper_pictures,
+    paper_prompt_parts,
+    plain_state,
+)
+from foldbench.tasks.origamibench.synthesis_targets import source_targets
 from foldbench.tasks.prompts import load_prompt
 
-__all__ = ["SynthesisAnswer", "SynthesisKnobs", "SynthesisTask"]
+__all__ = ["PRESETS", "SynthesisAnswer", "SynthesisKnobs", "SynthesisTask"]
 
-ENGINE_VERSION = "origamibench-synthesis-1"
+ENGINE_VERSION = "origamibench-synthesis-2"
 IMAGE_SIZE = 384
 _GALLERY_FRAMES = 12
 
@@ -59,8 +78,26 @@ class SynthesisKnobs(Knobs):
     """Fold lines through multiples of 1/grid of the side (horizontal, vertical, diagonal); 0 for free lines."""
     source: str = "random"
     """Where targets come from: ``random`` (seeded random simple folds), ``builtin`` (the built-in fold sequences
-    in order, with their names, categories and fold steps) or a folder of crease-pattern files (tier and category
-    from Table 3 where known; no fold steps, so the oracle cannot play them)."""
+    in order, with their names, categories and fold steps), ``paper`` (the 342 of the paper's 366 models drawn on a
+    square, Easy first, with Table 3's names, categories and tiers) or a folder of crease-pattern files (tier and
+    category from Table 3 where known). Pattern files have no fold steps, so the oracle cannot play them."""
+    preset: Literal["paper"] | None = None
+    """``paper``: the paper's composition, its models as targets (``source=paper``) with the paper's prompt
+    and feedback; knobs given beside it win."""
+    prompt: Literal["paper", "foldbench"] = "paper"
+    """``paper``: the paper's prompt (a worked few-shot example, three pictures per turn); ``foldbench``: four
+    pictures (with the back view) and the JSON state each turn. The text modality always uses ``foldbench``."""
+    feedback: Literal["feasible", "detailed"] = "feasible"
+    """What the model hears after an action: ``feasible`` (whether it could be folded, as the paper) or
+    ``detailed`` (also why a refused action was refused: the check, the error class and code, the place)."""
+    clip_weights: str | None = None
+    """A checkpoint of CLIP ViT-B/16 fine-tuned on origami pictures (``scripts/finetune_clip_supcon.py`` is the
+    paper's recipe; needs the ``clip`` extra). With it, ``ss_clip`` is the paper's SS; without, it stays empty and
+    only the shape stand-in ``ss_shape`` is given."""
+
+
+PRESETS: dict[str, dict[str, Any]] = {"paper": {"source": "paper", "prompt": "paper", "feedback": "feasible"}}
+"""The knob values each preset sets (see :func:`~foldbench.tasks.knobs.apply_preset`)."""
 
 
 class SynthesisAnswer(BaseModel):
@@ -81,34 +118,8 @@ def _target_of(item: Item) -> Target:
     segments = coords[np.asarray(fold["edges_vertices"], int)]
     pattern = build_crease_pattern(segments, fold["edges_assignment"], source=item.id)
     actions = tuple(item.target["actions"]) if item.target.get("actions") else None
-    return Target(item.target["name"], pattern, actions, item.metadata["category"], item.metadata["tier"])
-
-
-def _source_targets(task_id: str, source: str) -> list[Target] | None:
-    """The targets of a ``builtin`` or folder ``source`` in order (None for ``random``)."""
-    if source == "random":
-        return None
-    if source == "builtin":
-        from foldbench.crease.sequences import builtin_sequences
-        from foldbench.envs.targets import target_from_sequence
-
-        return [target_from_sequence(sequence) for sequence in builtin_sequences()]
-    from foldbench.crease.collection import load_collection
-    from foldbench.crease.errors import CreasePatternError
-    from foldbench.envs.targets import target_from_file
-
-    if not Path(source).is_dir():
-        raise InvalidKnobError(f"{task_id}: source {source!r} is not random, builtin or a folder")
-    targets = []
-    for entry in load_collection(source).entries:
-        try:
-            target = target_from_file(entry.path, entry.category or "uncategorised")
-        except (CreasePatternError, FoldbenchError):
-            continue  # not a square, or does not fold flat: not a target
-        targets.append(replace(target, tier=entry.table_tier or entry.tier))
-    if not targets:
-        raise InvalidKnobError(f"{task_id}: the folder {source} has no crease pattern of a square that folds flat")
-    return targets
+    return Target(item.target["name"], pattern, actions, item.metadata["category"], item.metadata["tier"],
+                  float(item.target.get("precision", 0.0)), item.target.get("compile_timeout", 10.0))
 
 
 def _png(image: Image.Image) -> bytes:
@@ -125,15 +136,17 @@ class SynthesisTask:
     def __init__(self) -> None:
         self._targets: dict[str, Target] = {}
         self._episodes: dict[str, OrigamiSynthesisEnv] = {}
+        self._embedders: dict[str, ImageEmbedder] = {}
         self.spec = TaskSpec(
             engine_version=ENGINE_VERSION,
             metrics=(
-                Metric("gs", "mean"), Metric("gs_raster", "mean"), Metric("ss", "mean"), Metric("qe", "mean"),
+                Metric("gs_raster", "mean"), Metric("gs", "mean"),
+                Metric("ss_clip", "mean"), Metric("ss_shape", "mean"), Metric("qe", "mean"),
                 Metric("solved"), Metric("parse_failure"),
             ),
-            headline="gs",
+            headline="gs_raster",
             breakdowns=("tier", "category", "budget", "folds"),
-            plots=(Plot("GS, SS and QE by the target's number of folds", "folds", ("gs", "ss", "qe"),
+            plots=(Plot("GS, SS and QE by the target's number of folds", "folds", ("gs_raster", "ss_shape", "qe"),
                         "folds in the target", "synthesis_by_folds.png"),),
             gallery=self.gallery,
             max_turns=25,
@@ -144,10 +157,13 @@ class SynthesisTask:
                  knobs: Mapping[str, Any] | None = None, start: int = 0) -> Iterator[Item]:
         """Items ``start .. n-1``: targets of seeded random simple folds with their fold actions, or the targets of
         the ``source`` knob in order (item ``i`` is target ``i`` modulo their number)."""
-        options = parse_knobs(SynthesisKnobs, self.id, knobs)
+        options = apply_preset(parse_knobs(SynthesisKnobs, self.id, knobs), self.id, PRESETS)
+        if options.clip_weights is not None and not Path(options.clip_weights).is_file():
+            raise InvalidKnobError(f"{self.id}: clip_weights {options.clip_weights!r} is not a file")
+        weights = str(Path(options.clip_weights).resolve()) if options.clip_weights else None
         if options.min_folds > options.max_folds:
             raise InvalidKnobError(f"{self.id}: min_folds {options.min_folds} is above max_folds {options.max_folds}")
-        targets = _source_targets(self.id, options.source)
+        targets = source_targets(self.id, options.source)
         for index in range(start, n):
             if targets is None:
                 rng = np.random.default_rng([seed, index, 14])
@@ -157,13 +173,17 @@ class SynthesisTask:
             else:
                 target = targets[index % len(targets)]
             record = target.to_dict()
+            images = {"target": f"images/synthesis-{index:05d}-target.png",
+                      "front": "images/blank-front.png", "back": "images/blank-back.png",
+                      "crease_pattern": "images/blank-crease-pattern.png"}
+            if options.prompt == "paper":
+                images |= {name: f"images/{name.replace('_', '-')}.png" for name in EXAMPLE_IMAGES}
             yield Item(
                 id=f"synthesis-{index:05d}", task=self.id, seed=seed, engine_version=ENGINE_VERSION,
-                inputs={"budget": options.budget, "images": {
-                    "target": f"images/synthesis-{index:05d}-target.png",
-                    "front": "images/blank-front.png", "back": "images/blank-back.png",
-                    "crease_pattern": "images/blank-crease-pattern.png"}},
-                target={"name": record["name"], "fold": record["fold"], "actions": record["actions"]},
+                inputs={"budget": options.budget, "prompt": options.prompt, "feedback": options.feedback,
+                        "clip_weights": weights, "images": images},
+                target={"name": record["name"], "fold": record["fold"], "actions": record["actions"],
+                        "precision": record["precision"], "compile_timeout": record["compile_timeout"]},
                 metadata={"tier": target.tier, "category": target.category, "budget": options.budget,
                           "folds": len(target.actions or ())},
             )
@@ -185,6 +205,10 @@ class SynthesisTask:
         yield images["back"], _png(folded_image(blank_sheet().aligned, "back", IMAGE_SIZE, (-0.6, -0.6, 11.2),
                                                 square_outline=True))
         yield images["crease_pattern"], _png(pictures["crease_pattern"])
+        if _prompt_mode(item) == "paper":
+            examples = example_pictures(IMAGE_SIZE)
+            for name in EXAMPLE_IMAGES:
+                yield images[name], examples[name]
 
     def _fresh_env(self, item: Item) -> OrigamiSynthesisEnv:
         env = OrigamiSynthesisEnv(target=self.target(item), budget=int(item.inputs["budget"]), image_size=IMAGE_SIZE)
@@ -193,7 +217,13 @@ class SynthesisTask:
 
     # -- conversation ----------------------------------------------------------------------------------------
     def render(self, item: Item, modality: str) -> Prompt:
-        """The instructions, the target and the blank square (pictures for ``image``), and the JSON state."""
+        """The instructions, the target and the blank square: the paper's prompt with its worked example
+        (``prompt=paper``, pictures), or foldbench's with pictures for ``image`` and the JSON state."""
+        if modality == "image" and _prompt_mode(item) == "paper":
+            shown = dict(item.inputs["images"])
+            shown |= {"current_folded": shown["front"], "current_pattern": shown["crease_pattern"]}
+            paper_parts, version = paper_prompt_parts(shown)
+            return Prompt(tuple(paper_parts), template_version=version)
         template = load_prompt("foldbench.envs", "synthesis.txt")
         env = self._fresh_env(item)
         text = template.render(images=modality == "image", budget=item.inputs["budget"])
@@ -212,15 +242,24 @@ class SynthesisTask:
         env = self._episodes[item.id]
         observation, _, terminated, truncated, info = env.step(reply)
         feedback = info["feedback"] or {}
-        verdict = ("Your action was kept." if feedback.get("accepted")
-                   else f"Your action was refused ({feedback.get('code')}): {feedback.get('message')}")
+        done = bool(terminated or truncated)
+        mode = _feedback_mode(item)
+        if _prompt_mode(item) == "paper" and "current_front" in observation:
+            return Feedback(tuple(feedback_parts(feedback, mode, env.pictures())), done=done)
+        if feedback.get("accepted"):
+            verdict = "Your action was kept."
+        elif mode == "detailed":
+            verdict = f"Your action was refused ({feedback.get('code')}): {feedback.get('message')}"
+        else:
+            verdict = "Your action was refused: it could not be folded."
         parts: list[Part] = [TextPart(verdict)]
         if "current_front" in observation:
             pictures = env.pictures()
             parts += [ImagePart(data=_png(pictures[name]))
                       for name in ("target", "current_front", "current_back", "crease_pattern")]
-        parts.append(TextPart("State:\n" + observation["text"]))
-        return Feedback(tuple(parts), done=bool(terminated or truncated))
+        state = observation["text"] if mode == "detailed" else plain_state(observation["text"])
+        parts.append(TextPart("State:\n" + state))
+        return Feedback(tuple(parts), done=done)
 
     def parse(self, item: Item, text: str) -> SynthesisAnswer | ParseFailure:
         """The reply read strictly as an action, with the item's episode so far attached."""
@@ -242,19 +281,40 @@ class SynthesisTask:
         from the blank square; a parse failure without an episode scores 0 everywhere)."""
         env = self._episodes.pop(item.id, None)
         failed = isinstance(answer, ParseFailure)
+        clip = self._clip(item)
+        ss_note = (f"SS: {clip.name} (the paper's CLIP set-up)" if clip is not None
+                   else "SS: no CLIP weights given, so no semantic similarity; ss_shape is a shape stand-in")
         if env is None:
             if failed:
-                zeros = dict.fromkeys(("gs", "gs_raster", "ss", "qe", "solved"), 0.0)
-                return Scores({**zeros, "parse_failure": 1.0}, {"steps": 0, "accepted": 0})
+                zeros = dict.fromkeys(("gs_raster", "gs", "ss_shape", "qe", "solved"), 0.0)
+                return Scores({**zeros, "ss_clip": None if clip is None else 0.0, "parse_failure": 1.0},
+                              {"steps": 0, "accepted": 0}, (ss_note,))
             env = self._fresh_env(item)
             assert isinstance(answer, BaseModel)
             action = answer.action if isinstance(answer, SynthesisAnswer) else answer.model_dump(mode="json")
             env.step(action)
         metrics = env.final_metrics()
         accepted = sum(s.accepted for s in env.history)
-        values = {**metrics, "solved": float(metrics["gs"] >= 1.0), "parse_failure": float(failed)}
-        notes = (f"GS per step: {', '.join(f'{s.gs:.3f}' for s in env.history)}",)
+        target_picture, result_picture = paper_pictures(self.target(item).aligned, env.sheet.aligned)
+        if metrics["gs"] >= 1.0:  # the same outline within the target's precision: drawn alike, not off by a pixel
+            result_picture = target_picture
+        values = {
+            "gs_raster": metrics["gs_raster"], "gs": metrics["gs"],
+            "ss_clip": None if clip is None else semantic_similarity(target_picture, result_picture, clip),
+            "ss_shape": semantic_similarity(target_picture, result_picture, ShapeDescriptorEmbedder()),
+            "qe": metrics["qe"], "solved": float(metrics["gs"] >= 1.0), "parse_failure": float(failed),
+        }
+        notes = (f"GS per step: {', '.join(f'{s.gs:.3f}' for s in env.history)}", ss_note)
         return Scores(values, {"steps": len(env.history), "accepted": accepted}, notes)
+
+    def _clip(self, item: Item) -> ImageEmbedder | None:
+        """The CLIP embedder of the item's ``clip_weights`` (built once per checkpoint), or None."""
+        weights = item.inputs.get("clip_weights")
+        if not weights:
+            return None
+        if weights not in self._embedders:
+            self._embedders[weights] = OpenClipEmbedder(weights, model="ViT-B-16")
+        return self._embedders[weights]
 
     # -- baselines -------------------------------------------------------------------------------------------
     def oracle(self, item: Item) -> AddCrease | AddCreases:
@@ -302,6 +362,16 @@ class SynthesisTask:
         if episode:
             images.append(("GS per step", _gs_plot([float(s.get("gs", 0.0)) for s in episode])))
         return images
+
+
+def _prompt_mode(item: Item) -> PromptMode:
+    """The item's prompt (datasets written before the paper protocol have foldbench's)."""
+    return "paper" if item.inputs.get("prompt") == "paper" else "foldbench"
+
+
+def _feedback_mode(item: Item) -> FeedbackMode:
+    """The item's feedback (datasets written before the paper protocol have the detailed one)."""
+    return "feasible" if item.inputs.get("feedback") == "feasible" else "detailed"
 
 
 def _action_dict(action: Any) -> dict[str, Any]:
