@@ -23,7 +23,7 @@ METRICS = {
     "accuracy": "accuracy",
     "QE": "qe",
     "GS": "gs_raster",
-    "SS": "ss",
+    "SS": "ss_clip",  # the paper's CLIP similarity; empty unless the run was given CLIP weights (ss_shape is not SS)
     "budget": "budget",
 }
 
