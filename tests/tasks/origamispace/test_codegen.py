@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
+import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,10 +46,49 @@ def test_oracle_scores_one_and_random_less(task, items) -> None:
         assert 0.0 < random["total"] < 1.0
 
 
-def test_assets_are_two_pictures(task, items) -> None:
+def test_assets_are_three_pictures(task, items) -> None:
     files = dict(task.assets(items[0]))
     assert set(files) == set(items[0].inputs["images"].values())
+    assert len(files) == 3
     assert all(content.startswith(b"\x89PNG") for content in files.values())
+
+
+def _unit_frame(segments: np.ndarray) -> np.ndarray:
+    points = segments.reshape(-1, 2)
+    low, high = points.min(axis=0), points.max(axis=0)
+    return (segments - (low + high) / 2) / float((high - low).max())
+
+
+def _share_of_creases_drawn(pattern, drawn: np.ndarray) -> float:
+    """The share of the crease pattern's line length that lies on the drawn lines, both brought to one frame."""
+    creases = shapely.union_all(shapely.linestrings(_unit_frame(pattern.vertices_coords[pattern.edges_vertices])))
+    covered = shapely.buffer(shapely.union_all(shapely.linestrings(_unit_frame(drawn))), 1e-3)
+    return float(shapely.length(shapely.intersection(creases, covered)) / shapely.length(creases))
+
+
+@pytest.mark.parametrize("task_id", ["origamispace/codegen-v1", "origamispace/codegen-feedback-v1"])
+def test_no_picture_or_prompt_shows_the_crease_pattern(task_id: str) -> None:
+    from foldbench.crease import pattern_from_fold
+    from foldbench.crease.render import ASSIGNMENT_COLOURS
+    from foldbench.tasks.origamispace.codegen import _reference_of, item_pictures
+    from foldbench.tasks.origamispace.flat_pattern import flat_pattern_lines
+
+    task = make(task_id)
+    for item in task.generate(6, 41, modalities=("image",), knobs={"difficulty": "mixed"}):
+        pattern = pattern_from_fold(item.target["fold"], "reference")
+        assert _share_of_creases_drawn(pattern, pattern.vertices_coords[pattern.edges_vertices]) == 1.0
+        drawn = np.concatenate(list(flat_pattern_lines(_reference_of(item).compiled).values()))
+        assert _share_of_creases_drawn(pattern, drawn) < 0.5
+        pictures = item_pictures(item)
+        prompt = task.render(item)
+        assert [part.path for part in prompt.parts if hasattr(part, "path")] == list(pictures)
+        mountain_valley = {tuple(int(ASSIGNMENT_COLOURS[letter][i:i + 2], 16) for i in (1, 3, 5)) for letter in "MV"}
+        for image in pictures.values():
+            colours = {colour for _, colour in image.getcolors(maxcolors=1 << 20)}
+            assert not colours & mountain_valley
+        text = prompt.parts[-1].text
+        assert not re.search(r"\d\.\d", text)
+        assert "crease pattern:" not in text and "in red" not in text
 
 
 def test_reply_reading() -> None:

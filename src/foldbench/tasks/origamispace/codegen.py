@@ -1,6 +1,7 @@
-"""OrigamiSpace's crease-pattern code generation: from a crease-pattern picture and a folded-shape picture, write
-the crease pattern as FOLD JSON; scored by compiling it and comparing it with the reference in four dimensions
-(:mod:`foldbench.crease.similarity`).
+"""OrigamiSpace's crease-pattern code generation: from the compiled flat pattern (the folded state the compiler
+computes, :mod:`foldbench.tasks.origamispace.flat_pattern`) and the folded-shape pictures, front and back, write
+the crease pattern as FOLD JSON; the crease pattern itself is never shown. Scored by compiling it and comparing
+it with the reference (:mod:`foldbench.crease.similarity`).
 
 Two tasks share this module: ``origamispace/codegen-v1`` (one answer, in context) and
 ``origamispace/codegen-feedback-v1`` (environmental learning: up to ten answers, each followed by the compiler's
@@ -17,10 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from PIL import Image
 from pydantic import BaseModel
 
 from foldbench.crease import build_crease_pattern, pattern_from_fold, random_simple_folds
-from foldbench.crease.render import crease_pattern_png, folded_state_png
+from foldbench.crease.render import folded_state_png
 from foldbench.crease.similarity import (
     DIMENSION_WEIGHTS,
     SUBSCORE_NAMES,
@@ -46,6 +48,7 @@ from foldbench.tasks.base import (
 )
 from foldbench.tasks.knobs import Knobs, parse_knobs
 from foldbench.tasks.origamispace.answer import FoldAnswer, parse_fold_reply
+from foldbench.tasks.origamispace.flat_pattern import flat_pattern_png
 from foldbench.tasks.origamispace.instances import (
     DIFFICULTY_FOLDS,
     Instance,
@@ -62,11 +65,13 @@ from foldbench.tasks.prompts import load_prompt
 
 __all__ = ["ENGINE_VERSION", "ERROR_CLASSES", "CodegenFeedbackTask", "CodegenTask", "feedback_text"]
 
-ENGINE_VERSION = "origamispace-codegen-1"
+ENGINE_VERSION = "origamispace-codegen-2"
 """The version of the instance generator and the similarity scores."""
 DEFAULT_FOLDS: tuple[int, ...] = (3, 4, 5, 6)
 ERROR_CLASSES: tuple[str, ...] = ("CSE", "GIF", "PSI", "AFS", "PRECISION")
 IMAGE_SIZE = 512
+PICTURES: tuple[str, ...] = ("flat_pattern", "folded", "folded_back")
+"""The pictures shown, in order (never the crease pattern)."""
 FEEDBACK_ROUNDS = 10
 SOLVED = 0.999
 """A feedback conversation ends early once a compiling answer scores at least this much."""
@@ -90,6 +95,16 @@ def _metrics() -> tuple[Metric, ...]:
         Metric("parse_failure"),
         *(Metric(name, "mean", group="sub-score") for name in SUBSCORE_NAMES),
     )
+
+
+def item_pictures(item: Item) -> dict[str, Image.Image]:
+    """The pictures an item shows, by asset path: the compiled flat pattern, the folded shape front and back."""
+    compiled = _reference_of(item).compiled
+    images = item.inputs["images"]
+    drawn = {"flat_pattern": flat_pattern_png(compiled, IMAGE_SIZE),
+             "folded": folded_state_png(compiled, 0, "front", IMAGE_SIZE),
+             "folded_back": folded_state_png(compiled, 0, "back", IMAGE_SIZE)}
+    return {images[name]: drawn[name] for name in PICTURES}
 
 
 def score_values(result: SimilarityScore, parse_failed: bool = False) -> Scores:
@@ -168,8 +183,9 @@ class CodegenTask:
         return Item(
             id=item_id, task=self.id, seed=item_seed, engine_version=ENGINE_VERSION,
             inputs={"model_name": instance.name,
-                    "images": {"crease_pattern": f"images/{item_id}/crease_pattern.png",
-                               "folded": f"images/{item_id}/folded.png"}},
+                    "images": {"flat_pattern": f"images/{item_id}/flat_pattern.png",
+                               "folded": f"images/{item_id}/folded.png",
+                               "folded_back": f"images/{item_id}/folded_back.png"}},
             target={"fold": instance.fold_document(), "states": instance.compiled.state_count},
             metadata={"fold_count": instance.fold_count, "difficulty": difficulty_of(instance.fold_count),
                       "faces": instance.pattern.face_count, "source": instance.source},
@@ -183,20 +199,18 @@ class CodegenTask:
         raise InvalidKnobError(f"{self.id}: no file in the folder compiles with at most {max_faces} faces")
 
     def assets(self, item: Item) -> Iterator[tuple[str, bytes]]:
-        """The crease-pattern picture and the folded-shape picture."""
-        reference = _reference_of(item)
-        images = item.inputs["images"]
-        yield images["crease_pattern"], png_bytes(crease_pattern_png(reference.pattern, IMAGE_SIZE))
-        yield images["folded"], png_bytes(folded_state_png(reference.compiled, 0, "front", IMAGE_SIZE))
+        """The compiled flat pattern and the folded shape seen from the front and from the back."""
+        for path, image in item_pictures(item).items():
+            yield path, png_bytes(image)
 
     # ---- prompts and answers -----------------------------------------------------------------------------
     def render(self, item: Item, modality: str = "image") -> Prompt:
-        """Both pictures and the instructions."""
+        """The three pictures and the instructions."""
         check_modalities(self.id, [modality], self.modalities)
         prompt = load_prompt("foldbench.tasks.origamispace", self.template)
         text = prompt.render(name=item.inputs["model_name"], rounds=FEEDBACK_ROUNDS).strip()
         images = item.inputs["images"]
-        return Prompt((ImagePart(images["crease_pattern"]), ImagePart(images["folded"]), TextPart(text)),
+        return Prompt((*(ImagePart(images[name]) for name in PICTURES), TextPart(text)),
                       template_version=prompt.version or "")
 
     def parse(self, item: Item, text: str) -> FoldAnswer | ParseFailure:
