@@ -41,9 +41,10 @@ def test_oracle_scores_one_and_random_less(task, items) -> None:
     rng = np.random.default_rng(0)
     for item in items:
         oracle = task.score(item, task.oracle(item)).values
-        assert oracle["total"] == 1.0 and oracle["pass_rate"] == 1.0 and oracle["error_cse"] == 0.0
+        assert oracle["score"] == oracle["paper_total"] == 1.0 and oracle["pass_rate"] == 1.0
+        assert oracle["error_cse"] == 0.0 and oracle["compiled_topology"] == 1.0
         random = task.score(item, task.random_answer(item, rng)).values
-        assert 0.0 < random["total"] < 1.0
+        assert 0.0 < random["score"] < 0.5 and 0.0 < random["paper_total"] < 1.0
 
 
 def test_assets_are_three_pictures(task, items) -> None:
@@ -106,7 +107,8 @@ def test_reply_reading() -> None:
 
 def test_unreadable_reply_is_a_syntax_failure(task, items) -> None:
     values = task.score(items[0], task.parse(items[0], "I would fold it in half.")).values
-    assert values["error_cse"] == 1.0 and values["parse_failure"] == 1.0 and values["total"] == 0.0
+    assert values["error_cse"] == 1.0 and values["parse_failure"] == 1.0 and values["score"] == 0.0
+    assert values["paper_total"] == 0.0 and values["compiled"] == 0.0 and values["compiled_topology"] is None
 
 
 def test_ill_typed_reply_names_the_field(task, items) -> None:
@@ -126,16 +128,16 @@ def test_feedback_rounds() -> None:
     random = feedback_task.random_answer(item, np.random.default_rng(1)).model_dump_json()
     partial = feedback_task.step(item, random, 2)
     first_line = json.loads(partial.text.splitlines()[0].removeprefix("round scores: "))
-    assert first_line["round"] == 3 and 0 < first_line["total"] < 1
+    assert first_line["round"] == 3 and 0 < first_line["score"] < 1 and 0 < first_line["paper_total"] < 1
     solved = feedback_task.step(item, feedback_task.oracle(item).model_dump_json(), 3)
-    assert solved.done and '"total": 1.0' in solved.text
+    assert solved.done and '"score": 1.0' in solved.text
 
 
 @pytest.mark.skipif(not GRIDS.is_dir(), reason="the flat-folder corpus is not next to the repository")
 def test_items_from_a_folder_of_crease_patterns(task) -> None:
     item = next(iter(task.generate(1, 0, modalities=("image",), knobs={"folder": str(GRIDS), "max_faces": 60})))
     assert item.metadata["fold_count"] is None and item.metadata["source"].endswith(".fold")
-    assert task.score(item, task.oracle(item)).values["total"] == 1.0
+    assert task.score(item, task.oracle(item)).values["score"] == 1.0
 
 
 def test_a_missing_folder_is_refused(task, tmp_path: Path) -> None:
@@ -164,7 +166,7 @@ def test_medium_and_hard_items_have_their_folding_steps(task, difficulty: str, l
         assert low <= item.metadata["fold_count"] <= high
         assert item.metadata["difficulty"] == difficulty and item.metadata["source"] == "pleats"
         assert item.metadata["faces"] == 2 * item.metadata["fold_count"] <= 200
-        assert task.score(item, task.oracle(item)).values["total"] == 1.0
+        assert task.score(item, task.oracle(item)).values["score"] == 1.0
 
 
 def test_mixed_difficulty_keeps_the_easy_items(task) -> None:
@@ -179,7 +181,7 @@ def test_mixed_difficulty_keeps_the_easy_items(task) -> None:
 def test_random_answer_of_a_hard_item_is_a_pleated_pattern_that_scores_below_one(task) -> None:
     item = next(iter(task.generate(1, 5, modalities=("image",), knobs={"difficulty": "hard"})))
     values = task.score(item, task.random_answer(item, np.random.default_rng(1))).values
-    assert values["pass_rate"] == 1.0 and 0.0 < values["total"] < 1.0
+    assert values["pass_rate"] == 1.0 and 0.0 < values["score"] < 1.0
 
 
 @pytest.mark.parametrize(("knobs", "word"), [
@@ -205,3 +207,29 @@ def test_pleated_models_fold_flat_in_one_state(seed: int, folds: int) -> None:
     assert instance.compiled.state_count == 1
     report = check_vertices(instance.pattern)
     assert report.checked_vertices == folds - 1  # each pleat crosses the fold across at one flat vertex
+
+
+def test_table2_layout_averages_the_dimensions_over_compiled_answers(task, items) -> None:
+    from foldbench.harness import aggregate
+    from foldbench.harness.store import ScoreRow
+    from foldbench.tasks.origamispace.codegen import TABLE2
+
+    item = items[0]
+    fold = item.target["fold"]
+    crease = next(i for i, letter in enumerate(fold["edges_assignment"]) if letter != "B")
+    broken = {**fold, "edges_assignment": ["V" if i == crease and letter == "M" else "M" if i == crease else letter
+                                           for i, letter in enumerate(fold["edges_assignment"])]}
+    answers = [task.oracle(item), task.parse(item, json.dumps(broken)), task.parse(item, "no idea")]
+    scored = [task.score(item, answer).values for answer in answers]
+    assert scored[1]["compiled"] == 0.0 and scored[1]["error_gif"] + scored[1]["error_precision"] == 1.0
+    rows = [ScoreRow(f"i{n}", values, {}, [], {}, None, None, "", 0.0, 1, None, None, False)
+            for n, values in enumerate(scored)]
+    summary = aggregate(rows, task.spec)
+    assert summary.value("compiled") == pytest.approx(1 / 3)
+    assert summary.value("error_cse") == pytest.approx(1 / 3)
+    # over compiled answers only: the oracle's 1.0, not pulled down by the two failures
+    assert summary.value("compiled_topology") == summary.value("compiled_paper_total") == 1.0
+    assert summary.value("topology") < 1.0 and summary.value("paper_total") < summary.value("compiled_paper_total")
+    table = [metric.label for metric in task.spec.metrics if metric.group == TABLE2]
+    assert table == ["compile pass rate", "CSE rate", "GIF rate", "PSI rate", "AFS rate", "PRECISION rate",
+                     "topology", "geometry", "constraints", "folded state", "total"]

@@ -74,7 +74,7 @@ PICTURES: tuple[str, ...] = ("flat_pattern", "folded", "folded_back")
 """The pictures shown, in order (never the crease pattern)."""
 FEEDBACK_ROUNDS = 10
 SOLVED = 0.999
-"""A feedback conversation ends early once a compiling answer scores at least this much."""
+"""A feedback conversation ends early once a passing answer's headline score is at least this much."""
 
 
 @lru_cache(maxsize=64)
@@ -86,15 +86,44 @@ def _reference_of(item: Item) -> ReferenceFold:
     return _reference(json.dumps(item.target["fold"], sort_keys=True))
 
 
+TABLE2 = "Table 2 (compiled answers)"
+"""The group of the metrics in the layout of OrigamiSpace's Table 2."""
+
+
 def _metrics() -> tuple[Metric, ...]:
     return (
-        Metric("total", "mean"),
+        Metric("score", "mean"),
+        Metric("paper_total", "mean"),
         *(Metric(name, "mean") for name in DIMENSION_WEIGHTS),
+        Metric("creases", "mean"),
         Metric("pass_rate"),
-        *(Metric(f"error_{name.lower()}", group="error class", label=name) for name in ERROR_CLASSES),
         Metric("parse_failure"),
+        # Table 2: the compile pass rate, each error class's rate, and the paper's scores over compiled answers
+        Metric("compiled", group=TABLE2, label="compile pass rate"),
+        *(Metric(f"error_{name.lower()}", group=TABLE2, label=f"{name} rate") for name in ERROR_CLASSES),
+        *(Metric(f"compiled_{name}", "mean", group=TABLE2, label=name.replace("_", " "))
+          for name in DIMENSION_WEIGHTS),
+        Metric("compiled_paper_total", "mean", group=TABLE2, label="total"),
         *(Metric(name, "mean", group="sub-score") for name in SUBSCORE_NAMES),
     )
+
+
+def score_values(result: SimilarityScore, parse_failed: bool = False) -> Scores:
+    """The per-item scores of a similarity result: the headline ``score``, the paper's total and dimensions
+    (with appendix D's fallbacks), the crease agreement, the verdict, and the paper's scores again as
+    ``compiled_*``, present only when the answer compiled (Table 2 averages them over compiled answers)."""
+    values: dict[str, float | None] = {"score": result.score, "paper_total": result.total, **result.dimensions,
+                                       "creases": result.creases, "pass_rate": float(result.passed),
+                                       "compiled": float(result.compiled)}
+    for name in ERROR_CLASSES:
+        values[f"error_{name.lower()}"] = float(result.error_class == name)
+    for name in DIMENSION_WEIGHTS:
+        values[f"compiled_{name}"] = result.dimensions[name] if result.compiled else None
+    values["compiled_paper_total"] = result.total if result.compiled else None
+    values["parse_failure"] = float(parse_failed)
+    values.update(result.subscores)
+    notes = () if result.error is None else (f"{result.error['class']} {result.error['code']}",)
+    return Scores(values, notes=notes)
 
 
 def item_pictures(item: Item) -> dict[str, Image.Image]:
@@ -105,17 +134,6 @@ def item_pictures(item: Item) -> dict[str, Image.Image]:
              "folded": folded_state_png(compiled, 0, "front", IMAGE_SIZE),
              "folded_back": folded_state_png(compiled, 0, "back", IMAGE_SIZE)}
     return {images[name]: drawn[name] for name in PICTURES}
-
-
-def score_values(result: SimilarityScore, parse_failed: bool = False) -> Scores:
-    """The per-item scores of a similarity result."""
-    values: dict[str, float | None] = {"total": result.total, **result.dimensions, "pass_rate": float(result.passed)}
-    for name in ERROR_CLASSES:
-        values[f"error_{name.lower()}"] = float(result.error_class == name)
-    values["parse_failure"] = float(parse_failed)
-    values.update(result.subscores)
-    notes = () if result.error is None else (f"{result.error['class']} {result.error['code']}",)
-    return Scores(values, notes=notes)
 
 
 class CodegenTask:
@@ -130,14 +148,16 @@ class CodegenTask:
 
     @property
     def spec(self) -> TaskSpec:
-        """Headline: the total similarity; every dimension, the pass rate, error classes and sub-scores."""
+        """Headline: foldbench's score; the paper's total and dimensions, the crease agreement, the pass rate,
+        Table 2's layout (compile pass rate, error classes, dimensions over compiled answers) and sub-scores."""
         return TaskSpec(
             engine_version=ENGINE_VERSION,
             metrics=_metrics(),
-            headline="total",
+            headline="score",
             breakdowns=("difficulty", "fold_count"),
             plots=(Plot("Code-generation score by folding steps", "fold_count",
-                        ("total", *DIMENSION_WEIGHTS, "pass_rate"), "folding steps", "codegen_by_steps.png"),),
+                        ("score", "paper_total", *DIMENSION_WEIGHTS, "pass_rate"), "folding steps",
+                        "codegen_by_steps.png"),),
             max_turns=self.max_turns,
         )
 
@@ -226,7 +246,7 @@ class CodegenTask:
         return score_generated(answer.document(), _reference_of(item))
 
     def score(self, item: Item, answer: BaseModel | ParseFailure) -> Scores:
-        """Total similarity (headline), the dimensions, the verdict and every sub-score."""
+        """foldbench's score (headline), the paper's total and dimensions, the verdict and every sub-score."""
         return score_values(self.evaluate(item, answer), isinstance(answer, ParseFailure))
 
     def oracle(self, item: Item) -> FoldAnswer:
@@ -247,7 +267,7 @@ class CodegenTask:
 
 def feedback_text(result: SimilarityScore, turn: int) -> str:
     """What the compiler says about one answer (the first line records the round's scores)."""
-    scores = {"round": turn + 1, "total": round(result.total, 4),
+    scores = {"round": turn + 1, "score": round(result.score, 4), "paper_total": round(result.total, 4),
               **{name: round(value, 4) for name, value in result.dimensions.items()},
               "error": None if result.error is None else result.error["class"]}
     lines = [f"round scores: {json.dumps(scores)}"]
@@ -256,7 +276,7 @@ def feedback_text(result: SimilarityScore, turn: int) -> str:
     if result.error is None or result.error["class"] == "AFS":
         lines.append("Your pattern folds flat. Similarity to the original model: "
                      + ", ".join(f"{name.replace('_', ' ')} {value:.3f}" for name, value in result.dimensions.items())
-                     + f"; total {result.total:.3f}.")
+                     + f"; the paper's total {result.total:.3f}; overall score {result.score:.3f}.")
     lines.append("Send an improved crease pattern as a FOLD JSON object.")
     return "\n".join(lines)
 
@@ -272,7 +292,7 @@ class CodegenFeedbackTask(CodegenTask):
     @property
     def spec(self) -> TaskSpec:
         """As the one-answer task's, with the scores per feedback round (OrigamiSpace's figure 3)."""
-        per_round = RoundPlot("Score per feedback round", ("total", "pass_rate", *DIMENSION_WEIGHTS),
+        per_round = RoundPlot("Score per feedback round", ("score", "paper_total", "pass_rate", *DIMENSION_WEIGHTS),
                               read_round_scores, "codegen_by_round.png", "feedback round")
         return dataclasses.replace(super().spec, round_plots=(per_round,))
 
@@ -280,8 +300,9 @@ class CodegenFeedbackTask(CodegenTask):
         """The compiler's verdict and scores on answer ``turn``; done once an answer compiles and matches."""
         answer = self.parse(item, reply)
         if isinstance(answer, ParseFailure):
-            return Feedback((TextPart(f"round scores: {json.dumps({'round': turn + 1, 'total': 0.0, 'error': 'CSE'})}"
+            record = {"round": turn + 1, "score": 0.0, "paper_total": 0.0, "error": "CSE"}
+            return Feedback((TextPart(f"round scores: {json.dumps(record)}"
                                       f"\nNo crease pattern found in your reply ({answer.message}). Reply with a FOLD "
                                       "JSON object."),))
         result = self.evaluate(item, answer)
-        return Feedback((TextPart(feedback_text(result, turn)),), done=result.passed and result.total >= SOLVED)
+        return Feedback((TextPart(feedback_text(result, turn)),), done=result.passed and result.score >= SOLVED)

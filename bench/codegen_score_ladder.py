@@ -1,0 +1,171 @@
+"""The code-generation score ladder: how foldbench's headline and the paper's total rank answers of known quality.
+
+For each of N references (OrigamiSpace code-generation items: easy, medium and hard in turn), it scores a ladder
+of answers, from the reference itself down to unparseable text, and prints the mean per rung of the headline
+(``score``), the paper's total (appendix D, with its fallbacks on a failed compile), the four dimensions, the
+crease agreement and the share that compiled:
+
+* reference: the reference's FOLD document;
+* jittered: every vertex moved by up to ``--jitter`` (half a pixel of the pictures by default; corners kept,
+  other points on the paper's edge moved along it);
+* flipped: the longest crease's mountain/valley assignment swapped;
+* moved: the longest crease moved sideways by 0.03 of the side;
+* removed: the longest crease left out;
+* extra: one valley crease added between two points on the paper's edge;
+* unrelated: the next reference's pattern (another model of the same difficulty);
+* one fold: one valley fold across the square;
+* bare square: the paper's four edges, no crease;
+* random: foldbench's ``random`` baseline for the item;
+* unparseable: a reply with no FOLD object.
+
+    PYTHONPATH=src python bench/codegen_score_ladder.py --references 30 --seed 2024
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import defaultdict
+from typing import Any
+
+import numpy as np
+
+from foldbench.crease import build_crease_pattern, pattern_from_fold, random_simple_folds
+from foldbench.crease.similarity import DIMENSION_WEIGHTS, prepare_reference, score_generated
+from foldbench.tasks.origamispace.codegen import CodegenTask
+
+BORDER = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
+RUNGS = ("reference", "jittered", "flipped", "moved", "removed", "extra", "unrelated", "one fold", "bare square",
+         "random", "unparseable")
+
+
+def _document(segments: np.ndarray, letters: str) -> dict[str, Any]:
+    fields = build_crease_pattern(np.asarray(segments, float), letters).to_fold_fields()
+    fields.pop("edges_foldAngle", None)
+    return fields
+
+
+def _segments(fold: dict[str, Any]) -> tuple[np.ndarray, str]:
+    coords = np.asarray(fold["vertices_coords"], float)
+    return coords[np.asarray(fold["edges_vertices"])], "".join(fold["edges_assignment"])
+
+
+def _longest_crease(segments: np.ndarray, letters: str) -> int:
+    lengths = np.hypot(*(segments[:, 1] - segments[:, 0]).T)
+    lengths[[letter == "B" for letter in letters]] = -1
+    return int(np.argmax(lengths))
+
+
+def _jittered(fold: dict[str, Any], rng: np.random.Generator, size: float) -> dict[str, Any]:
+    coords = np.asarray(fold["vertices_coords"], float).copy()
+    for point in coords:
+        on_side = (np.abs(point) < 1e-9) | (np.abs(point - 1) < 1e-9)
+        if on_side.all():
+            continue
+        point[~on_side] += rng.uniform(-size, size, int((~on_side).sum()))
+    return {**fold, "vertices_coords": coords.tolist()}
+
+
+def _flipped(fold: dict[str, Any]) -> dict[str, Any]:
+    segments, letters = _segments(fold)
+    index = _longest_crease(segments, letters)
+    swapped = list(letters)
+    swapped[index] = "M" if letters[index] == "V" else "V"
+    return {**fold, "edges_assignment": swapped}
+
+
+def _moved(fold: dict[str, Any]) -> dict[str, Any]:
+    segments, letters = _segments(fold)
+    index = _longest_crease(segments, letters)
+    direction = segments[index, 1] - segments[index, 0]
+    normal = np.array([-direction[1], direction[0]]) / np.hypot(*direction)
+    moved = segments.copy()
+    moved[index] = np.clip(moved[index] + 0.03 * normal, 0, 1)
+    return _document(moved, letters)
+
+
+def _removed(fold: dict[str, Any]) -> dict[str, Any]:
+    segments, letters = _segments(fold)
+    index = _longest_crease(segments, letters)
+    keep = [i for i in range(len(letters)) if i != index]
+    return _document(segments[keep], "".join(letters[i] for i in keep))
+
+
+def _edge_point(rng: np.random.Generator, side: int) -> np.ndarray:
+    a, b = BORDER[side]
+    return a + rng.uniform(0.2, 0.8) * (b - a)
+
+
+def _extra(fold: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
+    segments, letters = _segments(fold)
+    first, second = rng.choice(4, size=2, replace=False)
+    added = np.array([[_edge_point(rng, int(first)), _edge_point(rng, int(second))]])
+    return _document(np.concatenate([segments, added]), letters + "V")
+
+
+def _one_fold(rng: np.random.Generator) -> dict[str, Any]:
+    simple = random_simple_folds(rng, 1)
+    return _document(simple.segments, "".join(simple.assignments))
+
+
+def ladder(references: int, seed: int, jitter: float) -> tuple[dict[str, list[Any]], list[str]]:
+    """The scores of every rung over the references (rung -> list of SimilarityScore), and each reference's
+    difficulty."""
+    task = CodegenTask()
+    items = list(task.generate(references, seed, modalities=("image",), knobs={"difficulty": "mixed"}))
+    rng = np.random.default_rng(seed)
+    results: dict[str, list[Any]] = defaultdict(list)
+    for position, item in enumerate(items):
+        fold = item.target["fold"]
+        reference = prepare_reference(pattern_from_fold(fold, "reference"))
+        same_kind = [other for other in items if other.metadata["difficulty"] == item.metadata["difficulty"]]
+        unrelated = same_kind[(same_kind.index(item) + 1) % len(same_kind)].target["fold"]
+        answers: dict[str, Any] = {
+            "reference": fold, "jittered": _jittered(fold, rng, jitter), "flipped": _flipped(fold),
+            "moved": _moved(fold), "removed": _removed(fold), "extra": _extra(fold, rng), "unrelated": unrelated,
+            "one fold": _one_fold(rng), "bare square": _document(BORDER, "BBBB"),
+            "random": task.random_answer(item, rng).document(), "unparseable": None,
+        }
+        for rung in RUNGS:
+            results[rung].append(score_generated(answers[rung], reference))
+        print(f"  reference {position + 1}/{len(items)} ({item.metadata['difficulty']}) scored", flush=True)
+    return results, [item.metadata["difficulty"] for item in items]
+
+
+def print_table(results: dict[str, list[Any]]) -> None:
+    """One row per rung: means of the headline, the paper's total, the dimensions, creases and compiled share."""
+    columns = ("score", "paper total", *DIMENSION_WEIGHTS, "creases", "compiled")
+    print("| rung | " + " | ".join(columns) + " |")
+    print("|" + "---|" * (len(columns) + 1))
+    for rung in RUNGS:
+        scores = results[rung]
+        values = [np.mean([s.score for s in scores]), np.mean([s.total for s in scores]),
+                  *(np.mean([s.dimensions[name] for s in scores]) for name in DIMENSION_WEIGHTS),
+                  np.mean([s.creases for s in scores]), np.mean([s.compiled for s in scores])]
+        print(f"| {rung} | " + " | ".join(f"{100 * value:.1f}" for value in values) + " |")
+
+
+def print_by_difficulty(results: dict[str, list[Any]], difficulties: list[str], rungs: tuple[str, ...]) -> None:
+    """The mean headline and paper's total of some rungs per difficulty."""
+    for rung in rungs:
+        parts = []
+        for level in ("easy", "medium", "hard"):
+            chosen = [s for s, d in zip(results[rung], difficulties, strict=True) if d == level]
+            if chosen:
+                parts.append(f"{level} {100 * np.mean([s.score for s in chosen]):.1f} "
+                             f"(paper {100 * np.mean([s.total for s in chosen]):.1f})")
+        print(f"{rung} by difficulty, headline (paper's total): " + ", ".join(parts))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--references", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--jitter", type=float, default=0.001)
+    args = parser.parse_args()
+    results, difficulties = ladder(args.references, args.seed, args.jitter)
+    print_table(results)
+    print_by_difficulty(results, difficulties, ("unrelated", "random"))
+
+
+if __name__ == "__main__":
+    main()
