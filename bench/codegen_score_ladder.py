@@ -1,7 +1,9 @@
 """The code-generation score ladder: how foldbench's headline and the paper's total rank answers of known quality.
 
-For each of N references (OrigamiSpace code-generation items: easy, medium and hard in turn), it scores a ladder
-of answers, from the reference itself down to unparseable text, and prints the mean per rung of the headline
+For each of N references (OrigamiSpace code-generation items: easy, medium and hard in turn; with
+``--paper-models MAX_FACES`` the paper preset's OrigamiBench models of the Easy, Medium and Hard tiers in turn), it
+scores a ladder of answers, from the reference itself down to unparseable text, and prints the mean per rung of
+the headline
 (``score``), the paper's total (appendix D, with its fallbacks on a failed compile), the four dimensions, the
 crease agreement and the share that compiled:
 
@@ -9,7 +11,7 @@ crease agreement and the share that compiled:
 * jittered: every vertex moved by up to ``--jitter`` (half a pixel of the pictures by default; corners kept,
   other points on the paper's edge moved along it);
 * flipped: the longest crease's mountain/valley assignment swapped;
-* moved: the longest crease moved sideways by 0.03 of the side;
+* moved: the longest crease moved sideways by 0.03 of the side (joined to its old ends by two short creases);
 * removed: the longest crease left out;
 * extra: one valley crease added between two points on the paper's edge;
 * unrelated: the next reference's pattern (another model of the same difficulty);
@@ -19,6 +21,7 @@ crease agreement and the share that compiled:
 * unparseable: a reply with no FOLD object.
 
     PYTHONPATH=src python bench/codegen_score_ladder.py --references 30 --seed 2024
+    PYTHONPATH=src python bench/codegen_score_ladder.py --references 30 --seed 2024 --paper-models 400
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from foldbench.crease import build_crease_pattern, pattern_from_fold, random_simple_folds
+from foldbench.crease.errors import CreasePatternError
 from foldbench.crease.similarity import DIMENSION_WEIGHTS, prepare_reference, score_generated
 from foldbench.tasks.origamispace.codegen import CodegenTask
 
@@ -39,7 +43,15 @@ RUNGS = ("reference", "jittered", "flipped", "moved", "removed", "extra", "unrel
 
 
 def _document(segments: np.ndarray, letters: str) -> dict[str, Any]:
-    fields = build_crease_pattern(np.asarray(segments, float), letters).to_fold_fields()
+    """The FOLD fields of some segments, planarised; when they cannot be built (e.g. a crease left hanging), the
+    segments as they are, which the scorer then judges like any answer."""
+    segments = np.asarray(segments, float)
+    try:
+        fields = build_crease_pattern(segments, letters).to_fold_fields()
+    except CreasePatternError:
+        points = segments.reshape(-1, 2)
+        return {"vertices_coords": points.tolist(), "edges_vertices": [[2 * i, 2 * i + 1] for i in range(len(letters))],
+                "edges_assignment": list(letters)}
     fields.pop("edges_foldAngle", None)
     return fields
 
@@ -78,9 +90,13 @@ def _moved(fold: dict[str, Any]) -> dict[str, Any]:
     index = _longest_crease(segments, letters)
     direction = segments[index, 1] - segments[index, 0]
     normal = np.array([-direction[1], direction[0]]) / np.hypot(*direction)
-    moved = segments.copy()
-    moved[index] = np.clip(moved[index] + 0.03 * normal, 0, 1)
-    return _document(moved, letters)
+    start, end = segments[index]
+    shifted = np.clip(segments[index] + 0.03 * normal, 0, 1)
+    kept = [i for i in range(len(letters)) if i != index]
+    joined = np.array([[start, shifted[0]], shifted, [shifted[1], end]])  # still joined to its old ends
+    joined = joined[np.hypot(*(joined[:, 1] - joined[:, 0]).T) > 1e-9]  # an end on the paper's edge stays put
+    return _document(np.concatenate([segments[kept], joined]),
+                     "".join(letters[i] for i in kept) + len(joined) * letters[index])
 
 
 def _removed(fold: dict[str, Any]) -> dict[str, Any]:
@@ -107,11 +123,11 @@ def _one_fold(rng: np.random.Generator) -> dict[str, Any]:
     return _document(simple.segments, "".join(simple.assignments))
 
 
-def ladder(references: int, seed: int, jitter: float) -> tuple[dict[str, list[Any]], list[str]]:
+def ladder(references: int, seed: int, jitter: float, knobs: dict[str, Any]) -> tuple[dict[str, list[Any]], list[str]]:
     """The scores of every rung over the references (rung -> list of SimilarityScore), and each reference's
     difficulty."""
     task = CodegenTask()
-    items = list(task.generate(references, seed, modalities=("image",), knobs={"difficulty": "mixed"}))
+    items = list(task.generate(references, seed, modalities=("image",), knobs=knobs))
     rng = np.random.default_rng(seed)
     results: dict[str, list[Any]] = defaultdict(list)
     for position, item in enumerate(items):
@@ -161,8 +177,12 @@ def main() -> None:
     parser.add_argument("--references", type=int, default=30)
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--jitter", type=float, default=0.001)
+    parser.add_argument("--paper-models", type=int, metavar="MAX_FACES", default=None,
+                        help="use the paper preset's references (OrigamiBench's models up to MAX_FACES faces)")
     args = parser.parse_args()
-    results, difficulties = ladder(args.references, args.seed, args.jitter)
+    knobs = {"difficulty": "mixed"} if args.paper_models is None else {"preset": "paper",
+                                                                        "max_faces": args.paper_models}
+    results, difficulties = ladder(args.references, args.seed, args.jitter, knobs)
     print_table(results)
     print_by_difficulty(results, difficulties, ("unrelated", "random"))
 

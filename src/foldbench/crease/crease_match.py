@@ -60,23 +60,37 @@ def crease_lines(pattern: CreasePattern) -> tuple[np.ndarray, str]:
     return (coords[edges] - low) / span, letters
 
 
+SAMPLE_STEP: float = CREASE_TOLERANCE / 2
+"""Crease length is measured at sample points this far apart (each standing for its share of the length)."""
+
+
+def _samples(lines: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Points along the lines (the middles of equal pieces at most :data:`SAMPLE_STEP` long), the length each
+    stands for, and the line it lies on."""
+    lengths = np.hypot(*(lines[:, 1] - lines[:, 0]).T)
+    pieces = np.maximum(1, np.ceil(lengths / SAMPLE_STEP).astype(np.int64))
+    owner = np.repeat(np.arange(len(lines)), pieces)
+    starts = np.cumsum(pieces) - pieces
+    fraction = (np.arange(int(pieces.sum())) - starts[owner] + 0.5) / pieces[owner]
+    points = lines[owner, 0] + fraction[:, None] * (lines[owner, 1] - lines[owner, 0])
+    return points, (lengths / pieces)[owner], owner
+
+
 def _credited(lines: np.ndarray, letters: str, other: np.ndarray, other_letters: str, tolerance: float) -> float:
     """The credited length of ``lines`` against ``other`` (full for the same letter, partial for another)."""
-    if len(lines) == 0:
+    if len(lines) == 0 or len(other) == 0:
         return 0.0
-    if len(other) == 0:
-        return 0.0
-    near_any = shapely.buffer(shapely.union_all(shapely.linestrings(other)), tolerance)
-    credit = 0.0
-    for letter in sorted(set(letters)):
-        mine = shapely.union_all(shapely.linestrings(lines[[c == letter for c in letters]]))
-        same = [c == letter for c in other_letters]
-        near_same = shapely.buffer(shapely.union_all(shapely.linestrings(other[same])), tolerance) if any(same) \
-            else shapely.Polygon()
-        full = shapely.length(shapely.intersection(mine, near_same))
-        nearby = shapely.length(shapely.intersection(mine, near_any))
-        credit += float(full + WRONG_ASSIGNMENT_CREDIT * max(0.0, nearby - full))
-    return credit
+    points, weights, owner = _samples(lines)
+    tree = shapely.STRtree(shapely.linestrings(other))
+    found_point, found_line = tree.query(shapely.points(points), predicate="dwithin", distance=tolerance)
+    mine = np.frombuffer(letters.encode(), dtype=np.uint8)
+    theirs = np.frombuffer(other_letters.encode(), dtype=np.uint8)
+    near_any = np.zeros(len(points), dtype=bool)
+    near_any[found_point] = True
+    near_same = np.zeros(len(points), dtype=bool)
+    near_same[found_point[mine[owner[found_point]] == theirs[found_line]]] = True
+    credit = np.where(near_same, 1.0, np.where(near_any, WRONG_ASSIGNMENT_CREDIT, 0.0))
+    return float((credit * weights).sum())
 
 
 def _agreement(gen: tuple[np.ndarray, str], ref: tuple[np.ndarray, str], tolerance: float) -> CreaseAgreement:

@@ -12,13 +12,12 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from foldbench.crease.collection import paper_models, paper_models_folder
 from foldbench.errors import InvalidKnobError
 from foldbench.tasks import make
 from foldbench.tasks.base import ParseFailure
 from foldbench.tasks.origamispace.answer import parse_fold_reply
 from foldbench.tasks.replies import MAX_OBJECT_CHARS
-
-GRIDS = Path(__file__).resolve().parents[3] / ".." / "shared" / "corpus" / "flat-folder" / "grids"
 
 
 @pytest.fixture(scope="module")
@@ -133,9 +132,9 @@ def test_feedback_rounds() -> None:
     assert solved.done and '"score": 1.0' in solved.text
 
 
-@pytest.mark.skipif(not GRIDS.is_dir(), reason="the flat-folder corpus is not next to the repository")
 def test_items_from_a_folder_of_crease_patterns(task) -> None:
-    item = next(iter(task.generate(1, 0, modalities=("image",), knobs={"folder": str(GRIDS), "max_faces": 60})))
+    item = next(iter(task.generate(1, 0, modalities=("image",), knobs={"folder": str(paper_models_folder()),
+                                                                        "max_faces": 60})))
     assert item.metadata["fold_count"] is None and item.metadata["source"].endswith(".fold")
     assert task.score(item, task.oracle(item)).values["score"] == 1.0
 
@@ -185,13 +184,14 @@ def test_random_answer_of_a_hard_item_is_a_pleated_pattern_that_scores_below_one
 
 
 @pytest.mark.parametrize(("knobs", "word"), [
-    ({"difficulty": "medium", "folder": str(GRIDS)}, "'difficulty'"),
+    ({"difficulty": "medium", "folder": str(paper_models_folder())}, "'difficulty'"),
+    ({"preset": "paper", "folds": [3]}, "'folds'"),
+    ({"preset": "paper", "difficulty": "hard"}, "'difficulty'"),
+    ({"preset": "book"}, "preset"),
     ({"difficulty": "hard", "max_faces": 40}, "'max_faces'"),
     ({"difficulty": "impossible"}, "difficulty"),
 ])
 def test_difficulty_knob_errors(task, knobs: dict, word: str) -> None:
-    if "folder" in knobs and not GRIDS.is_dir():
-        pytest.skip("the flat-folder corpus is not in ../shared")
     with pytest.raises(InvalidKnobError, match=word):
         next(iter(task.generate(1, 0, modalities=("image",), knobs=knobs)))
 
@@ -233,3 +233,18 @@ def test_table2_layout_averages_the_dimensions_over_compiled_answers(task, items
     table = [metric.label for metric in task.spec.metrics if metric.group == TABLE2]
     assert table == ["compile pass rate", "CSE rate", "GIF rate", "PSI rate", "AFS rate", "PRECISION rate",
                      "topology", "geometry", "constraints", "folded state", "total"]
+
+
+def test_the_paper_preset_draws_named_models_over_the_three_tiers(task) -> None:
+    items = list(task.generate(3, 0, modalities=("image",), knobs={"preset": "paper", "max_faces": 300}))
+    entries = {entry.file: entry for entry in paper_models().entries}
+    assert [item.metadata["difficulty"] for item in items] == ["easy", "medium", "hard"]
+    for item in items:
+        entry = entries[item.metadata["source"]]
+        assert entry.tier.lower() == item.metadata["difficulty"] and entry.category == item.metadata["category"]
+        assert item.inputs["model_name"] in entry.name and "_" not in item.inputs["model_name"]
+        assert item.metadata["faces"] <= 300
+        assert task.score(item, task.oracle(item)).values["score"] == 1.0
+    assert len({item.metadata["source"] for item in items}) == 3
+    again = list(task.generate(3, 0, modalities=("image",), knobs={"preset": "paper", "max_faces": 300}, start=2))
+    assert again == items[2:]

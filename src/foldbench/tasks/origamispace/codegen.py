@@ -22,6 +22,7 @@ from PIL import Image
 from pydantic import BaseModel
 
 from foldbench.crease import build_crease_pattern, pattern_from_fold, random_simple_folds
+from foldbench.crease.collection import paper_models
 from foldbench.crease.render import folded_state_png
 from foldbench.crease.similarity import (
     DIMENSION_WEIGHTS,
@@ -60,6 +61,7 @@ from foldbench.tasks.origamispace.instances import (
     simple_fold_instance,
 )
 from foldbench.tasks.origamispace.knobs import CodegenKnobs
+from foldbench.tasks.origamispace.named_patterns import display_name
 from foldbench.tasks.origamispace.rounds import read_round_scores
 from foldbench.tasks.prompts import load_prompt
 
@@ -69,6 +71,10 @@ ENGINE_VERSION = "origamispace-codegen-2"
 """The version of the instance generator and the similarity scores."""
 DEFAULT_FOLDS: tuple[int, ...] = (3, 4, 5, 6)
 ERROR_CLASSES: tuple[str, ...] = ("CSE", "GIF", "PSI", "AFS", "PRECISION")
+PAPER_TIERS: tuple[str, ...] = ("Easy", "Medium", "Hard")
+"""The difficulty levels of the paper preset, taken in turn by item index (Table 3's tiers)."""
+PAPER_MAX_FACES = 1000
+"""The most faces a model of the paper preset may have unless ``max_faces`` is given."""
 IMAGE_SIZE = 512
 PICTURES: tuple[str, ...] = ("flat_pattern", "folded", "folded_back")
 """The pictures shown, in order (never the crease pattern)."""
@@ -154,7 +160,7 @@ class CodegenTask:
             engine_version=ENGINE_VERSION,
             metrics=_metrics(),
             headline="score",
-            breakdowns=("difficulty", "fold_count"),
+            breakdowns=("difficulty", "category", "fold_count"),
             plots=(Plot("Code-generation score by folding steps", "fold_count",
                         ("score", "paper_total", *DIMENSION_WEIGHTS, "pass_rate"), "folding steps",
                         "codegen_by_steps.png"),),
@@ -169,6 +175,12 @@ class CodegenTask:
         """Items ``start .. n-1``: item ``i`` depends only on ``(seed, i)``, the knobs (and the folder's files)."""
         check_modalities(self.id, modalities, self.modalities)
         config = parse_knobs(CodegenKnobs, self.id, knobs)
+        if config.preset == "paper":
+            clash = sorted({"folds", "folder", "difficulty"} & config.model_fields_set)
+            if clash:
+                raise InvalidKnobError(f"{self.id}: knob {clash[0]!r} is not for the paper preset")
+            max_faces = config.max_faces if "max_faces" in config.model_fields_set else PAPER_MAX_FACES
+            return (self._paper_item(seed, index, max_faces) for index in range(start, n))
         files: list[Path] = []
         if config.folder is not None:
             if not Path(config.folder).is_dir():
@@ -209,6 +221,32 @@ class CodegenTask:
             target={"fold": instance.fold_document(), "states": instance.compiled.state_count},
             metadata={"fold_count": instance.fold_count, "difficulty": difficulty_of(instance.fold_count),
                       "faces": instance.pattern.face_count, "source": instance.source},
+        )  # fmt: skip
+
+    def _paper_item(self, seed: int, index: int, max_faces: int) -> Item:
+        """Item ``index`` of the paper preset: a model of tier ``PAPER_TIERS[index % 3]``, the ``index // 3``-th
+        of that tier in a seeded order (skipping models that do not compile within the budget)."""
+        tier = PAPER_TIERS[index % len(PAPER_TIERS)]
+        entries = [entry for entry in paper_models().by_tier(tier)  # faces by Euler's formula, before compiling
+                   if entry.name and entry.category and entry.edges - entry.vertices + 1 <= max_faces]
+        order = np.random.default_rng(np.random.SeedSequence([seed, PAPER_TIERS.index(tier), 0x7AB3])
+                                      ).permutation(len(entries))
+        for step in range(len(entries)):
+            entry = entries[int(order[(index // len(PAPER_TIERS) + step) % len(entries)])]
+            instance = folder_instance(entry.path, max_faces)
+            if instance is not None:
+                break
+        else:
+            raise InvalidKnobError(f"{self.id}: no {tier} model compiles with at most {max_faces} faces")
+        item_seed = int(np.random.SeedSequence([seed, index, 0x0C0DE]).generate_state(1, dtype=np.uint64)[0] >> 1)
+        item_id = f"{self.name}-{index:05d}"
+        return Item(
+            id=item_id, task=self.id, seed=item_seed, engine_version=ENGINE_VERSION,
+            inputs={"model_name": display_name(str(entry.name)),
+                    "images": {name: f"images/{item_id}/{name}.png" for name in PICTURES}},
+            target={"fold": instance.fold_document(), "states": instance.compiled.state_count},
+            metadata={"fold_count": None, "difficulty": tier.lower(), "category": entry.category,
+                      "faces": instance.pattern.face_count, "source": entry.file, "collection": "paper"},
         )  # fmt: skip
 
     def _folder_instance(self, rng: np.random.Generator, files: list[Path], max_faces: int) -> Instance:
