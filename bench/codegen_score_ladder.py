@@ -11,7 +11,8 @@ crease agreement and the share that compiled:
 * jittered: every vertex moved by up to ``--jitter`` (half a pixel of the pictures by default; corners kept,
   other points on the paper's edge moved along it);
 * flipped: the longest crease's mountain/valley assignment swapped;
-* moved: the longest crease moved sideways by 0.03 of the side (joined to its old ends by two short creases);
+* moved: the longest crease moved sideways by 0.022 of the side towards the middle (an end on the paper's edge
+  slides along it, an inner end is joined to its old place by a short crease);
 * removed: the longest crease left out;
 * extra: one valley crease added between two points on the paper's edge;
 * unrelated: the next reference's pattern (another model of the same difficulty);
@@ -31,6 +32,7 @@ from collections import defaultdict
 from typing import Any
 
 import numpy as np
+import shapely
 
 from foldbench.crease import build_crease_pattern, pattern_from_fold, random_simple_folds
 from foldbench.crease.errors import CreasePatternError
@@ -38,6 +40,8 @@ from foldbench.crease.similarity import DIMENSION_WEIGHTS, prepare_reference, sc
 from foldbench.tasks.origamispace.codegen import CodegenTask
 
 BORDER = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
+MOVE = 0.022
+"""How far the moved crease moves (off the 1/64 grid of the pleated models, so it lands on no other crease)."""
 RUNGS = ("reference", "jittered", "flipped", "moved", "removed", "extra", "unrelated", "one fold", "bare square",
          "random", "unparseable")
 
@@ -85,18 +89,51 @@ def _flipped(fold: dict[str, Any]) -> dict[str, Any]:
     return {**fold, "edges_assignment": swapped}
 
 
+def _on_edge(point: np.ndarray) -> bool:
+    return bool(((np.abs(point) < 1e-9) | (np.abs(point - 1) < 1e-9)).any())
+
+
+def _to_edge(origin: np.ndarray, direction: np.ndarray, near: float) -> np.ndarray:
+    """Where the line ``origin + t direction`` meets the paper's edge, at the ``t`` nearest to ``near``."""
+    crossings = []
+    for axis in (0, 1):
+        if abs(direction[axis]) > 1e-12:
+            for side in (0.0, 1.0):
+                t = (side - origin[axis]) / direction[axis]
+                point = origin + t * direction
+                if (point > -1e-9).all() and (point < 1 + 1e-9).all():
+                    crossings.append(t)
+    t = min(crossings, key=lambda value: abs(value - near))
+    return np.clip(origin + t * direction, 0, 1)
+
+
+def _runs_along(segments: np.ndarray, point: np.ndarray) -> bool:
+    """Whether the point lies on one of the segments."""
+    return bool((shapely.distance(shapely.linestrings(segments), shapely.Point(point)) < 1e-9).any())
+
+
 def _moved(fold: dict[str, Any]) -> dict[str, Any]:
+    """The longest crease moved sideways by :data:`MOVE` towards the middle of the paper: an end on the paper's
+    edge slides to where the moved line meets the edge, an inner end is joined to its old place by a short
+    crease."""
     segments, letters = _segments(fold)
     index = _longest_crease(segments, letters)
-    direction = segments[index, 1] - segments[index, 0]
-    normal = np.array([-direction[1], direction[0]]) / np.hypot(*direction)
     start, end = segments[index]
-    shifted = np.clip(segments[index] + 0.03 * normal, 0, 1)
+    direction = end - start
+    normal = np.array([-direction[1], direction[0]]) / np.hypot(*direction)
+    if normal @ (0.5 - (start + end) / 2) < 0:  # towards the middle of the paper, so it stays on the paper
+        normal = -normal
+    moved = [start + MOVE * normal, end + MOVE * normal]
+    pieces = []
+    for position, (old, near) in enumerate(((start, 0.0), (end, 1.0))):
+        if _on_edge(old):
+            moved[position] = _to_edge(start + MOVE * normal, direction, near)
+        elif not _runs_along(segments, (old + moved[position]) / 2):  # else the moved end already meets it
+            pieces.append([old, moved[position]])
+    pieces.append(moved)
     kept = [i for i in range(len(letters)) if i != index]
-    joined = np.array([[start, shifted[0]], shifted, [shifted[1], end]])  # still joined to its old ends
-    joined = joined[np.hypot(*(joined[:, 1] - joined[:, 0]).T) > 1e-9]  # an end on the paper's edge stays put
-    return _document(np.concatenate([segments[kept], joined]),
-                     "".join(letters[i] for i in kept) + len(joined) * letters[index])
+    return _document(np.concatenate([segments[kept], np.array(pieces)]),
+                     "".join(letters[i] for i in kept) + len(pieces) * letters[index])
 
 
 def _removed(fold: dict[str, Any]) -> dict[str, Any]:
