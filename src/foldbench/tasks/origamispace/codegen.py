@@ -160,7 +160,7 @@ class CodegenTask:
             engine_version=ENGINE_VERSION,
             metrics=_metrics(),
             headline="score",
-            breakdowns=("difficulty", "category", "fold_count"),
+            breakdowns=("difficulty", "fold_count"),
             plots=(Plot("Code-generation score by folding steps", "fold_count",
                         ("score", "paper_total", *DIMENSION_WEIGHTS, "pass_rate"), "folding steps",
                         "codegen_by_steps.png"),),
