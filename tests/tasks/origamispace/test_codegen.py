@@ -38,12 +38,15 @@ def test_items_record_steps_and_difficulty(items) -> None:
 
 def test_oracle_scores_one_and_random_less(task, items) -> None:
     rng = np.random.default_rng(0)
+    headline = []
     for item in items:
         oracle = task.score(item, task.oracle(item)).values
         assert oracle["score"] == oracle["paper_total"] == 1.0 and oracle["pass_rate"] == 1.0
         assert oracle["error_cse"] == 0.0 and oracle["compiled_topology"] == 1.0
         random = task.score(item, task.random_answer(item, rng)).values
         assert 0.0 < random["score"] < 0.5 and 0.0 < random["paper_total"] < 1.0
+        headline.append(random["score"])
+    assert np.mean(headline) <= 0.15  # the random baseline sits far below a near miss on the headline
 
 
 def test_assets_are_three_pictures(task, items) -> None:
