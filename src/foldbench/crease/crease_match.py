@@ -81,7 +81,7 @@ def _credited(lines: np.ndarray, letters: str, other: np.ndarray, other_letters:
     if len(lines) == 0 or len(other) == 0:
         return 0.0
     points, weights, owner = _samples(lines)
-    tree = shapely.STRtree(shapely.linestrings(other))
+    tree = shapely.STRtree(np.asarray(shapely.linestrings(other), dtype=object).reshape(-1))
     found_point, found_line = tree.query(shapely.points(points), predicate="dwithin", distance=tolerance)
     mine = np.frombuffer(letters.encode(), dtype=np.uint8)
     theirs = np.frombuffer(other_letters.encode(), dtype=np.uint8)
