@@ -225,17 +225,19 @@ class CodegenTask:
 
     def _paper_item(self, seed: int, index: int, max_faces: int) -> Item:
         """Item ``index`` of the paper preset: a model of tier ``PAPER_TIERS[index % 3]``, the ``index // 3``-th
-        of that tier in a seeded order (one that does not compile within the budget is replaced by the last of
-        the order that does)."""
+        of that tier in a seeded order (one that does not compile within the budget is replaced from the far end
+        of the order)."""
         tier = PAPER_TIERS[index % len(PAPER_TIERS)]
         entries = [entry for entry in paper_models().by_tier(tier)  # faces by Euler's formula, before compiling
                    if entry.name and entry.category and entry.edges - entry.vertices + 1 <= max_faces]
         order = np.random.default_rng(np.random.SeedSequence([seed, PAPER_TIERS.index(tier), 0x7AB3])
                                       ).permutation(len(entries))
         first = index // len(PAPER_TIERS) % len(entries)
-        # a model that does not compile is replaced from the far end of the order, which the next items do not
-        # reach before they have used every model of the tier
-        for position in (first, *(p for p in range(len(entries) - 1, -1, -1) if p != first)):
+        # a model that does not compile is replaced from the far end of the order (the k-th item of the tier from
+        # the k-th last model down), which the next items do not reach before they have used most of the tier
+        last = len(entries) - 1 - first
+        fallbacks = (*range(last, -1, -1), *range(len(entries) - 1, last, -1))
+        for position in (first, *(p for p in fallbacks if p != first)):
             entry = entries[int(order[position])]
             instance = folder_instance(entry.path, max_faces)
             if instance is not None:
