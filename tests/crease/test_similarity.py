@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 
 from foldbench.crease import build_crease_pattern, random_simple_folds, simple_fold_pattern
 from foldbench.crease.similarity import (
-    DIMENSION_WEIGHTS,
     SUBSCORE_NAMES,
     prepare_reference,
     score_generated,
@@ -79,7 +78,8 @@ def test_one_crease_line_removed_ranks_between_identical_and_other_model(second)
 
 
 def test_one_crease_segment_removed_breaks_a_vertex() -> None:
-    """Half of a crease line removed: the centre vertex breaks Maekawa (GIF), so only topology is scored."""
+    """Half of a crease line removed: the centre vertex breaks Maekawa (GIF), so topology is scored and the other
+    dimensions take appendix D's fallbacks (geometry 0.2, constraints 0.2, folded state 0.3)."""
     pattern, document = _by_lines([VERTICAL, HORIZONTAL])
     reference = prepare_reference(pattern)
     creases = [i for i, letter in enumerate(document["edges_assignment"]) if letter != "B"]
@@ -91,8 +91,18 @@ def test_one_crease_segment_removed_breaks_a_vertex() -> None:
     score = score_generated(broken, reference)
     assert score.error_class == "GIF" and not score.passed
     assert 0.5 < score.dimensions["topology"] < 1.0
-    assert score.dimensions["geometry"] == score.dimensions["constraints"] == score.dimensions["folded_state"] == 0
-    assert score.total == pytest.approx(DIMENSION_WEIGHTS["topology"] * score.dimensions["topology"])
+    assert (score.dimensions["geometry"], score.dimensions["constraints"], score.dimensions["folded_state"]) == \
+        (0.2, 0.2, 0.3)
+    assert score.total == pytest.approx(0.25 * score.dimensions["topology"] + 0.25 * (0.2 + 0.2 + 0.3))
+    # the headline still compares the crease drawing: three of the four half-lines are there, with their letters
+    assert score.creases == pytest.approx(0.75, abs=0.01) and score.score == pytest.approx(score.creases)
+
+
+def test_a_syntax_error_scores_nothing_on_either_total() -> None:
+    reference = prepare_reference(_by_lines([VERTICAL, HORIZONTAL])[0])
+    for junk in (None, "no pattern", {"vertices_coords": [[0, 0]], "edges_vertices": [[0, 5]]}):
+        score = score_generated(junk, reference)
+        assert score.error_class == "CSE" and score.total == 0.0 and score.score == 0.0
 
 
 def test_no_subscore_is_constant_over_random_pairs() -> None:

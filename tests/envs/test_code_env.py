@@ -13,6 +13,7 @@ from gymnasium.utils.env_checker import check_env
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from foldbench.crease.render import ASSIGNMENT_COLOURS
 from foldbench.envs import CODE_ENV_ID, CodeTextInterface, CreasePatternCodeEnv, RewardShaping
 from foldbench.tasks.origamispace.instances import simple_fold_instance
 
@@ -40,11 +41,15 @@ def test_observation_shows_the_reference_pictures_and_the_name() -> None:
     env = CreasePatternCodeEnv(image_size=64, render_mode="rgb_array")
     observation, info = env.reset(seed=0, options={"instance": INSTANCE})
     assert env.observation_space.contains(observation)
-    assert observation["crease_pattern"].shape == (64, 64, 3)
-    # the pictures are drawn: more than one colour, and the crease pattern shows red or blue creases
+    assert "crease_pattern" not in observation and observation["flat_pattern"].shape == (64, 64, 3)
+    # the pictures are drawn: more than one colour; the flat pattern is grey (layers) and black (lines), and
+    # shows no red or blue crease as a crease-pattern drawing would
     assert len(np.unique(observation["folded"].reshape(-1, 3), axis=0)) > 1
-    creases = observation["crease_pattern"].reshape(-1, 3).astype(int)
-    assert ((creases[:, 0] - creases[:, 2]) ** 2 > 10_000).any()
+    flat = observation["flat_pattern"].reshape(-1, 3).astype(int)
+    assert len(np.unique(flat, axis=0)) > 2
+    for letter in "MV":
+        colour = [int(ASSIGNMENT_COLOURS[letter][i:i + 2], 16) for i in (1, 3, 5)]
+        assert not (flat == colour).all(axis=1).any()
     assert json.loads(observation["text"])["model_name"] == INSTANCE.name == info["model_name"]
     assert env.render().shape == (64, 128, 3)
 

@@ -57,14 +57,16 @@ def test_the_report_of_a_feedback_run_plots_the_scores_per_round(tmp_path: Path)
     # rescore the stored replies: round 1 is each item's first answer, round 10 its last answer
     by_id = {item.id: item for item in items}
     for number, position in ((1, 0), (10, -1)):
-        totals, passed = [], []
+        headline, totals, passed = [], [], []
         for item_id, conversation in turns.items():
             reply = sorted(conversation, key=lambda t: t.turn)[position].text
             scores = task.score(by_id[item_id], task.parse(by_id[item_id], reply)).values
-            totals.append(scores["total"])
+            headline.append(scores["score"])
+            totals.append(scores["paper_total"])
             passed.append(scores["pass_rate"])
-        n, total, pass_rate = rows[number][0], rows[number][1], rows[number][2]
+        n, score, total, pass_rate = rows[number][:4]
         assert n == "3"
+        assert score.startswith(f"{100 * sum(headline) / 3:.1f} (")
         assert total.startswith(f"{100 * sum(totals) / 3:.1f} (")
         assert pass_rate.startswith(f"{100 * sum(passed) / 3:.1f} (")
     assert all(len(conversation) == 10 for conversation in turns.values())  # random never solves these

@@ -25,9 +25,20 @@ compiles is compared with the reference in four dimensions, each in [0, 1], tota
   two folded shapes (aligned as above), and the share of overlapping face pairs (faces matched on the paper) of
   either fold whose stacking relation is the same in both (above, below, or free across folded states).
 
-A syntax error blocks every dimension (all 0). A pattern that is read but does not fold flat keeps its
-topology score; the other three dimensions are 0. An ambiguous pattern (more folded states than the reference)
-is scored in full but does not pass.
+These four make **the paper's total** (``paper_total``), with appendix D's fallbacks: a pattern that is read
+but does not fold flat keeps its topology score and gets 0.2 for geometry, 0.2 for the constraints and 0.3 for
+the folded state (the values the paper's evaluation returns when a pattern fails to compile). A syntax error
+(nothing to read) scores 0 in every dimension. An ambiguous pattern (more folded states than the reference) is
+scored in full but does not pass.
+
+Several of the paper's sub-scores are close to 1 for any flat-folding pattern (fold angles, the bounding-box
+proportions, face-size and degree distributions), and the fallbacks give a pattern that does not fold about
+0.2-0.4 of the total, so the paper's total separates a random pattern poorly from a near miss. foldbench's
+headline (``score``) ranks answers as a person would: 0.85 × the crease agreement (the overlap of the two crease
+drawings: crease length at the same place with the same assignment, over the length of either,
+:mod:`foldbench.crease.crease_match`) + 0.15 × the folded-shape similarity (``shape``). The agreement is computed
+on the crease patterns, so an answer that does not fold is still compared on what it draws; its folded shape
+being unknown, the agreement stands in for the shape term. Unparseable text scores 0.
 """
 
 from __future__ import annotations
@@ -40,11 +51,14 @@ import shapely
 
 from foldbench.crease._similarity_features import FoldedFeatures, PatternFeatures, folded_features, pattern_features
 from foldbench.crease.compiler import CompiledFold, compile_crease_pattern
+from foldbench.crease.crease_match import crease_agreement
 from foldbench.crease.generated import MAX_GENERATED_EDGES, GeneratedFold, compile_generated
 from foldbench.crease.pattern import CreasePattern
 
 __all__ = [
     "DIMENSION_WEIGHTS",
+    "FAILED_COMPILE_SCORES",
+    "HEADLINE_WEIGHTS",
     "HAUSDORFF_SENSITIVITY",
     "SUBSCORE_NAMES",
     "ReferenceFold",
@@ -57,6 +71,10 @@ __all__ = [
 DIMENSION_WEIGHTS: dict[str, float] = {"topology": 0.25, "geometry": 0.25, "constraints": 0.25,
                                        "folded_state": 0.25}
 """OrigamiSpace's weights of the four dimensions."""
+FAILED_COMPILE_SCORES: dict[str, float] = {"geometry": 0.2, "constraints": 0.2, "folded_state": 0.3}
+"""Appendix D's scores of the dimensions that need a folded model when the generated pattern does not fold."""
+HEADLINE_WEIGHTS: dict[str, float] = {"creases": 0.85, "shape": 0.15}
+"""foldbench's headline: the weights of the crease agreement and the folded-shape similarity."""
 HAUSDORFF_SENSITIVITY: float = 5.0
 """``k`` in ``exp(-k d_H)``."""
 MATCH_TOLERANCE: float = 1e-4
@@ -112,11 +130,33 @@ class SimilarityScore:
     states: int | None
     dimensions: dict[str, float]
     subscores: dict[str, float] = field(default_factory=dict)
+    crease_precision: float = 0.0
+    crease_recall: float = 0.0
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the pattern folded flat (it may still be ambiguous)."""
+        return self.states is not None
 
     @property
     def total(self) -> float:
-        """The weighted sum of the dimensions."""
+        """The paper's total: the weighted sum of the four dimensions (with appendix D's fallbacks)."""
         return float(sum(DIMENSION_WEIGHTS[name] * value for name, value in self.dimensions.items()))
+
+    @property
+    def creases(self) -> float:
+        """The crease agreement: the overlap (Jaccard) of the two crease drawings, from the credited shares of
+        each (see :mod:`foldbench.crease.crease_match`)."""
+        p, r = self.crease_precision, self.crease_recall
+        return 0.0 if p <= 0 or r <= 0 else p * r / (p + r - p * r)
+
+    @property
+    def score(self) -> float:
+        """foldbench's headline, in [0, 1]: 0.85 × the crease agreement + 0.15 × the folded-shape similarity;
+        a pattern that does not fold is judged on its creases alone (its folded shape unknown, the agreement
+        stands for it)."""
+        shape = self.subscores.get("shape", 0.0) if self.compiled else self.creases
+        return _snapped(HEADLINE_WEIGHTS["creases"] * self.creases + HEADLINE_WEIGHTS["shape"] * shape)
 
     @property
     def error_class(self) -> str | None:
@@ -125,7 +165,8 @@ class SimilarityScore:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready record."""
-        return {"error": self.error, "passed": self.passed, "states": self.states, "total": round(self.total, 6),
+        return {"error": self.error, "passed": self.passed, "states": self.states, "score": round(self.score, 6),
+                "total": round(self.total, 6), "creases": round(self.creases, 6),
                 "dimensions": {k: round(v, 6) for k, v in self.dimensions.items()},
                 "subscores": {k: round(v, 6) for k, v in self.subscores.items()}}
 
@@ -402,10 +443,12 @@ def score_generated(document: Any, reference: ReferenceFold) -> SimilarityScore:
     gen_pattern = pattern_features(generated.pattern)
     ref_pattern = reference.pattern_features
     subscores.update(_topology(gen_pattern, ref_pattern))
+    agreement = crease_agreement(generated.pattern, reference.pattern)
+    creases = {"crease_precision": agreement.precision, "crease_recall": agreement.recall}
     if generated.compiled is None:
-        dimensions = {name: 0.0 for name in DIMENSION_WEIGHTS}
-        dimensions["topology"] = _dimensions(subscores)["topology"]
-        return SimilarityScore(generated.error, False, None, dimensions, subscores)
+        dimensions = {**FAILED_COMPILE_SCORES, "topology": _dimensions(subscores)["topology"]}
+        return SimilarityScore(generated.error, False, None, {name: dimensions[name] for name in DIMENSION_WEIGHTS},
+                               subscores, **creases)
     gen_folded = folded_features(generated.compiled)
     ref_folded = reference.folded_features
     face_map = _face_map(gen_pattern, ref_pattern)
@@ -421,7 +464,7 @@ def score_generated(document: Any, reference: ReferenceFold) -> SimilarityScore:
         error = {"class": "AFS", "code": "E_AMBIGUOUS_STATE",
                  "message": f"{gen_folded.states} flat-folded states where the reference has {ref_folded.states}",
                  "where": {"states": gen_folded.states, "reference_states": ref_folded.states}}
-    return SimilarityScore(error, error is None, gen_folded.states, _dimensions(subscores), subscores)
+    return SimilarityScore(error, error is None, gen_folded.states, _dimensions(subscores), subscores, **creases)
 
 
 def partial_similarity(generated: GeneratedFold, reference: ReferenceFold) -> float | None:

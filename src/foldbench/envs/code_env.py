@@ -14,7 +14,8 @@ Action space:
     never raises for an action.
 
 Observation space (``gymnasium.spaces.Dict``):
-    ``crease_pattern``: the reference's compiled flat pattern (mountain creases red, valley blue, edges black);
+    ``flat_pattern``: the reference's compiled flat pattern (its folded state: layer-count shading, outline,
+    folded creases; :mod:`foldbench.tasks.origamispace.flat_pattern`; never the crease pattern itself);
     ``folded``: the reference folded flat (front); both RGB arrays of ``image_size`` pixels, the same for the
     whole episode; ``text``: JSON with the model's name, the step, the budget and the verdict on the previous
     answer (compiled or the error's class, code, message and place; its partial score; the reward terms). With
@@ -32,7 +33,8 @@ Reward:
     did not compile) and the reward terms.
 
 Version history:
-    v0: first version.
+    v0: first version; the ``crease_pattern`` picture (which showed the answer) is now ``flat_pattern``, the
+    compiled flat pattern, as OrigamiSpace's input.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ from PIL import Image
 
 from foldbench.crease.fold_format import pattern_from_fold
 from foldbench.crease.generated import MAX_REPLY_CHARS, compile_generated
-from foldbench.crease.render import crease_pattern_png, folded_state_png
+from foldbench.crease.render import folded_state_png
 from foldbench.crease.similarity import (
     ReferenceFold,
     SimilarityScore,
@@ -60,6 +62,7 @@ from foldbench.crease.similarity import (
 from foldbench.envs.code_reward import RewardShaping, RewardTerms
 from foldbench.tasks.base import ParseFailure
 from foldbench.tasks.origamispace.answer import parse_fold_reply
+from foldbench.tasks.origamispace.flat_pattern import flat_pattern_png
 from foldbench.tasks.origamispace.instances import DIFFICULTY_FOLDS as STEP_RANGES
 from foldbench.tasks.origamispace.instances import Instance, pleat_instance, simple_fold_instance
 
@@ -140,7 +143,7 @@ class CreasePatternCodeEnv(gymnasium.Env[dict[str, Any], Any]):
         picture = spaces.Box(0, 255, (image_size, image_size, 3), np.uint8)
         fields: dict[str, spaces.Space[Any]] = {"text": spaces.Text(TEXT_LIMIT, min_length=0, charset=_CHARSET)}
         if observation_mode == "full":
-            fields = {"crease_pattern": picture, "folded": picture, **fields}
+            fields = {"flat_pattern": picture, "folded": picture, **fields}
         self.observation_space = spaces.Dict(fields)
         self.action_space = spaces.Text(MAX_REPLY_CHARS, min_length=0, charset=_CHARSET)
         self.instance: Instance | None = None
@@ -172,7 +175,7 @@ class CreasePatternCodeEnv(gymnasium.Env[dict[str, Any], Any]):
         self._pictures = {}
         if self.observation_mode == "full" or self.render_mode == "rgb_array":
             self._pictures = {
-                "crease_pattern": np.asarray(crease_pattern_png(self.reference.pattern, self.image_size), np.uint8),
+                "flat_pattern": np.asarray(flat_pattern_png(self.reference.compiled, self.image_size), np.uint8),
                 "folded": np.asarray(folded_state_png(self.reference.compiled, 0, "front", self.image_size),
                                      np.uint8),
             }
@@ -282,7 +285,7 @@ class CreasePatternCodeEnv(gymnasium.Env[dict[str, Any], Any]):
                 "reward_terms": dict(verdict.get("reward") or RewardTerms().as_dict())}
 
     def render(self) -> np.ndarray | None:
-        """With ``render_mode="rgb_array"``: the crease pattern and the folded model side by side."""
+        """With ``render_mode="rgb_array"``: the compiled flat pattern and the folded model side by side."""
         if self.render_mode != "rgb_array" or not self._pictures:
             return None
-        return np.hstack([self._pictures["crease_pattern"], self._pictures["folded"]])
+        return np.hstack([self._pictures["flat_pattern"], self._pictures["folded"]])

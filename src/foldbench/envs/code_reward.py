@@ -9,9 +9,10 @@ One step's reward is the sum of four terms, the episode's last step adds a fifth
 * **failure penalty**: ``−failure_penalty`` when it does not (a syntax error, a pattern that cannot fold flat or
   would pass through itself, or a precision problem), whatever the error;
 * **step penalty**: ``−step_penalty`` for every step;
-* **final reward**: on the last step, ``final_weight ×`` the total score of the episode's last answer (the four
-  dimensions of :func:`foldbench.crease.similarity.score_generated`, what ``origamispace/codegen-feedback-v1``
-  scores).
+* **final reward**: on the last step, ``final_weight ×`` the paper's total of the episode's last answer (the four
+  dimensions of :func:`foldbench.crease.similarity.score_generated`, with appendix D's fallbacks when it does not
+  fold: the evaluation function of OrigamiSpace's section 4.4, as the paper's reinforcement learning uses it;
+  ``origamispace/codegen-feedback-v1`` reports it as ``paper_total`` beside its headline).
 
 The defaults make a step that compiles without progress cost ``step_penalty − compile_bonus`` = 0.01, so a policy
 gains nothing by resubmitting a pattern, and a step that fails cost 0.12.

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from foldbench.crease.collection import table3
+from foldbench.crease.collection import paper_models_folder, table3
 from foldbench.crease.sequences import sequence_by_name
 from foldbench.errors import InvalidKnobError
 from foldbench.tasks import make
@@ -19,7 +19,6 @@ from foldbench.tasks.origamispace.named_patterns import builtin_named_patterns, 
 from tests.support.choice_runs import oracle_and_random_accuracy
 
 TASK_ID = "origamispace/pattern-prediction-v2"
-INSTAGRAM = Path(__file__).resolve().parents[3] / ".." / "shared" / "corpus" / "flat-folder" / "instagram"
 
 
 @pytest.fixture(scope="module")
@@ -79,10 +78,10 @@ def test_table_names_are_shown_without_number_and_designer() -> None:
     assert display_name("003_ku_Triangle_Bird") == "Triangle Bird"
 
 
-@pytest.mark.skipif(not INSTAGRAM.is_dir(), reason="the Flat-Folder instagram corpus is not next to the repository")
-def test_a_table3_collection_gives_named_items_of_four_categories(task) -> None:
+@pytest.mark.parametrize("knobs", [{"preset": "paper"}, {"collection": str(paper_models_folder())}])
+def test_a_table3_collection_gives_named_items_of_four_categories(task, knobs: dict) -> None:
     rows = {display_name(row["name"]): row for row in table3().values()}
-    for item in task.generate(8, 3, knobs={"collection": str(INSTAGRAM)}):
+    for item in task.generate(8, 3, knobs=knobs):
         names = item.inputs["options"]
         assert len(set(names)) == 4 and len({rows[n]["category"] for n in names}) == 4
         answer = item.target["options"]["ABCD".index(item.target["answer"])]
@@ -110,3 +109,8 @@ def test_oracle_and_random_through_the_harness(task, tmp_path: Path) -> None:
     results = oracle_and_random_accuracy(TASK_ID, task, tmp_path, n=200, knobs={"size": 96})
     assert results["oracle"] == 1.0
     assert 0.15 <= results["random"] <= 0.35
+
+
+def test_the_paper_preset_takes_no_other_collection(task, tmp_path: Path) -> None:
+    with pytest.raises(InvalidKnobError, match="paper preset"):
+        list(task.generate(1, 0, knobs={"preset": "paper", "collection": str(tmp_path)}))

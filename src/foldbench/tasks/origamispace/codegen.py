@@ -1,6 +1,7 @@
-"""OrigamiSpace's crease-pattern code generation: from a crease-pattern picture and a folded-shape picture, write
-the crease pattern as FOLD JSON; scored by compiling it and comparing it with the reference in four dimensions
-(:mod:`foldbench.crease.similarity`).
+"""OrigamiSpace's crease-pattern code generation: from the compiled flat pattern (the folded state the compiler
+computes, :mod:`foldbench.tasks.origamispace.flat_pattern`) and the folded-shape pictures, front and back, write
+the crease pattern as FOLD JSON; the crease pattern itself is never shown. Scored by compiling it and comparing
+it with the reference (:mod:`foldbench.crease.similarity`).
 
 Two tasks share this module: ``origamispace/codegen-v1`` (one answer, in context) and
 ``origamispace/codegen-feedback-v1`` (environmental learning: up to ten answers, each followed by the compiler's
@@ -17,10 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from PIL import Image
 from pydantic import BaseModel
 
 from foldbench.crease import build_crease_pattern, pattern_from_fold, random_simple_folds
-from foldbench.crease.render import crease_pattern_png, folded_state_png
+from foldbench.crease.collection import paper_models
+from foldbench.crease.render import folded_state_png
 from foldbench.crease.similarity import (
     DIMENSION_WEIGHTS,
     SUBSCORE_NAMES,
@@ -46,6 +49,7 @@ from foldbench.tasks.base import (
 )
 from foldbench.tasks.knobs import Knobs, parse_knobs
 from foldbench.tasks.origamispace.answer import FoldAnswer, parse_fold_reply
+from foldbench.tasks.origamispace.flat_pattern import flat_pattern_png
 from foldbench.tasks.origamispace.instances import (
     DIFFICULTY_FOLDS,
     Instance,
@@ -57,19 +61,26 @@ from foldbench.tasks.origamispace.instances import (
     simple_fold_instance,
 )
 from foldbench.tasks.origamispace.knobs import CodegenKnobs
+from foldbench.tasks.origamispace.named_patterns import display_name
 from foldbench.tasks.origamispace.rounds import read_round_scores
 from foldbench.tasks.prompts import load_prompt
 
 __all__ = ["ENGINE_VERSION", "ERROR_CLASSES", "CodegenFeedbackTask", "CodegenTask", "feedback_text"]
 
-ENGINE_VERSION = "origamispace-codegen-1"
+ENGINE_VERSION = "origamispace-codegen-2"
 """The version of the instance generator and the similarity scores."""
 DEFAULT_FOLDS: tuple[int, ...] = (3, 4, 5, 6)
 ERROR_CLASSES: tuple[str, ...] = ("CSE", "GIF", "PSI", "AFS", "PRECISION")
+PAPER_TIERS: tuple[str, ...] = ("Easy", "Medium", "Hard")
+"""The difficulty levels of the paper preset, taken in turn by item index (Table 3's tiers)."""
+PAPER_MAX_FACES = 1000
+"""The most faces a model of the paper preset may have unless ``max_faces`` is given."""
 IMAGE_SIZE = 512
+PICTURES: tuple[str, ...] = ("flat_pattern", "folded", "folded_back")
+"""The pictures shown, in order (never the crease pattern)."""
 FEEDBACK_ROUNDS = 10
 SOLVED = 0.999
-"""A feedback conversation ends early once a compiling answer scores at least this much."""
+"""A feedback conversation ends early once a passing answer's headline score is at least this much."""
 
 
 @lru_cache(maxsize=64)
@@ -81,26 +92,54 @@ def _reference_of(item: Item) -> ReferenceFold:
     return _reference(json.dumps(item.target["fold"], sort_keys=True))
 
 
+TABLE2 = "Table 2 (compiled answers)"
+"""The group of the metrics in the layout of OrigamiSpace's Table 2."""
+
+
 def _metrics() -> tuple[Metric, ...]:
     return (
-        Metric("total", "mean"),
+        Metric("score", "mean"),
+        Metric("paper_total", "mean"),
         *(Metric(name, "mean") for name in DIMENSION_WEIGHTS),
+        Metric("creases", "mean"),
         Metric("pass_rate"),
-        *(Metric(f"error_{name.lower()}", group="error class", label=name) for name in ERROR_CLASSES),
         Metric("parse_failure"),
+        # Table 2: the compile pass rate, each error class's rate, and the paper's scores over compiled answers
+        Metric("compiled", group=TABLE2, label="compile pass rate"),
+        *(Metric(f"error_{name.lower()}", group=TABLE2, label=f"{name} rate") for name in ERROR_CLASSES),
+        *(Metric(f"compiled_{name}", "mean", group=TABLE2, label=name.replace("_", " "))
+          for name in DIMENSION_WEIGHTS),
+        Metric("compiled_paper_total", "mean", group=TABLE2, label="total"),
         *(Metric(name, "mean", group="sub-score") for name in SUBSCORE_NAMES),
     )
 
 
 def score_values(result: SimilarityScore, parse_failed: bool = False) -> Scores:
-    """The per-item scores of a similarity result."""
-    values: dict[str, float | None] = {"total": result.total, **result.dimensions, "pass_rate": float(result.passed)}
+    """The per-item scores of a similarity result: the headline ``score``, the paper's total and dimensions
+    (with appendix D's fallbacks), the crease agreement, the verdict, and the paper's scores again as
+    ``compiled_*``, present only when the answer compiled (Table 2 averages them over compiled answers)."""
+    values: dict[str, float | None] = {"score": result.score, "paper_total": result.total, **result.dimensions,
+                                       "creases": result.creases, "pass_rate": float(result.passed),
+                                       "compiled": float(result.compiled)}
     for name in ERROR_CLASSES:
         values[f"error_{name.lower()}"] = float(result.error_class == name)
+    for name in DIMENSION_WEIGHTS:
+        values[f"compiled_{name}"] = result.dimensions[name] if result.compiled else None
+    values["compiled_paper_total"] = result.total if result.compiled else None
     values["parse_failure"] = float(parse_failed)
     values.update(result.subscores)
     notes = () if result.error is None else (f"{result.error['class']} {result.error['code']}",)
     return Scores(values, notes=notes)
+
+
+def item_pictures(item: Item) -> dict[str, Image.Image]:
+    """The pictures an item shows, by asset path: the compiled flat pattern, the folded shape front and back."""
+    compiled = _reference_of(item).compiled
+    images = item.inputs["images"]
+    drawn = {"flat_pattern": flat_pattern_png(compiled, IMAGE_SIZE),
+             "folded": folded_state_png(compiled, 0, "front", IMAGE_SIZE),
+             "folded_back": folded_state_png(compiled, 0, "back", IMAGE_SIZE)}
+    return {images[name]: drawn[name] for name in PICTURES}
 
 
 class CodegenTask:
@@ -115,14 +154,16 @@ class CodegenTask:
 
     @property
     def spec(self) -> TaskSpec:
-        """Headline: the total similarity; every dimension, the pass rate, error classes and sub-scores."""
+        """Headline: foldbench's score; the paper's total and dimensions, the crease agreement, the pass rate,
+        Table 2's layout (compile pass rate, error classes, dimensions over compiled answers) and sub-scores."""
         return TaskSpec(
             engine_version=ENGINE_VERSION,
             metrics=_metrics(),
-            headline="total",
+            headline="score",
             breakdowns=("difficulty", "fold_count"),
             plots=(Plot("Code-generation score by folding steps", "fold_count",
-                        ("total", *DIMENSION_WEIGHTS, "pass_rate"), "folding steps", "codegen_by_steps.png"),),
+                        ("score", "paper_total", *DIMENSION_WEIGHTS, "pass_rate"), "folding steps",
+                        "codegen_by_steps.png"),),
             max_turns=self.max_turns,
         )
 
@@ -134,6 +175,12 @@ class CodegenTask:
         """Items ``start .. n-1``: item ``i`` depends only on ``(seed, i)``, the knobs (and the folder's files)."""
         check_modalities(self.id, modalities, self.modalities)
         config = parse_knobs(CodegenKnobs, self.id, knobs)
+        if config.preset == "paper":
+            clash = sorted({"folds", "folder", "difficulty"} & config.model_fields_set)
+            if clash:
+                raise InvalidKnobError(f"{self.id}: knob {clash[0]!r} is not for the paper preset")
+            max_faces = config.max_faces if "max_faces" in config.model_fields_set else PAPER_MAX_FACES
+            return (self._paper_item(seed, index, max_faces) for index in range(start, n))
         files: list[Path] = []
         if config.folder is not None:
             if not Path(config.folder).is_dir():
@@ -168,11 +215,44 @@ class CodegenTask:
         return Item(
             id=item_id, task=self.id, seed=item_seed, engine_version=ENGINE_VERSION,
             inputs={"model_name": instance.name,
-                    "images": {"crease_pattern": f"images/{item_id}/crease_pattern.png",
-                               "folded": f"images/{item_id}/folded.png"}},
+                    "images": {"flat_pattern": f"images/{item_id}/flat_pattern.png",
+                               "folded": f"images/{item_id}/folded.png",
+                               "folded_back": f"images/{item_id}/folded_back.png"}},
             target={"fold": instance.fold_document(), "states": instance.compiled.state_count},
             metadata={"fold_count": instance.fold_count, "difficulty": difficulty_of(instance.fold_count),
                       "faces": instance.pattern.face_count, "source": instance.source},
+        )  # fmt: skip
+
+    def _paper_item(self, seed: int, index: int, max_faces: int) -> Item:
+        """Item ``index`` of the paper preset: a model of tier ``PAPER_TIERS[index % 3]``, the ``index // 3``-th
+        of that tier in a seeded order (one that does not compile within the budget is replaced from the far end
+        of the order)."""
+        tier = PAPER_TIERS[index % len(PAPER_TIERS)]
+        entries = [entry for entry in paper_models().by_tier(tier)  # faces by Euler's formula, before compiling
+                   if entry.name and entry.category and entry.edges - entry.vertices + 1 <= max_faces]
+        order = np.random.default_rng(np.random.SeedSequence([seed, PAPER_TIERS.index(tier), 0x7AB3])
+                                      ).permutation(len(entries))
+        first = index // len(PAPER_TIERS) % len(entries)
+        # a model that does not compile is replaced from the far end of the order (the k-th item of the tier from
+        # the k-th last model down), which the next items do not reach before they have used most of the tier
+        last = len(entries) - 1 - first
+        fallbacks = (*range(last, -1, -1), *range(len(entries) - 1, last, -1))
+        for position in (first, *(p for p in fallbacks if p != first)):
+            entry = entries[int(order[position])]
+            instance = folder_instance(entry.path, max_faces)
+            if instance is not None:
+                break
+        else:
+            raise InvalidKnobError(f"{self.id}: no {tier} model compiles with at most {max_faces} faces")
+        item_seed = int(np.random.SeedSequence([seed, index, 0x0C0DE]).generate_state(1, dtype=np.uint64)[0] >> 1)
+        item_id = f"{self.name}-{index:05d}"
+        return Item(
+            id=item_id, task=self.id, seed=item_seed, engine_version=ENGINE_VERSION,
+            inputs={"model_name": display_name(str(entry.name)),
+                    "images": {name: f"images/{item_id}/{name}.png" for name in PICTURES}},
+            target={"fold": instance.fold_document(), "states": instance.compiled.state_count},
+            metadata={"fold_count": None, "difficulty": tier.lower(), "category": entry.category,
+                      "faces": instance.pattern.face_count, "source": entry.file, "collection": "paper"},
         )  # fmt: skip
 
     def _folder_instance(self, rng: np.random.Generator, files: list[Path], max_faces: int) -> Instance:
@@ -183,20 +263,18 @@ class CodegenTask:
         raise InvalidKnobError(f"{self.id}: no file in the folder compiles with at most {max_faces} faces")
 
     def assets(self, item: Item) -> Iterator[tuple[str, bytes]]:
-        """The crease-pattern picture and the folded-shape picture."""
-        reference = _reference_of(item)
-        images = item.inputs["images"]
-        yield images["crease_pattern"], png_bytes(crease_pattern_png(reference.pattern, IMAGE_SIZE))
-        yield images["folded"], png_bytes(folded_state_png(reference.compiled, 0, "front", IMAGE_SIZE))
+        """The compiled flat pattern and the folded shape seen from the front and from the back."""
+        for path, image in item_pictures(item).items():
+            yield path, png_bytes(image)
 
     # ---- prompts and answers -----------------------------------------------------------------------------
     def render(self, item: Item, modality: str = "image") -> Prompt:
-        """Both pictures and the instructions."""
+        """The three pictures and the instructions."""
         check_modalities(self.id, [modality], self.modalities)
         prompt = load_prompt("foldbench.tasks.origamispace", self.template)
         text = prompt.render(name=item.inputs["model_name"], rounds=FEEDBACK_ROUNDS).strip()
         images = item.inputs["images"]
-        return Prompt((ImagePart(images["crease_pattern"]), ImagePart(images["folded"]), TextPart(text)),
+        return Prompt((*(ImagePart(images[name]) for name in PICTURES), TextPart(text)),
                       template_version=prompt.version or "")
 
     def parse(self, item: Item, text: str) -> FoldAnswer | ParseFailure:
@@ -212,7 +290,7 @@ class CodegenTask:
         return score_generated(answer.document(), _reference_of(item))
 
     def score(self, item: Item, answer: BaseModel | ParseFailure) -> Scores:
-        """Total similarity (headline), the dimensions, the verdict and every sub-score."""
+        """foldbench's score (headline), the paper's total and dimensions, the verdict and every sub-score."""
         return score_values(self.evaluate(item, answer), isinstance(answer, ParseFailure))
 
     def oracle(self, item: Item) -> FoldAnswer:
@@ -233,7 +311,7 @@ class CodegenTask:
 
 def feedback_text(result: SimilarityScore, turn: int) -> str:
     """What the compiler says about one answer (the first line records the round's scores)."""
-    scores = {"round": turn + 1, "total": round(result.total, 4),
+    scores = {"round": turn + 1, "score": round(result.score, 4), "paper_total": round(result.total, 4),
               **{name: round(value, 4) for name, value in result.dimensions.items()},
               "error": None if result.error is None else result.error["class"]}
     lines = [f"round scores: {json.dumps(scores)}"]
@@ -242,7 +320,7 @@ def feedback_text(result: SimilarityScore, turn: int) -> str:
     if result.error is None or result.error["class"] == "AFS":
         lines.append("Your pattern folds flat. Similarity to the original model: "
                      + ", ".join(f"{name.replace('_', ' ')} {value:.3f}" for name, value in result.dimensions.items())
-                     + f"; total {result.total:.3f}.")
+                     + f"; the paper's total {result.total:.3f}; overall score {result.score:.3f}.")
     lines.append("Send an improved crease pattern as a FOLD JSON object.")
     return "\n".join(lines)
 
@@ -258,7 +336,7 @@ class CodegenFeedbackTask(CodegenTask):
     @property
     def spec(self) -> TaskSpec:
         """As the one-answer task's, with the scores per feedback round (OrigamiSpace's figure 3)."""
-        per_round = RoundPlot("Score per feedback round", ("total", "pass_rate", *DIMENSION_WEIGHTS),
+        per_round = RoundPlot("Score per feedback round", ("score", "paper_total", "pass_rate", *DIMENSION_WEIGHTS),
                               read_round_scores, "codegen_by_round.png", "feedback round")
         return dataclasses.replace(super().spec, round_plots=(per_round,))
 
@@ -266,8 +344,9 @@ class CodegenFeedbackTask(CodegenTask):
         """The compiler's verdict and scores on answer ``turn``; done once an answer compiles and matches."""
         answer = self.parse(item, reply)
         if isinstance(answer, ParseFailure):
-            return Feedback((TextPart(f"round scores: {json.dumps({'round': turn + 1, 'total': 0.0, 'error': 'CSE'})}"
+            record = {"round": turn + 1, "score": 0.0, "paper_total": 0.0, "error": "CSE"}
+            return Feedback((TextPart(f"round scores: {json.dumps(record)}"
                                       f"\nNo crease pattern found in your reply ({answer.message}). Reply with a FOLD "
                                       "JSON object."),))
         result = self.evaluate(item, answer)
-        return Feedback((TextPart(feedback_text(result, turn)),), done=result.passed and result.total >= SOLVED)
+        return Feedback((TextPart(feedback_text(result, turn)),), done=result.passed and result.score >= SOLVED)

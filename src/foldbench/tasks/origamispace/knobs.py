@@ -24,6 +24,11 @@ class CodegenKnobs(Knobs):
     are skipped."""
     max_faces: Whole = Field(200, ge=2, le=1000)
     """The most faces a reference pattern may have."""
+    preset: Literal["paper"] | None = None
+    """``paper``: OrigamiSpace's composition on OrigamiBench's 366 models that ship with foldbench (Table 3's
+    names and categories): items take the Easy, Medium and Hard tiers in turn (the paper's 120 items are the
+    first 120: 40 per tier), each a model the compiler folds within ``max_faces`` faces (1,000 unless given)
+    and its time budget. Not with ``folds``, ``folder`` or ``difficulty``."""
     difficulty: Literal["easy", "medium", "hard", "mixed"] = "easy"
     """OrigamiSpace's difficulty by folding steps: ``easy`` (the simple folds of ``folds``), ``medium`` (10-19
     steps) or ``hard`` (20-30 steps: pleated models, the steps drawn uniformly), or ``mixed`` (easy, medium and

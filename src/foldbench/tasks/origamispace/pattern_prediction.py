@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from PIL import Image, ImageDraw
 from pydantic import BaseModel, field_validator
 
+from foldbench.crease.collection import paper_models_folder
 from foldbench.crease.render import crease_pattern_png
 from foldbench.errors import FoldbenchError, InvalidKnobError
 from foldbench.tasks.base import (
@@ -80,6 +81,9 @@ class PatternPredictionKnobs(Knobs):
     collection: str | None = None
     """A folder of crease-pattern files named and categorised by OrigamiBench's Table 3 (e.g.
     ``../shared/corpus/flat-folder/instagram``); default: the built-in fold sequences."""
+    preset: Literal["paper"] | None = None
+    """``paper``: the names, categories and crease patterns of OrigamiBench's 366 models that ship with foldbench
+    (Table 3), options drawn within one tier from four categories. Not with ``collection``."""
     size: Whole = 512
     """Side in pixels of the crease-pattern picture, 64-1024."""
 
@@ -139,8 +143,10 @@ class PatternPredictionTask:
 
     def manifest_notes(self, knobs: Mapping[str, Any]) -> dict[str, Any]:
         """The collection the names come from and how the names are balanced."""
+        shipped = "OrigamiBench's 366 models (Table 3), shipped with foldbench"
         return {
-            "collection": knobs.get("collection") or "built-in fold sequences",
+            "collection": shipped if knobs.get("preset") == "paper" else knobs.get("collection")
+            or "built-in fold sequences",
             "options": "four names of four different categories and one difficulty group",
             "balance": "blocks of four items share their four names, each the answer once; letters balanced "
                        "in blocks of four",
@@ -150,6 +156,10 @@ class PatternPredictionTask:
     def patterns(self, config: PatternPredictionKnobs) -> tuple[NamedPattern, ...]:
         """The named patterns the knobs select; an :class:`InvalidKnobError` of one line when the collection is
         not a folder or has too few named, categorised patterns to make an item."""
+        if config.preset == "paper":
+            if config.collection is not None:
+                raise InvalidKnobError(f"{self.id}: knob 'collection' is not for the paper preset")
+            config = config.model_copy(update={"collection": str(paper_models_folder())})
         if config.collection is None:
             patterns = builtin_named_patterns()
             where = "the built-in fold sequences"

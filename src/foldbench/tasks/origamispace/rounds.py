@@ -29,13 +29,14 @@ class StoredTurn(Protocol):
 
 
 def read_round_scores(feedback: str | None) -> dict[str, float] | None:
-    """The scores a turn's feedback records: ``total``, the dimensions it names, and ``pass_rate`` (1 when the
-    answer compiled with no error); None when the feedback has no ``round scores`` line (a failed request).
+    """The scores a turn's feedback records: the headline ``score``, ``paper_total``, the dimensions it names,
+    and ``pass_rate`` (1 when the answer compiled with no error); None when the feedback has no ``round scores``
+    line (a failed request).
 
-    >>> read_round_scores('round scores: {"round": 2, "total": 0.5, "topology": 0.9, "error": null}')
-    {'total': 0.5, 'topology': 0.9, 'pass_rate': 1.0}
-    >>> read_round_scores('round scores: {"round": 1, "total": 0.0, "error": "CSE"}')
-    {'total': 0.0, 'pass_rate': 0.0}
+    >>> read_round_scores('round scores: {"round": 2, "score": 0.5, "topology": 0.9, "error": null}')
+    {'score': 0.5, 'topology': 0.9, 'pass_rate': 1.0}
+    >>> read_round_scores('round scores: {"round": 1, "score": 0.0, "error": "CSE"}')
+    {'score': 0.0, 'pass_rate': 0.0}
     >>> read_round_scores(None) is None
     True
     """
@@ -56,15 +57,17 @@ def read_round_scores(feedback: str | None) -> dict[str, float] | None:
 
 def _turn_score(turn: StoredTurn) -> float:
     scores = read_round_scores(turn.feedback)
-    return 0.0 if scores is None else scores.get("total", 0.0)  # None: a failed request, no answer this round
+    if scores is None:  # a failed request, no answer this round
+        return 0.0
+    return scores.get("score", scores.get("total", 0.0))  # runs before the headline score recorded "total"
 
 
 def round_scores(turns: Mapping[str, Sequence[StoredTurn]], rounds: int) -> list[float]:
-    """The mean total score after each round, over the items of a run (an item that stopped early keeps its last
-    score).
+    """The mean headline score after each round, over the items of a run (an item that stopped early keeps its
+    last score).
 
     >>> from types import SimpleNamespace
-    >>> row = SimpleNamespace(turn=0, feedback='round scores: {"round": 1, "total": 0.5}')
+    >>> row = SimpleNamespace(turn=0, feedback='round scores: {"round": 1, "score": 0.5}')
     >>> round_scores({"a": [row]}, 2)
     [0.5, 0.5]
     >>> round_scores({}, 2)
@@ -91,7 +94,7 @@ def plot_round_scores(series: Mapping[str, Sequence[float]], path: str | Path) -
     for name, scores in series.items():
         axes.plot(range(1, len(scores) + 1), scores, marker="o", label=name)
     axes.set_xlabel("feedback round")
-    axes.set_ylabel("mean total score")
+    axes.set_ylabel("mean score")
     axes.set_ylim(0, 1.02)
     axes.set_title("Crease-pattern code generation with compiler feedback")
     axes.grid(alpha=0.3)

@@ -1,0 +1,125 @@
+"""foldbench's code-generation headline: the crease agreement, and the order it puts hand-made answers in."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from foldbench.crease import build_crease_pattern, random_simple_folds, simple_fold_pattern
+from foldbench.crease.crease_match import crease_agreement
+from foldbench.crease.similarity import prepare_reference, score_generated
+
+BORDER = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
+# a reference without symmetry: a vertical fold off centre, then a slanted fold of the folded strip
+REFERENCE_LINES = [((0.4, 0.0), (0.0, 1.0)), ((0.0, 0.3), (1.0, 0.25))]
+
+
+def _document(segments: np.ndarray, letters: str) -> dict:
+    fields = build_crease_pattern(np.asarray(segments, float), letters).to_fold_fields()
+    del fields["edges_foldAngle"]
+    return fields
+
+
+def _segments(document: dict) -> tuple[np.ndarray, str]:
+    coords = np.asarray(document["vertices_coords"], float)
+    return coords[np.asarray(document["edges_vertices"])], "".join(document["edges_assignment"])
+
+
+@pytest.fixture(scope="module")
+def reference():
+    simple = simple_fold_pattern(REFERENCE_LINES)
+    return simple, build_crease_pattern(simple.segments, "".join(simple.assignments))
+
+
+def _longest_crease(segments: np.ndarray, letters: str) -> int:
+    lengths = np.hypot(*(segments[:, 1] - segments[:, 0]).T)
+    lengths[[letter == "B" for letter in letters]] = -1
+    return int(np.argmax(lengths))
+
+
+def _ladder(simple, pattern) -> dict[str, object]:
+    """Hand-made answers to the reference, best first."""
+    document = pattern.to_fold_fields()
+    del document["edges_foldAngle"]
+    segments, letters = _segments(document)
+    longest = _longest_crease(segments, letters)
+    coords = np.asarray(document["vertices_coords"], float)
+    inside = ((coords > 1e-9) & (coords < 1 - 1e-9)).all(axis=1)
+    jittered = coords.copy()
+    jittered[inside] += np.random.default_rng(3).uniform(-1e-3, 1e-3, (int(inside.sum()), 2))
+    flipped = list(letters)
+    flipped[longest] = "M" if letters[longest] == "V" else "V"
+    direction = segments[longest, 1] - segments[longest, 0]
+    moved = segments.copy()
+    moved[longest] += 0.04 * np.array([-direction[1], direction[0]]) / np.hypot(*direction)
+    kept = [i for i in range(len(letters)) if i != longest]
+    extra = np.concatenate([segments, [[[0.0, 0.8], [0.7, 1.0]]]])
+    other = random_simple_folds(np.random.default_rng(11), 2)
+    return {
+        "reference": document,
+        "jittered": {**document, "vertices_coords": jittered.tolist()},
+        "flipped": {**document, "edges_assignment": flipped},
+        "moved": _document(np.clip(moved, 0, 1), letters),
+        "removed": _document(segments[kept], "".join(letters[i] for i in kept)),
+        "extra": _document(extra, letters + "V"),
+        "unrelated": _document(other.segments, "".join(other.assignments)),
+        "one fold": _document(np.concatenate([BORDER, [[[0.0, 0.5], [1.0, 0.5]]]]), "BBBBV"),
+        "bare square": _document(BORDER, "BBBB"),
+        "unparseable": None,
+    }
+
+
+def test_the_headline_ranks_answers_as_a_person_would(reference) -> None:
+    prepared = prepare_reference(reference[1])
+    scores = {name: score_generated(answer, prepared) for name, answer in _ladder(*reference).items()}
+    headline = {name: score.score for name, score in scores.items()}
+    near_misses = [headline[name] for name in ("flipped", "moved", "removed", "extra")]
+    far = [headline[name] for name in ("unrelated", "one fold", "bare square")]
+    assert headline["reference"] == 1.0
+    assert headline["jittered"] >= 0.99
+    assert headline["jittered"] > max(near_misses)
+    assert min(near_misses) > 0.5
+    assert min(near_misses) > max(far) + 0.3
+    assert min(far) > 0.0 == headline["unparseable"]
+    # the paper's total does not separate them so: a near miss that no longer folds sits with the far answers
+    assert not scores["flipped"].compiled
+    assert scores["flipped"].total < scores["unrelated"].total + 0.1
+
+
+def test_a_near_miss_that_does_not_fold_is_compared_on_its_creases(reference) -> None:
+    prepared = prepare_reference(reference[1])
+    flipped = score_generated(_ladder(*reference)["flipped"], prepared)
+    assert flipped.error_class is not None and flipped.error_class != "CSE"
+    assert 0.7 < flipped.creases < 1.0 and flipped.score == pytest.approx(flipped.creases)
+
+
+def _turned(pattern, turn: np.ndarray, swap: bool):
+    segments = (pattern.vertices_coords[pattern.edges_vertices] - 0.5) @ turn.T + 0.5
+    letters = "".join(pattern.edges_assignment)
+    return build_crease_pattern(segments, letters.translate(str.maketrans("MV", "VM")) if swap else letters)
+
+
+def test_the_same_sheet_turned_or_turned_over_agrees_fully(reference) -> None:
+    pattern = reference[1]
+    quarter = np.array([[0.0, -1.0], [1.0, 0.0]])
+    mirror = np.array([[-1.0, 0.0], [0.0, 1.0]])
+    assert crease_agreement(_turned(pattern, quarter, False), pattern).f1 == pytest.approx(1.0)
+    assert crease_agreement(_turned(pattern, mirror, True), pattern).f1 == pytest.approx(1.0)
+    # a mirror image that keeps its letters is the mirror model: right places, wrong assignments
+    mirrored = crease_agreement(_turned(pattern, mirror, False), pattern)
+    assert 0.45 < mirrored.f1 < 0.6
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), other=st.integers(0, 10_000), folds=st.integers(1, 4))
+def test_agreement_is_one_with_itself_and_mirrors_precision_and_recall(seed: int, other: int, folds: int) -> None:
+    first = random_simple_folds(np.random.default_rng(seed), folds)
+    second = random_simple_folds(np.random.default_rng(other), folds)
+    a = build_crease_pattern(first.segments, "".join(first.assignments))
+    b = build_crease_pattern(second.segments, "".join(second.assignments))
+    assert crease_agreement(a, a).f1 == pytest.approx(1.0)
+    forward, backward = crease_agreement(a, b), crease_agreement(b, a)
+    assert 0.0 <= forward.f1 <= 1.0
+    assert forward.f1 == pytest.approx(backward.f1, abs=1e-6)
