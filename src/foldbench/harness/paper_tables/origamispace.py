@@ -38,7 +38,7 @@ METRICS = {
     "GS": "geometry",
     "CS": "constraints",
     "FFS": "folded_state",
-    "Total": "total",
+    "Total": "paper_total",
 }
 
 TABLE_1 = PaperTable(
