@@ -239,10 +239,10 @@ def test_code_generation_columns_are_error_free_rates_and_dimensions_over_compil
     compiled = {"pass_rate": 1.0, "error_cse": 0.0, "error_gif": 0.0, "error_psi": 0.0, "error_afs": 0.0}
     with Store(tmp_path / "runs.db") as store:
         _hand_run(store, "modelB-code", "origamispace/codegen", [
-            ("a", 0, {}, {**compiled, "topology": 0.8, "total": 0.6}),
-            ("b", 0, {}, {**compiled, "topology": 0.4, "total": 0.2}),
-            ("c", 0, {}, {**compiled, "pass_rate": 0.0, "error_cse": 1.0, "topology": 0.0, "total": 0.0}),
-            ("d", 0, {}, {**compiled, "pass_rate": 0.0, "error_afs": 1.0, "topology": 0.0, "total": 0.0}),
+            ("a", 0, {}, {**compiled, "topology": 0.8, "paper_total": 0.6}),
+            ("b", 0, {}, {**compiled, "topology": 0.4, "paper_total": 0.2}),
+            ("c", 0, {}, {**compiled, "pass_rate": 0.0, "error_cse": 1.0, "topology": 0.0, "paper_total": 0.0}),
+            ("d", 0, {}, {**compiled, "pass_rate": 0.0, "error_afs": 1.0, "topology": 0.0, "paper_total": 0.0}),
         ])  # fmt: skip
         filled = fill_table(store, FAMILIES["origamispace"][1], run_infos(store, ["modelB-code"]))
     assert filled is not None
