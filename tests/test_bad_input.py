@@ -294,22 +294,30 @@ def test_a_tampered_dataset_in_a_real_process(datasets: Path, tmp_path: Path) ->
 # -- a hostile endpoint and replies that cannot be encoded --------------------------------------------------------
 
 
-def test_usage_numbers_larger_than_the_store_holds(datasets: Path, tmp_path: Path,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_usage_numbers_larger_than_the_store_holds(datasets: Path, tmp_path: Path) -> None:
+    """A hostile endpoint (on 127.0.0.1) reports a token count SQLite cannot hold; a real ``foldbench eval``
+    process stores the replies, the count as unknown, and a run stored before stays intact."""
     from tests.support.fake_openai import Behaviour, FakeOpenAI, always
 
     number = "9" * 30  # fits the reader's digit bound, not SQLite's 64-bit integer
     choice = '{"message": {"role": "assistant", "content": "{}"}, "finish_reason": "stop"}'
     body = f'{{"choices": [{choice}], "usage": {{"prompt_tokens": {number}, "completion_tokens": 7}}}}'
     db = tmp_path / "runs.db"
-    with FakeOpenAI(always(Behaviour(body=body.encode()))) as server:
-        code, err = _in_process(capsys, "eval", "--task", "mentalblackboard/prediction", "--data",
-                                str(datasets / "mb"), "--model", "openai:m", "--base-url", server.base_url,
-                                "--db", str(db), "--run", "usage")
+    code, err = _in_a_process("eval", "--task", "mentalblackboard/prediction", "--data", str(datasets / "mb"),
+                              "--model", "random", "--db", str(db), "--run", "before", cwd=tmp_path)
     assert code == 0, err
+    with FakeOpenAI(always(Behaviour(body=body.encode()))) as server:
+        code, err = _in_a_process("eval", "--task", "mentalblackboard/prediction", "--data", str(datasets / "mb"),
+                                  "--model", "openai:m", "--base-url", server.base_url, "--db", str(db), "--run",
+                                  "usage", cwd=tmp_path)
+    assert code == 0 and "Traceback" not in err, err
     with sqlite3.connect(db) as connection:
-        rows = connection.execute("SELECT prompt_tokens, completion_tokens FROM responses").fetchall()
-    assert rows and all(prompt is None and completion == 7 for prompt, completion in rows)
+        rows = connection.execute(
+            "SELECT r.prompt_tokens, r.completion_tokens FROM responses r JOIN turns t ON t.response_id = r.id "
+            "WHERE t.run = 'usage'").fetchall()
+        before = connection.execute("SELECT COUNT(*) FROM scores WHERE run = 'before'").fetchone()[0]
+    assert len(rows) == 4 and all(prompt is None and completion == 7 for prompt, completion in rows)
+    assert before == 4
 
 
 def test_lone_surrogates_from_any_model_are_stored_as_replacement_characters(datasets: Path, tmp_path: Path) -> None:
