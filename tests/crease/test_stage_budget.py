@@ -16,7 +16,8 @@ from foldbench.crease.summary import compile_with_summary
 
 from .builders import fold_document, map_pattern
 
-SLOW_SECONDS = 30.0  # far past every budget below: a stage that is not cut off makes the test fail by its length
+SLOW_SECONDS = 60.0  # far past every budget below: a stage that is not cut off makes the test fail by its length
+BUDGET = 4.0  # time enough for the stages before the slowed one, even on a loaded machine
 
 
 def _slowed(function: Any) -> Any:
@@ -43,7 +44,7 @@ def test_a_slow_overlay_stops_at_the_budget_naming_the_stage(
 ) -> None:
     monkeypatch.setattr(compiler, "build_overlay", _slowed(compiler.build_overlay))
     started = time.monotonic()
-    code, report = _run(_map_file(tmp_path), capsys, timeout=0.5)
+    code, report = _run(_map_file(tmp_path), capsys, timeout=BUDGET)
     assert time.monotonic() - started < SLOW_SECONDS  # cut off, not waited for
     assert code == 1 and report["stopped"] is True and report["stage"] == "overlay"
     assert report["error"]["code"] == "E_TIME_BUDGET" and report["error"]["where"]["stage"] == "overlay"
@@ -60,19 +61,32 @@ def test_a_slow_planarisation_of_a_drawing_stops_at_the_budget(
     path.write_text('<svg xmlns="http://www.w3.org/2000/svg"><rect x="0" y="0" width="10" height="10" '
                     'stroke="black"/><line x1="5" y1="0" x2="5" y2="10" stroke="red"/></svg>')
     started = time.monotonic()
-    code, report = _run(path, capsys, timeout=0.5)
+    code, report = _run(path, capsys, timeout=BUDGET)
     assert time.monotonic() - started < SLOW_SECONDS
     assert code == 1 and report["stage"] == "planarising" and report["faces"] is None
-    assert fold_command(path, timeout=0.5) == 1
-    assert "stopped: the time budget of 0.5 s ended while planarising" in capsys.readouterr().out
+    assert fold_command(path, timeout=BUDGET) == 1
+    assert f"stopped: the time budget of {BUDGET:g} s ended while planarising" in capsys.readouterr().out
 
 
 def test_a_slow_gap_judge_stops_at_the_budget(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(compiler, "noise_judge", _slowed(compiler.noise_judge))
-    code, report = _run(_map_file(tmp_path), capsys, timeout=0.5)
+    code, report = _run(_map_file(tmp_path), capsys, timeout=BUDGET)
     assert code == 1 and report["stage"] == "gap judging"
+
+
+def test_a_count_that_does_not_stop_itself_is_cut_off_after_its_grace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from foldbench.crease import solver
+
+    monkeypatch.setattr(solver.LayerSolver, "_count_within", _slowed(solver.LayerSolver._count_within))
+    monkeypatch.setattr(budget, "COUNTING_GRACE_MIN", 0.2)
+    started = time.monotonic()
+    code, report = _run(_map_file(tmp_path), capsys, timeout=BUDGET)
+    assert time.monotonic() - started < SLOW_SECONDS
+    assert code == 1 and report["stage"] == "counting" and report["known"]["variables"] > 0
 
 
 def test_without_a_slow_stage_the_budget_changes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
