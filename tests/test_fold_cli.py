@@ -114,17 +114,23 @@ def test_empty_and_huge_files_are_one_line_errors(
     assert reports["huge.fold"]["error"]["code"] == "E_CP_FILE_TOO_LARGE"
 
 
-def test_a_search_stopped_by_the_time_budget_says_at_least(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_search_stopped_by_the_time_budget_says_at_least(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from foldbench.crease import compiler
+
     path = tmp_path / "map.fold"
     path.write_text(json.dumps(fold_document(map_pattern(3, 3))))  # 1,368 states: more than one budget round
-    assert fold_command(path, json_output=True, timeout=1e-9) == 0
-    report = json.loads(capsys.readouterr().out)
-    assert report["stopped"] is True and 1 <= report["states"] < 1368
-    assert fold_command(path, timeout=1e-9) == 0
+    with monkeypatch.context() as patched:  # the budget ends just as the count starts
+        patched.setattr(compiler, "_counting_timeout", lambda timeout: 1e-9)
+        assert fold_command(path, json_output=True, timeout=60) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert report["stopped"] is True and report["stage"] == "counting" and 1 <= report["states"] < 1368
+        assert fold_command(path, timeout=60) == 0
     assert "at least" in capsys.readouterr().out
     assert fold_command(path, json_output=True) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["stopped"] is False and report["states"] == 1368
+    assert report["stopped"] is False and report["stage"] is None and report["states"] == 1368
 
 
 def test_a_noisy_drawing_states_its_precision(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from foldbench.crease.budget import StageCallback
 from foldbench.crease.compiler import CompiledFold
 from foldbench.crease.importers import SUPPORTED_SUFFIXES
 from foldbench.crease.solver import ProgressCallback
@@ -23,17 +24,20 @@ __all__ = ["DEFAULT_TIMEOUT", "fold_command", "fold_file_report"]
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 DEFAULT_TIMEOUT: float = 60.0
-"""Seconds ``foldbench fold`` spends counting the states of one file by default (the library has no budget)."""
+"""Seconds ``foldbench fold`` spends on one file by default, every stage included (the library has no budget)."""
 
 
 def fold_file_report(
     path: Path, *, limit: int | None, state: int, out: Path | None, svg: bool, png: bool, size: int,
     require_unique: bool, repair: bool = False, timeout: float | None = None,
-    progress: ProgressCallback | None = None,
+    progress: ProgressCallback | None = None, on_stage: StageCallback | None = None,
 ) -> tuple[dict[str, Any], CompiledFold | None]:
-    """Compile one file and write the requested outputs; return the JSON report (with ``error``) and result."""
-    summary, compiled = compile_with_summary(path, limit=limit, timeout=timeout, require_unique=require_unique,
-                                             repair=repair, progress=progress)
+    """Compile one file and write the requested outputs; return the JSON report (with ``error``) and result.
+
+    ``timeout`` bounds every stage of the file (see :func:`~foldbench.crease.summary.compile_with_summary`).
+    """
+    summary, compiled = compile_with_summary(path, limit=limit, budget=timeout, require_unique=require_unique,
+                                             repair=repair, progress=progress, on_stage=on_stage)
     report: dict[str, Any] = {"file": str(path), **summary}
     if compiled is None:
         return report, None
@@ -77,6 +81,9 @@ def _states_text(report: dict[str, Any]) -> str:
 def _summary_line(report: dict[str, Any]) -> str:
     name = Path(report["file"]).name
     error = report["error"]
+    if error is not None and report.get("states") is None and report.get("stage") is not None:
+        known = json.dumps(report.get("known", {}))[:300]
+        return f"{name}: stopped: {error['message']}; known so far: {known}"
     if error is not None and report.get("states") is None:
         where = json.dumps(error.get("where", {}))[:200]
         return f"{name}: error {error['class']} {error['code']}: {error['message']} (where: {where})"
@@ -141,9 +148,15 @@ def fold_command(
     with _progress(json_output) as progress:
         task = progress.add_task("folding", total=len(files)) if progress is not None and len(files) > 1 else None
         for file_path in files:
-            report, _ = fold_file_report(file_path, limit=limit, state=state, out=out_path, svg=svg, png=png,
-                                         size=size, require_unique=require_unique, repair=repair, timeout=timeout,
-                                         progress=_component_progress(progress, file_path.name))
+            stages = _stage_progress(progress, file_path.name)
+            try:
+                report, _ = fold_file_report(file_path, limit=limit, state=state, out=out_path, svg=svg, png=png,
+                                             size=size, require_unique=require_unique, repair=repair,
+                                             timeout=timeout, progress=_component_progress(progress, file_path.name),
+                                             on_stage=stages)
+            finally:
+                if stages is not None:
+                    stages("")
             if report["error"] is not None:
                 exit_code = EXIT_INVALID
             reports.append(report)
@@ -174,6 +187,24 @@ def _progress(quiet: bool) -> Any:
     from rich.progress import Progress
 
     return Progress(console=Console(stderr=True), transient=True)
+
+
+def _stage_progress(progress: Any, name: str) -> StageCallback | None:
+    """A callback that shows the stage one file is in (the empty stage removes it)."""
+    if progress is None:
+        return None
+    task: list[Any] = []
+
+    def show(stage: str) -> None:
+        if not stage:
+            if task:
+                progress.remove_task(task.pop())
+            return
+        if not task:
+            task.append(progress.add_task(f"{name}: {stage}", total=None))
+        progress.update(task[0], description=f"{name}: {stage}")
+
+    return show
 
 
 def _component_progress(progress: Any, name: str) -> ProgressCallback | None:

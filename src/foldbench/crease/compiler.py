@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from foldbench.crease import budget
 from foldbench.crease.cells import OverlapCells
 from foldbench.crease.constraints import ABOVE, BELOW
 from foldbench.crease.errors import AmbiguousFoldedState, CreasePatternError, PrecisionProblem, SelfIntersection
@@ -100,6 +101,7 @@ class CompiledFold:
             "limit": self.limit,
             "states": self.state_count,
             "stopped": self.solution.stopped,
+            "stage": budget.COUNTING if self.solution.stopped else None,
             "search_seconds": round(self.solution.search_seconds, 4),
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
             "warnings": list(self.warnings),
@@ -245,6 +247,8 @@ def compile_crease_pattern(
         timings[name] = now - clock
         clock = now
 
+    budget.enter_stage("folding")
+    budget.note(vertices=pattern.vertex_count, edges=pattern.edge_count, faces=pattern.face_count)
     local = check_vertices(pattern)
     input_precision = max(pattern.input_precision, local.input_precision)
     folded = fold_faces(pattern, input_precision)
@@ -259,12 +263,14 @@ def compile_crease_pattern(
             early.raise_conflict(conflict, "found from the local constraints before building transitivity",
                                  STAGE_LOCAL)
 
+    budget.enter_stage("gap judging")
     judge = noise_judge(pattern, folded, input_precision)
     above = 0.0
     unsettled: SelfIntersection | None = None
     noise_closes: FoldedGap | None = None  # a gap kept open there that a noisy input's measured noise closes
     in_doubt: tuple[SelfIntersection, FoldedGap] | None = None
     while True:
+        budget.enter_stage("overlay")
         try:
             overlay = build_overlay(pattern, folded, check_local, judge=judge, above=above)
         except PrecisionProblem as problem:
@@ -282,13 +288,16 @@ def compile_crease_pattern(
         cells, constraints = overlay.cells, overlay.constraints
         in_doubt = in_doubt or overlay.in_doubt
         lap("overlay")
+        budget.note(cells=len(cells.cells_faces), variables=len(constraints.variables_faces))
+        budget.enter_stage(budget.COUNTING)
         solver = LayerSolver(constraints)
         try:
-            solution = solver.solve(crease_assignment_orders(pattern, folded, constraints), limit, timeout=timeout,
-                                    progress=progress)
+            solution = solver.solve(crease_assignment_orders(pattern, folded, constraints), limit,
+                                    timeout=_counting_timeout(timeout), progress=_noting(progress))
         except SelfIntersection as verdict:
             # an overlay that keeps apart folded points the input cannot tell apart is not final: the levels
             # that close those gaps decide, when one of them is sound
+            budget.enter_stage("gap judging")
             unresolved = unresolved_open_gaps(pattern, folded, overlay.tolerance, judge)
             if not unresolved:
                 raise
@@ -301,6 +310,7 @@ def compile_crease_pattern(
     lap("solve")
     if in_doubt is not None:
         raise _verdict_in_doubt(*in_doubt, overlay.tolerance, solution.state_count, judge)
+    budget.enter_stage("gap judging")
     if _closed_gaps_need_a_cross_check(pattern, folded, overlay.tolerance) and not solution.stopped:
         _cross_check_closed_gaps(pattern, folded, overlay.tolerance, solution.state_count, timeout, judge, limit)
     warnings = list(pattern.notes)
@@ -331,6 +341,28 @@ def compile_crease_pattern(
         warnings.append(f"AFS: {message}")
     return CompiledFold(pattern, local, folded, cells, constraints, solution, limit, timings, tuple(warnings),
                         overlay.tolerance, input_precision)
+
+
+def _counting_timeout(timeout: float | None) -> float | None:
+    """The counting budget: ``timeout``, cut to what is left of an active
+    :func:`~foldbench.crease.budget.time_budget`."""
+    left = budget.remaining_seconds()
+    if left is None:
+        return timeout
+    return left if timeout is None else min(timeout, left)
+
+
+def _noting(progress: ProgressCallback | None) -> ProgressCallback | None:
+    """``progress``, also noting with the active budget (if any) the states found so far."""
+    if budget.remaining_seconds() is None:
+        return progress
+
+    def advance(done: int, total: int, states: int) -> None:
+        budget.note(components_counted=done, components=total, states_so_far=states)
+        if progress is not None:
+            progress(done, total, states)
+
+    return advance
 
 
 def _verdict_in_doubt(
@@ -368,6 +400,7 @@ def _cross_check_closed_gaps(
     checked when the pattern cannot be regularised within its snap tolerance, when the regularised pattern
     gives an error instead of a count (coincidences of the design that the noise broke, such as a corner on a
     crease, stay broken by a move to exact Kawasaki) or when its count does not end within ``timeout``."""
+    budget.enter_stage("regularising")
     regularized, mismatch = judge.regularized()
     if (regularized.residual >= REGULARIZED_RESIDUAL or regularized.moved > pattern.snap_tolerance
             or mismatch > REGULARIZED_MISMATCH):
@@ -403,6 +436,7 @@ def _compile_regularized(
     """Compile the Kawasaki-exact pattern nearest to a noisy one, when no vertex moves farther than the snap
     tolerance; otherwise raise ``problem`` with the movement that would have been needed."""
     start = time.perf_counter()
+    budget.enter_stage("regularising")
     regularized, mismatch = judge.regularized()
     spent = {f"{name} (input)": seconds for name, seconds in timings.items()}
     spent["regularize"] = time.perf_counter() - start

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import shapely
 
+from foldbench.crease.budget import enter_stage
 from foldbench.crease.errors import CreasePatternSyntaxError, GeometricallyImpossibleFold
 from foldbench.crease.planar import PlanarGraph, find_faces, planarize_segments
 from foldbench.crease.precision import direction_noise, written_precision
@@ -164,6 +165,7 @@ def build_crease_pattern(
     >>> pattern.vertex_count, pattern.edge_count, pattern.face_count
     (4, 5, 2)
     """
+    enter_stage("planarising")
     segments = np.asarray(segments, dtype=float).reshape(-1, 2, 2)
     if len(segments) != len(assignments):
         raise CreasePatternSyntaxError(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, TypedDict
 
+from foldbench.crease.budget import BudgetExceeded, StageCallback, enter_stage, time_budget
 from foldbench.crease.compiler import CompiledFold, compile_crease_pattern
 from foldbench.crease.errors import CreasePatternError
 from foldbench.crease.importers import read_crease_pattern
@@ -27,20 +28,32 @@ EMPTY_SUMMARY_FIELDS: tuple[str, ...] = ("vertices", "edges", "faces", "variable
 def compile_with_summary(
     pattern: CreasePattern | str | Path, *, limit: int | None = None, timeout: float | None = None,
     require_unique: bool = False, repair: bool = False, progress: ProgressCallback | None = None,
+    budget: float | None = None, on_stage: StageCallback | None = None,
 ) -> tuple[dict[str, Any], CompiledFold | None]:
     """Read (when given a path) and compile a crease pattern; return its summary and the compiled fold.
 
     The summary is :meth:`CompiledFold.summary` plus ``error``: None, or the typed error as a record
     ``{class, code, message, where}``; with an error, the fields of :data:`EMPTY_SUMMARY_FIELDS` are None and
     the compiled fold is None.
+
+    ``budget`` (seconds) bounds every stage, reading and planarising included (``timeout`` bounds only the
+    count). A run it stops has ``stopped`` True, ``stage`` naming the stage, ``known`` what was found by then,
+    and an ``E_TIME_BUDGET`` error; ``on_stage`` is told each stage as it starts. A count the budget ends is
+    a lower bound as with ``timeout``, with ``stage`` ``"counting"``.
     """
     try:
-        if not isinstance(pattern, CreasePattern):
-            pattern = read_crease_pattern(pattern, repair=repair)
-        compiled = compile_crease_pattern(pattern, limit=limit, require_unique=require_unique, timeout=timeout,
-                                          progress=progress)
+        with time_budget(budget, on_stage):
+            if not isinstance(pattern, CreasePattern):
+                enter_stage("reading")
+                pattern = read_crease_pattern(pattern, repair=repair)
+            compiled = compile_crease_pattern(pattern, limit=limit, require_unique=require_unique,
+                                              timeout=timeout, progress=progress)
     except CreasePatternError as error:
         return {**dict.fromkeys(EMPTY_SUMMARY_FIELDS), "error": error.to_dict()}, None
+    except BudgetExceeded as stopped:
+        known = stopped.known
+        return {**dict.fromkeys(EMPTY_SUMMARY_FIELDS), **{k: known[k] for k in EMPTY_SUMMARY_FIELDS if k in known},
+                "stopped": True, "stage": stopped.stage, "known": known, "error": stopped.to_dict()}, None
     return {**compiled.summary(), "error": None}, compiled
 
 

@@ -1,0 +1,131 @@
+"""``foldbench fold --timeout`` bounds every stage, names the stage it stopped in and what it knew by then."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from foldbench.cli._fold_report import fold_command
+from foldbench.crease import budget, compiler, pattern
+from foldbench.crease.summary import compile_with_summary
+
+from .builders import fold_document, map_pattern
+
+SLOW_SECONDS = 60.0  # far past every budget below: a stage that is not cut off makes the test fail by its length
+BUDGET = 4.0  # time enough for the stages before the slowed one, even on a loaded machine
+
+
+def _slowed(function: Any) -> Any:
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(SLOW_SECONDS)
+        return function(*args, **kwargs)
+
+    return slow
+
+
+def _map_file(tmp_path: Path) -> Path:
+    path = tmp_path / "map.fold"
+    path.write_text(json.dumps(fold_document(map_pattern(2, 2))))
+    return path
+
+
+def _run(path: Path, capsys: pytest.CaptureFixture[str], timeout: float) -> tuple[int, dict[str, Any]]:
+    code = fold_command(path, json_output=True, timeout=timeout)
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_a_slow_overlay_stops_at_the_budget_naming_the_stage(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(compiler, "build_overlay", _slowed(compiler.build_overlay))
+    started = time.monotonic()
+    code, report = _run(_map_file(tmp_path), capsys, timeout=BUDGET)
+    assert time.monotonic() - started < SLOW_SECONDS  # cut off, not waited for
+    assert code == 1 and report["stopped"] is True and report["stage"] == "overlay"
+    assert report["error"]["code"] == "E_TIME_BUDGET" and report["error"]["where"]["stage"] == "overlay"
+    # what was known: the planarised pattern's size, and the stages already passed
+    assert report["faces"] == 4 and report["known"]["faces"] == 4 and report["states"] is None
+    assert {"planarising", "folding"} <= set(report["known"]["stage_seconds"])
+
+
+def test_a_slow_planarisation_of_a_drawing_stops_at_the_budget(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pattern, "planarize_segments", _slowed(pattern.planarize_segments))
+    path = tmp_path / "cross.svg"
+    path.write_text('<svg xmlns="http://www.w3.org/2000/svg"><rect x="0" y="0" width="10" height="10" '
+                    'stroke="black"/><line x1="5" y1="0" x2="5" y2="10" stroke="red"/></svg>')
+    started = time.monotonic()
+    code, report = _run(path, capsys, timeout=BUDGET)
+    assert time.monotonic() - started < SLOW_SECONDS
+    assert code == 1 and report["stage"] == "planarising" and report["faces"] is None
+    assert fold_command(path, timeout=BUDGET) == 1
+    assert f"stopped: the time budget of {BUDGET:g} s ended while planarising" in capsys.readouterr().out
+
+
+def test_a_slow_gap_judge_stops_at_the_budget(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(compiler, "noise_judge", _slowed(compiler.noise_judge))
+    code, report = _run(_map_file(tmp_path), capsys, timeout=BUDGET)
+    assert code == 1 and report["stage"] == "gap judging"
+
+
+def test_a_count_that_does_not_stop_itself_is_cut_off_after_its_grace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from foldbench.crease import solver
+
+    monkeypatch.setattr(solver.LayerSolver, "_count_within", _slowed(solver.LayerSolver._count_within))
+    monkeypatch.setattr(budget, "COUNTING_GRACE_MIN", 0.2)
+    started = time.monotonic()
+    code, report = _run(_map_file(tmp_path), capsys, timeout=BUDGET)
+    assert time.monotonic() - started < SLOW_SECONDS
+    assert code == 1 and report["stage"] == "counting" and report["known"]["variables"] > 0
+
+
+def test_without_a_slow_stage_the_budget_changes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, report = _run(_map_file(tmp_path), capsys, timeout=600)  # compiling the kernels cold counts too
+    assert code == 0 and report["stopped"] is False and report["stage"] is None and report["states"] == 8  # 8 foldings
+
+
+def test_each_stage_is_announced_in_pipeline_order(tmp_path: Path) -> None:
+    seen: list[str] = []
+    summary, _ = compile_with_summary(_map_file(tmp_path), budget=600, on_stage=seen.append)
+    assert summary["states"] == 8
+    assert seen[:3] == ["reading", "planarising", "folding"]
+    assert seen.index("gap judging") < seen.index("overlay") < seen.index("counting")
+
+
+def test_a_stage_entered_after_the_budget_stops_even_without_a_timer() -> None:
+    # off the main thread no timer can interrupt: the next stage boundary stops the run
+    caught: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            with budget.time_budget(0.01) as active:
+                assert active is not None and not active.timer
+                budget.note(faces=3)
+                time.sleep(0.05)
+                budget.enter_stage("overlay")
+        except budget.BudgetExceeded as error:
+            caught.append(error)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    assert len(caught) == 1
+    error = caught[0]
+    assert isinstance(error, budget.BudgetExceeded) and error.stage == "overlay" and error.known["faces"] == 3
+
+
+def test_no_budget_no_timer_and_stages_are_silent() -> None:
+    budget.enter_stage("overlay")  # nothing active: no effect
+    assert budget.remaining_seconds() is None
+    with budget.time_budget(None) as active:
+        assert active is None
