@@ -204,27 +204,21 @@ class PlanningTask(MentalBlackboardTask):
         """The planning prompt in ``modality`` (``text`` or ``image``)."""
         self._check_modality(item, modality)
         images = item.inputs.get("images", {})
-        if item.inputs.get("prompt") == "paper":
-            return render_prompt(
-                "planning_paper",
-                modality=modality,
-                num_folds=item.inputs["num_folds"],
-                max_holes=item.inputs["max_holes"],
-                grid=item.inputs.get("text", ""),
-                result=images.get("result", ""),
-                reference=images.get("reference", ""),
-                holes=paper_holes(item.inputs["result_holes"], modality),
-                shapes=[s.value for s in shapes_of(item)],
-            )
+        paper = item.inputs.get("prompt") == "paper"
+        wording: dict[str, Any] = (
+            {"holes": paper_holes(item.inputs["result_holes"], modality), "shapes": [s.value for s in shapes_of(item)]}
+            if paper
+            else {"holes": item.inputs["result_holes"]}
+        )
         return render_prompt(
-            "planning",
+            "planning_paper" if paper else "planning",
             modality=modality,
             num_folds=item.inputs["num_folds"],
             max_holes=item.inputs["max_holes"],
             grid=item.inputs.get("text", ""),
             result=images.get("result", ""),
             reference=images.get("reference", ""),
-            holes=item.inputs["result_holes"],
+            **wording,
         )
 
     def parse(self, item: Item, text: str) -> PlanningAnswer | ParseFailure:  # type: ignore[override]

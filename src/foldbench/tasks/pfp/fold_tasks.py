@@ -249,6 +249,20 @@ class FoldTaskBase(PfpTaskBase):
         return [draw_state(states[k + 1], size, previous=states[k], creases=steps[k]) for k in range(len(steps))]
 
 
+    def _flat_to_result_row(self, puzzle: Puzzle) -> list[Any]:
+        """The question row from the flat sheet to the unfolded result: the sheet, "?", the cutouts, the holes."""
+        from foldbench.pfp.drawing import question_panel
+        from foldbench.pfp.puzzle import pattern_of
+        from foldbench.pfp.render_folds import draw_cutouts_alone, draw_pattern, draw_state
+
+        return [
+            draw_state(puzzle.states(self.memo)[0], QUESTION_SIZE),
+            question_panel(QUESTION_SIZE),
+            draw_cutouts_alone(puzzle.cutouts, QUESTION_SIZE),
+            draw_pattern(pattern_of(puzzle, memo=self.memo), QUESTION_SIZE),
+        ]
+
+
 class SingleStepTask(FoldTaskBase):
     """Choose the unfolded sheet after the shown folds and cut."""
 
@@ -438,17 +452,10 @@ class FinalFoldTask(FoldTaskBase):
         return 4
 
     def _pictures(self, item: Item) -> tuple[list[Any], list[Any]]:
-        from foldbench.pfp.drawing import question_panel
-        from foldbench.pfp.puzzle import pattern_of
-        from foldbench.pfp.render_folds import draw_cutouts_alone, draw_pattern, draw_state
+        from foldbench.pfp.render_folds import draw_state
 
         puzzle = Puzzle.from_dict(item.inputs["puzzle"])
-        question = [
-            draw_state(puzzle.states(self.memo)[0], QUESTION_SIZE),
-            question_panel(QUESTION_SIZE),
-            draw_cutouts_alone(puzzle.cutouts, QUESTION_SIZE),
-            draw_pattern(pattern_of(puzzle, memo=self.memo), QUESTION_SIZE),
-        ]
+        question = self._flat_to_result_row(puzzle)
         sheet = puzzle.sheet
         options = [
             draw_state(sheet_states(sheet, _steps_from(o), self.memo)[-1], OPTION_SIZE) for o in item.inputs["options"]

@@ -37,7 +37,7 @@ from foldbench.pfp.sequences import SYMMETRIC_CODES, Step, resolve_code
 from foldbench.pfp.tolerance import DISTINCT_AREA, SAME_AREA, SHEET_SIZE, distinct_regions
 from foldbench.tasks.base import Item, TaskSpec
 from foldbench.tasks.pfp.fold_sampling import sample_puzzle
-from foldbench.tasks.pfp.fold_tasks import OPTION_SIZE, QUESTION_SIZE, FoldTaskBase
+from foldbench.tasks.pfp.fold_tasks import OPTION_SIZE, FoldTaskBase
 from foldbench.tasks.pfp.knobs import MissingStepKnobs
 
 __all__ = ["MIN_SIZE", "MissingStepTask", "drawn_outline"]
@@ -167,17 +167,10 @@ class MissingStepTask(FoldTaskBase):
         return 4
 
     def _pictures(self, item: Item) -> tuple[list[Any], list[Any]]:
-        from foldbench.pfp.drawing import question_panel
-        from foldbench.pfp.puzzle import pattern_of
-        from foldbench.pfp.render_folds import draw_cutouts_alone, draw_pattern, draw_state, draw_step_filled
+        from foldbench.pfp.render_folds import draw_step_filled
 
         puzzle = Puzzle.from_dict(item.inputs["puzzle"])
-        question = [
-            draw_state(puzzle.states(self.memo)[0], QUESTION_SIZE),
-            question_panel(QUESTION_SIZE),
-            draw_cutouts_alone(puzzle.cutouts, QUESTION_SIZE),
-            draw_pattern(pattern_of(puzzle, memo=self.memo), QUESTION_SIZE),
-        ]
+        question = self._flat_to_result_row(puzzle)
         options = []
         for option, placement in zip(item.inputs["options"], item.inputs["placements"], strict=True):
             steps = _steps_from(option)
