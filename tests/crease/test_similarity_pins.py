@@ -50,8 +50,12 @@ def _score(generated: CreasePattern | dict, reference: CreasePattern):
     return score_generated(document, prepare_reference(reference))
 
 
+NOISE = 1e-7
+"""Folded outlines are buffered by 1e-9 before they are compared, so an exact match may read 1 - 1e-8."""
+
+
 def _others_are_one(subscores: dict[str, float], moved: set[str]) -> None:
-    unexpected = {name: value for name, value in subscores.items() if name not in moved and value != 1.0}
+    unexpected = {name: value for name, value in subscores.items() if name not in moved and abs(value - 1) > NOISE}
     assert not unexpected, unexpected
 
 
@@ -310,7 +314,7 @@ _SIDES = (
 )
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=20, deadline=None, derandomize=True)
 @given(sides=st.permutations(range(4)), start=st.integers(1, 19), end=st.integers(1, 19),
        letter=st.sampled_from("MV"))
 def test_flipping_a_single_fold_moves_exactly_the_assignment_scores(sides, start, end, letter) -> None:
@@ -333,7 +337,7 @@ def test_flipping_a_single_fold_moves_exactly_the_assignment_scores(sides, start
     assert flipped.dimensions["folded_state"] == pytest.approx(0.7, abs=1e-12)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=12, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 10_000), folds=st.integers(1, 4), grid=st.sampled_from([None, 4]))
 def test_turning_every_crease_over_keeps_what_does_not_depend_on_the_letters(seed, folds, grid) -> None:
     """Flipping every letter of a simple-fold pattern folds the same model turned over: same graph, same folded
@@ -366,7 +370,7 @@ def test_a_waterbomb_base_against_its_turned_over_twin() -> None:
     midline = [((0.0, 0.5), (0.5, 0.5)), ((0.5, 0.5), (1.0, 0.5))]
     base = square_with([(a, b, "V") for a, b in diagonals] + [(a, b, "M") for a, b in midline])
     twin = square_with([(a, b, "M") for a, b in diagonals] + [(a, b, "V") for a, b in midline])
-    assert _score(base, base).total == 1.0
+    assert _score(base, base).total == pytest.approx(1.0, abs=NOISE)
     score = _score(twin, base)
     assert score.passed
     _others_are_one(score.subscores, {"crease_types", "fold_angles", "layer_order"})
