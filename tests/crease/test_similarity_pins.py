@@ -189,6 +189,25 @@ def test_proportions_alone_move_when_only_the_bounding_box_changes() -> None:
     assert same_box.subscores["proportions"] == 1.0
 
 
+def test_moving_a_pleat_changes_the_geometry_but_not_the_topology() -> None:
+    """A pleat (valley at 1/3, mountain at 2/3) against a wider pleat (valley at 1/4, mountain at 3/4): the same
+    graph (8 vertices, 8 boundary pieces + 1 V + 1 M, three faces of 4 vertices, two crease components), so every
+    topology sub-score is exactly 1. One +180 and one -180 fold angle on both sides: fold angles 1. The folded
+    boxes are 1/3 x 1 (three stacked thirds) and 1/2 x 1 (the two quarters meet in the middle of [1/4, 3/4]):
+    proportions (1, 1/3, 0) . (1, 1/2, 0) / (sqrt(10/9) sqrt(5/4)) = (7/6) / (sqrt(50)/6) = 7 / sqrt(50)."""
+    narrow = square_with([((1 / 3, 0.0), (1 / 3, 1.0), "V"), ((2 / 3, 0.0), (2 / 3, 1.0), "M")])
+    wide = square_with([((0.25, 0.0), (0.25, 1.0), "V"), ((0.75, 0.0), (0.75, 1.0), "M")])
+    score = _score(wide, narrow)
+    assert score.passed
+    topology_parts = ("vertex_count", "degree_distribution", "components", "face_count", "face_vertices",
+                      "face_size_distribution", "crease_types")
+    assert all(score.subscores[name] == 1.0 for name in topology_parts)
+    assert score.dimensions["topology"] == 1.0
+    assert score.subscores["fold_angles"] == pytest.approx(1.0, abs=1e-12)
+    assert score.subscores["proportions"] == pytest.approx(7 / math.sqrt(50), abs=1e-9)
+    assert score.subscores["point_positions"] < 1.0 and score.subscores["shape"] < 1.0
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Layer order: creases at x = 1/4 and 1/2 (reference) against x = 1/4, 1/2 and 3/4 (generated), all valleys.
 #
