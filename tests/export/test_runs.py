@@ -99,7 +99,7 @@ def test_bad_input_is_one_line(store_with_runs: Path, tmp_path: Path, capsys: py
         (["report", "mb-random", "--from", str(tmp_path / "missing.csv")], "does not exist"),
     ]
     for args, message in cases:
-        assert run_cli(*args) == 2, args
+        assert run_cli(*args) == 1, args  # bad data or a path: exit 1
         err = capsys.readouterr().err
         assert message in err and len(err.strip().splitlines()) == 1, (args, err)
     assert sorted(p.name for p in tmp_path.iterdir() if p.suffix in (".parquet", ".csv", ".part")) == ["there.parquet"]

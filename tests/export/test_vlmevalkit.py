@@ -103,6 +103,6 @@ def test_no_multiple_choice_task_is_one_line(
     open_tasks = [d for t, d in every_task_dataset.items() if t not in _multiple_choice(every_task_dataset)]
     with pytest.raises(ExportError, match="multiple-choice"):
         export_vlmevalkit(open_tasks, tmp_path / "none")
-    assert run_cli("export", str(open_tasks[0]), "--format", "vlmevalkit", "--out", str(tmp_path / "none")) == 2
+    assert run_cli("export", str(open_tasks[0]), "--format", "vlmevalkit", "--out", str(tmp_path / "none")) == 1
     assert "nothing to write" in capsys.readouterr().err
     assert not (tmp_path / "none").exists()

@@ -80,7 +80,7 @@ def test_an_unreachable_cluster_is_one_line_and_writes_nothing(
         write_dataset("pfp/single-step-v2", out, n=2, seed=0, modalities=("image",), executor="ray",
                       ray_address="127.0.0.1:1")  # fmt: skip
     args = ["generate", "pfp", "-t", "single-step", "-n", "2", "-o", str(out), "--executor", "ray"]
-    assert run_cli(*args, "--ray-address", "127.0.0.1:1") == 2
+    assert run_cli(*args, "--ray-address", "127.0.0.1:1") == 1  # an unreachable cluster: not a usage error
     assert run_cli(*args, "--ray-address", "nonsense") == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and "cannot reach the Ray cluster at 127.0.0.1:1" in err[0] and "HOST:PORT" in err[1]

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foldbench.errors import FoldbenchError
+from foldbench.harness.probe_audit import audit_probe_records, audit_probes
 from foldbench.tasks import make
-from foldbench.tasks.probe_audit import audit_probe_records, audit_probes
 from foldbench.tasks.probes import Candidate, balanced_plan
 
 

@@ -29,7 +29,7 @@ def audit(
     """Score blind baselines (options only, never the question) and flag any that beat or miss chance. Perception
     probes are audited question type by question type."""
     from foldbench.harness.audit import AuditError, audit_dataset
-    from foldbench.tasks.probe_audit import audit_probes, is_probe_dataset
+    from foldbench.harness.probe_audit import audit_probes, is_probe_dataset
 
     if not 0 < margin < 1:
         raise AuditError(f"--margin must lie between 0 and 1, got {margin}")

@@ -57,7 +57,7 @@ from PIL import Image
 
 from foldbench import jsontext
 from foldbench.errors import FoldbenchError
-from foldbench.tasks.choice import reference_picture
+from foldbench.tasks.choice import GREY_SIZE, MASK_SIZE, WHITE_LEVEL, reference_picture
 
 __all__ = [
     "CHOICE_READERS",
@@ -78,11 +78,7 @@ __all__ = [
 
 DEFAULT_MARGIN = 0.10
 """A baseline is flagged when its accuracy leaves ``chance ± DEFAULT_MARGIN``."""
-GREY_SIZE = 48
 COARSE_SIZE = 12
-MASK_SIZE = 64
-WHITE_LEVEL = 245
-"""Grey levels at or above this count as background (white); below, as ink."""
 DARK_LEVEL = 100
 """Grey levels below this count as dark ink (outlines, strokes)."""
 HISTOGRAM_LEVELS = 4

@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from foldbench.errors import FoldbenchError, MissingDependencyError
+from foldbench.errors import FoldbenchError, MissingDependencyError, UsageError
 
 __all__ = ["RayUnavailableError", "connect", "ray_map_ordered"]
 
@@ -43,7 +43,7 @@ def _check_reachable(address: str) -> None:
         return
     host = host.removeprefix("ray://")
     if not host or not (port.isascii() and port.isdigit()):
-        raise RayUnavailableError(f"--ray-address must be HOST:PORT, ray://HOST:PORT or auto, got {address!r}")
+        raise UsageError(f"--ray-address must be HOST:PORT, ray://HOST:PORT or auto, got {address!r}")
     try:
         with socket.create_connection((host, int(port)), timeout=_CONNECT_TIMEOUT_S):
             pass

@@ -26,8 +26,8 @@ from pydantic import BaseModel, ConfigDict
 from foldbench.tasks.base import ParseFailure, Scores
 from foldbench.tasks.replies import reply_tail, scan_json_objects
 
-__all__ = ["LETTERS", "Choice", "answer_slot", "choice_images", "option_pictures", "parse_choice", "random_choice",
-           "reference_picture",
+__all__ = ["GREY_SIZE", "LETTERS", "MASK_SIZE", "WHITE_LEVEL", "Choice", "answer_slot", "choice_images",
+           "option_pictures", "parse_choice", "random_choice", "reference_picture",
            "score_choice", "the_true_option", "wrong_choice"]
 
 LETTERS: tuple[str, ...] = ("A", "B", "C", "D")
@@ -37,6 +37,13 @@ _FINAL = re.compile(r"answer ?(?:is)? ?[:=]? ?[\(\[]? ?\*{0,2}([A-D])\*{0,2} ?[\
 _ANY_FINAL = re.compile(r"answer ?(?:is)? ?[:=]? ?[\(\[]? ?\*{0,2}([A-D])\b", re.IGNORECASE)
 _LONE_MAX = 12
 _EXCERPT = 120
+
+GREY_SIZE = 48
+"""Side of the small grey square on which a picture's grey levels are compared (the audit's pixel rules)."""
+MASK_SIZE = 64
+"""Side of the square on which a picture's ink mask is compared (the audit's ink and outline rules)."""
+WHITE_LEVEL = 245
+"""Grey levels at or above this count as background (white); below, as ink."""
 
 
 class Choice(BaseModel):

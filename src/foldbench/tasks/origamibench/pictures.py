@@ -134,7 +134,7 @@ def state_likeness(sequence: FoldSequence, state: int, size: int, fill: bool = F
     """The features by which a blind reader compares a state's picture (``size`` pixels a view, at the common
     scale or filling its views) with another: its grey levels on a small square and its ink mask (not white), as
     ``foldbench audit`` computes them."""
-    from foldbench.harness.audit import GREY_SIZE, MASK_SIZE, WHITE_LEVEL
+    from foldbench.tasks.choice import GREY_SIZE, MASK_SIZE, WHITE_LEVEL
 
     grey = state_picture(sequence, state, size, fill).convert("L")
     small = np.asarray(grey.resize((GREY_SIZE, GREY_SIZE), Image.Resampling.BOX), dtype=np.float32).ravel()
