@@ -12,6 +12,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from foldbench.pft.actions import parse_actions
 from foldbench.pft.holes import Hole, Shape, Size
@@ -261,3 +263,41 @@ def test_a_declared_total_that_disagrees_with_the_list_length() -> None:
     assert undeclared.values["exact_match"] == 0.0
     assert undeclared.values["extra_holes"] == 1.0
     assert undeclared.values["partial_accuracy"] == pytest.approx(3 / 4)
+
+
+_SHAPES = ["star", "letter", "triangle", "trapezoid", "text"]  # shapes with four directions
+_holes = st.lists(
+    st.tuples(st.sampled_from(_SHAPES), st.sampled_from(["small", "large"]), st.sampled_from([0, 90, 180, 270]),
+              st.integers(1, 32)),
+    min_size=1, max_size=5, unique_by=lambda h: h[3],
+)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(holes=_holes, which=st.integers(0, 4))
+def test_the_reference_scores_1_and_a_changed_shape_lowers_only_what_depends_on_shape(
+    holes: list[tuple[str, str, int, int]], which: int
+) -> None:
+    # The true answer itself: every metric 1 (extra and missing 0). Changing one hole's shape to another shape
+    # breaks that hole's match: exact match and partial drop, the shape field drops by one hole in G, and the
+    # size and location fields, which do not depend on shape, stay 1.
+    truth = {"result_holes": [dict(zip(("shape", "size", "direction", "location"), h, strict=True)) for h in holes],
+             "unfolding": ["V2-F"]}
+    perfect = score_prediction(truth, _reply(truth["result_holes"], ["V2-F"], total=len(holes)))
+    for name in ("exact_match", "partial_accuracy", "shape_accuracy", "size_accuracy", "location_accuracy",
+                 "unfolding_exact"):
+        assert perfect.values[name] == 1.0, name
+    assert perfect.values["extra_holes"] == 0.0 and perfect.values["missing_holes"] == 0.0
+    index = which % len(holes)
+    changed = [dict(h) for h in truth["result_holes"]]
+    others = [s for s in _SHAPES if s != changed[index]["shape"] and s not in {h["shape"] for h in changed}]
+    if not others:  # every other shape is already listed: the multiset of shapes could still match
+        return
+    changed[index]["shape"] = others[0]
+    scored = score_prediction(truth, _reply(changed, ["V2-F"], total=len(holes)))
+    g = len(holes)
+    assert scored.values["exact_match"] == 0.0
+    assert scored.values["partial_accuracy"] == pytest.approx((g - 1) / g)
+    assert scored.values["shape_accuracy"] == pytest.approx((g - 1) / g)
+    assert scored.values["size_accuracy"] == 1.0 and scored.values["location_accuracy"] == 1.0
+    assert scored.values["unfolding_exact"] == 1.0
