@@ -255,7 +255,7 @@ TAMPERINGS: dict[str, tuple[str, str, Callable[[Path], None]]] = {
     "not UTF-8": ("mb", "mentalblackboard/prediction", _not_utf8),
     "missing picture key": ("pfp", "pfp/single-step",
                             _edit_line(1, lambda r: r["inputs"]["images"].pop("composite"))),
-    "options list cut": ("pfp", "pfp/single-step", _edit_line(1, lambda r: r["inputs"].update(options=[]))),
+    "target key renamed": ("pfp", "pfp/single-step", _edit_line(1, lambda r: r.update(target={"key": "A"}))),
     "picture file missing": ("pfp", "pfp/single-step", _first_picture),
 }
 

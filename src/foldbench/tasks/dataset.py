@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from foldbench import __version__, jsontext
 from foldbench.errors import FoldbenchError
-from foldbench.tasks.base import Item, Task
+from foldbench.tasks.base import Item, ParseFailure, Task
 from foldbench.tasks.registry import make, resolve
 
 __all__ = ["DATASET_FORMAT", "DatasetError", "check_items", "write_dataset", "read_manifest", "read_items"]
@@ -283,7 +283,10 @@ engine invariant the changed data breaks)."""
 
 def check_items(task: Task, items: Sequence[Item], directory: Path, modality: str) -> None:
     """Refuse, in one line naming the first bad line, a dataset whose items cannot be asked and scored: each item is
-    rendered in ``modality``, every file it shows must exist in ``directory``, and its engine answer must score.
+    rendered in ``modality``, every file it shows must exist in ``directory``, and a reply with no answer in it
+    must score against the item's target (which reads the target as any reply's score does, without the cost or
+    the state of running the task's engine answer). A field that neither the prompt nor the score reads cannot
+    change a run, and is not checked.
 
     Raises:
         DatasetError: the first item that fails, with its line number in ``items.jsonl``.
@@ -297,7 +300,7 @@ def check_items(task: Task, items: Sequence[Item], directory: Path, modality: st
                 relative = getattr(part, "path", None)
                 if relative is not None and not (root / relative).is_file():
                     raise DatasetError(f"{where}: the file {relative} it shows is missing")
-            task.score(item, task.oracle(item))
+            task.score(item, ParseFailure("empty", "the dataset check scores an empty reply"))
         except DatasetError:
             raise
         except ITEM_DATA_ERRORS as error:
