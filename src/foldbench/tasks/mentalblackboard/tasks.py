@@ -383,35 +383,31 @@ class GeneralizationTask(MentalBlackboardTask):
         texts = item.inputs.get("text", {})
         reference = item.inputs["reference"]
         if item.inputs.get("prompt") == "paper":
-            return render_prompt(
-                "generalization_paper",
-                modality=modality,
-                reference_text=texts.get("reference", ""),
-                target_text=texts.get("target", ""),
-                reference_sheet=images.get("reference", ""),
-                reference_steps=images.get("reference_steps", []),
-                reference_result=images.get("reference_result", ""),
-                steps=images.get("steps", []),
-                reference_holes=paper_holes(reference["initial_holes"], modality),
-                reference_results=paper_holes(reference["result_holes"], modality),
-                holes=paper_holes(item.inputs["initial_holes"], modality),
-                shapes=[s.value for s in shapes_of(item)],
-            )
+            wording: dict[str, Any] = {
+                "reference_holes": paper_holes(reference["initial_holes"], modality),
+                "reference_results": paper_holes(reference["result_holes"], modality),
+                "holes": paper_holes(item.inputs["initial_holes"], modality),
+                "shapes": [s.value for s in shapes_of(item)],
+            }
+        else:
+            wording = {
+                "num_folds": item.metadata["num_folds"],
+                "num_rotations": item.metadata["num_rotations"],
+                "reference_holes": reference["initial_holes"],
+                "reference_results": reference["result_holes"],
+                "reference_unfolding": reference["unfolding"],
+                "holes": item.inputs["initial_holes"],
+            }
         return render_prompt(
-            "generalization",
+            "generalization_paper" if item.inputs.get("prompt") == "paper" else "generalization",
             modality=modality,
-            num_folds=item.metadata["num_folds"],
-            num_rotations=item.metadata["num_rotations"],
             reference_text=texts.get("reference", ""),
             target_text=texts.get("target", ""),
             reference_sheet=images.get("reference", ""),
             reference_steps=images.get("reference_steps", []),
             reference_result=images.get("reference_result", ""),
             steps=images.get("steps", []),
-            reference_holes=reference["initial_holes"],
-            reference_results=reference["result_holes"],
-            reference_unfolding=reference["unfolding"],
-            holes=item.inputs["initial_holes"],
+            **wording,
         )
 
     def _image_assets(self, item: Item, images: dict[str, Any], size: int) -> Iterator[tuple[str, bytes]]:
