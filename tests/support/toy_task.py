@@ -1,4 +1,4 @@
-"""Two toy task families that plug into foldbench the way a real one does (the README's walkthrough shows the
+"""Two toy task families that plug into foldbench the way a real one does (docs/concepts/task-protocol.md shows the
 first): ``toy/addition-v1`` (one turn: add two numbers) and ``toy/guess-v1`` (several turns: guess a number with
 "higher" / "lower" feedback after each guess)."""
 
@@ -14,7 +14,7 @@ from foldbench.tasks.base import Feedback, Item, Metric, ParseFailure, Prompt, S
 from foldbench.tasks.knobs import Knobs, parse_knobs
 
 
-# -- the walkthrough of README.md ("Adding a task family") starts here --
+# -- the toy task of docs/concepts/task-protocol.md starts here --
 class Sum(BaseModel):
     """The answer to an addition item."""
 
@@ -81,7 +81,7 @@ class AdditionTask:
 
     def random_answer(self, item: Item, rng: np.random.Generator) -> Sum:
         return Sum(sum=int(rng.integers(0, 2000)))
-# -- the walkthrough ends here --
+# -- the toy task ends here --
 
 
 class Guess(BaseModel):
