@@ -1,5 +1,5 @@
-"""Reading MentalBlackboard answers: every lenient variant the README promises, what makes one hole malformed
-(it stays in the answer and costs that hole), and what is a parse failure (no readable hole list)."""
+"""Reading MentalBlackboard answers: every lenient variant docs/families/mentalblackboard.md promises, what makes one
+hole malformed (it stays in the answer and costs that hole), and what is a parse failure (no readable hole list)."""
 
 from __future__ import annotations
 

@@ -77,7 +77,7 @@ EDIT_KINDS: tuple[str, ...] = ("two-swaps", "swap-and-reversal", "two-reversals"
 """The groups of position edits an option set can be built from."""
 DEFAULT_EDITS: tuple[str, ...] = ("two-swaps",)
 """Two disjoint adjacent swaps: the wrong orders are the finest (each differs from the true one in adjacent
-pictures), and shallow picture cues find the answer least often with them (see the README)."""
+pictures), and shallow picture cues find the answer least often with them (see docs/families/origamispace.md)."""
 MIN_POSITIONS = {"two-swaps": 4, "swap-and-reversal": 5, "two-reversals": 6, "block-turn": 4}
 EditKind = Literal["two-swaps", "swap-and-reversal", "two-reversals", "block-turn"]
 

@@ -23,7 +23,7 @@
   misses by at least ``DISTINCT_AREA``.
 
 Options as a set: the four options of an item are drawn alike and the answer is one of them at random, so no rule
-that sees only the options can single the answer out (``foldbench audit`` checks this; see the README).
+that sees only the options can single the answer out (``foldbench audit`` checks this; see docs/families/pfp.md).
 """
 
 from __future__ import annotations
