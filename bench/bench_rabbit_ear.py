@@ -34,8 +34,39 @@ DRIVER = Path(__file__).resolve().parent / "flatfolder_driver.mjs"
 SUFFIXES = (".fold", ".cp", ".opx")
 
 
-def solve_here(path: Path, timeout: float) -> dict[str, Any]:
-    """Read and compile one file in this process (CPU seconds of this process)."""
+REWRITES: tuple[tuple[str, float], ...] = (("round", 9), ("round", 12), ("round", 15),
+                                           ("noise", 1e-9), ("noise", 1e-12), ("noise", 1e-15))
+"""How ``--rewrite`` writes a FOLD file's coordinates again: rounded to that many decimals, or each vertex moved
+once by up to that fraction of the paper size (a fixed seed)."""
+
+
+def rewritten_answers(path: Path, timeout: float) -> list[str]:
+    """The answers (states or error code) of a FOLD file's top-level pattern written again as ``REWRITES`` says."""
+    import numpy as np
+
+    from foldbench.crease.compiler import compile_crease_pattern
+    from foldbench.crease.errors import CreasePatternError
+    from foldbench.crease.fold_format import pattern_from_fold
+
+    document = json.loads(path.read_text())
+    coords = np.array([vertex[:2] for vertex in document["vertices_coords"]], dtype=float)
+    size = float(np.ptp(coords, axis=0).max()) or 1.0
+    answers = []
+    for index, (how, amount) in enumerate(REWRITES):
+        moved = (np.round(coords, int(amount)) if how == "round"
+                 else coords + np.random.default_rng(index).uniform(-amount, amount, coords.shape) * size)
+        document.pop("file_frames", None)
+        try:
+            pattern = pattern_from_fold({**document, "vertices_coords": moved.tolist()})
+            answers.append(str(compile_crease_pattern(pattern, timeout=timeout or None).state_count))
+        except CreasePatternError as error:
+            answers.append(error.code)
+    return answers
+
+
+def solve_here(path: Path, timeout: float, rewrite: bool = False) -> dict[str, Any]:
+    """Read and compile one file in this process (CPU seconds of this process); with ``rewrite``, a counted
+    FOLD file's answers when its coordinates are written again (:data:`REWRITES`) too."""
     from foldbench.crease.compiler import compile_crease_pattern
     from foldbench.crease.errors import CreasePatternError
     from foldbench.crease.importers import read_crease_pattern
@@ -48,6 +79,8 @@ def solve_here(path: Path, timeout: float) -> dict[str, Any]:
     except CreasePatternError as error:
         outcome = {"error": error.code}
     outcome["cpu_s"] = time.process_time() - start
+    if rewrite and "states" in outcome and path.suffix == ".fold":
+        outcome["rewritten"] = rewritten_answers(path, timeout)
     return outcome
 
 
@@ -64,10 +97,10 @@ class Worker:
                                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         return self.process
 
-    def solve(self, path: Path, timeout: float) -> dict[str, Any]:
+    def solve(self, path: Path, timeout: float, rewrite: bool = False) -> dict[str, Any]:
         process = self._start()
         assert process.stdin is not None and process.stdout is not None
-        process.stdin.write(json.dumps({"path": str(path), "timeout": timeout}) + "\n")
+        process.stdin.write(json.dumps({"path": str(path), "timeout": timeout, "rewrite": rewrite}) + "\n")
         process.stdin.flush()
         ready, _, _ = select.select([process.stdout], [], [], 3 * timeout + 30)
         line = process.stdout.readline() if ready else ""
@@ -87,7 +120,7 @@ def serve() -> None:
     """The worker's loop: one request line in, one outcome line out."""
     for line in sys.stdin:
         request = json.loads(line)
-        print(json.dumps(solve_here(Path(request["path"]), request["timeout"])), flush=True)
+        print(json.dumps(solve_here(Path(request["path"]), request["timeout"], request["rewrite"])), flush=True)
 
 
 def solve_with_flatfolder(path: Path, checkout: Path, timeout: float) -> dict[str, Any]:
@@ -132,6 +165,9 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds of counting per file")
     parser.add_argument("--only", default="", help="comma-separated file names (without folder) to run")
     parser.add_argument("--repeats", type=int, default=1, help="runs per file and solver (median CPU)")
+    parser.add_argument("--rewrite", action="store_true",
+                        help="also count each counted FOLD file with its coordinates rounded to 9, 12 and 15 "
+                             "decimals and moved by up to 1e-9, 1e-12 and 1e-15")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.worker:
@@ -150,10 +186,18 @@ def main() -> int:
                    and (not wanted or path.name in wanted))
     print(f"{'file':<40} {'FF vars':>7} {'faces':>6} {'vars':>6} {'foldbench':>28} {'cpu s':>7} "
           f"{'Flat-Folder':>28} {'cpu s':>7}")
-    differ = []
+    differ: list[str] = []
+    changed: list[str] = []
+    rewritten = 0
     worker = Worker()
     for path in files:
-        ours = _median([worker.solve(path, arguments.timeout) for _ in range(arguments.repeats)])
+        ours = _median([worker.solve(path, arguments.timeout, arguments.rewrite)
+                        for _ in range(arguments.repeats)])
+        if "rewritten" in ours:
+            rewritten += 1
+            moved = [answer for answer in ours["rewritten"] if answer != ours["states"]]
+            if moved:
+                changed.append(f"{path.name} ({', '.join(moved)})")
         theirs = None
         if checkout:
             theirs = _median([solve_with_flatfolder(path, Path(checkout), arguments.timeout)
@@ -167,6 +211,9 @@ def main() -> int:
               f"{ours['cpu_s']:>7.2f} {_answer(theirs):>28} {their_cpu}{'' if agree else '  ≠'}",
               flush=True)
     worker.close()
+    if arguments.rewrite:
+        print(f"\nrewritten: {rewritten} counted FOLD files x {len(REWRITES)} ways, "
+              f"{len(changed)} with another answer" + (f": {'; '.join(changed)}" if changed else ""))
     if checkout:
         print(f"\n{len(files) - len(differ)} of {len(files)} files agree (same states, or both refuse)"
               + (f"; differ: {', '.join(differ)}" if differ else ""))
