@@ -5,7 +5,8 @@ Usage:
         .venv/bin/python bench/bench_rabbit_ear.py [--timeout 60] [--only NAME,NAME] [--repeats 1]
 
 ``RABBIT_EAR_DIR`` is a folder holding rabbit-ear's test files (``tests/files/{fold,cp,opx}`` of its repository,
-or any folder of ``.fold``/``.cp``/``.opx`` files, searched recursively); without it the script says so and stops.
+or any folder of ``.fold``/``.cp``/``.opx``/``.svg`` files, searched recursively); without it the script says
+so and stops.
 The files are not shipped with foldbench (their licence is rabbit-ear's). Each file is compiled in a worker
 process kept warm between files (``--timeout`` seconds of counting, and a hard stop at three times that plus
 30 s, after which a new worker starts); the time is the worker's CPU seconds spent reading and compiling the
@@ -31,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 DRIVER = Path(__file__).resolve().parent / "flatfolder_driver.mjs"
-SUFFIXES = (".fold", ".cp", ".opx")
+SUFFIXES = (".fold", ".cp", ".opx", ".svg")
 
 
 REWRITES: tuple[tuple[str, float], ...] = (("round", 9), ("round", 12), ("round", 15),
