@@ -27,6 +27,7 @@ from .builders import square_with
     (0.3, 0.7, "VV", 2),      # the flaps overlap on [0.4, 0.6], neither reaches the other's fold
     (0.25, 0.625, "VM", 1),   # opposite sides
     (0.25, 0.75, "VV", 1),    # the flaps meet edge to edge at 0.5 and do not overlap
+    (1 / 3, 2 / 3, "VM", 1),  # an accordion: the flaps cover the middle panel exactly, one above, one below
 ])
 def test_two_flaps_folded_onto_the_middle_panel(left: float, right: float, letters: str, states: int) -> None:
     pattern = square_with([((left, 0.0), (left, 1.0), letters[0]), ((right, 0.0), (right, 1.0), letters[1])])
