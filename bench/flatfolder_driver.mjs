@@ -8,7 +8,9 @@
 // interface reads it (IO.doc_type_side_2_V_VV_EV_EA_EF_FV_FE: edges sorted, faces oriented and found from the
 // lines when absent, the outer face dropped), not handed to the batch pipeline as written. Node has no DOMParser,
 // which Flat-Folder's .opx reader needs: an .opx file's lines are read here and handed over as the .cp text
-// they make (type, then the two end points, as Flat-Folder's .cp reader expects).
+// they make (type, then the two end points, as Flat-Folder's .cp reader expects). Flat-Folder's .opx reader gives
+// ORIPA's auxiliary lines (type 0) an empty assignment, which it folds as it folds a flat line: they are written
+// as flat lines.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -36,7 +38,7 @@ const opxAsCp = (text) => {
             /<void property="(\w+)">\s*<(?:double|int)>([^<]*)<\/(?:double|int)>/g)) {
             value[name] = +number;
         }
-        const type = OPX_TYPES[value.type] ?? "F";
+        const type = OPX_TYPES[value.type] || "F";
         lines.push([Math.max(CP_TYPES.indexOf(type), 0), value.x0, value.y0, value.x1, value.y1].join(" "));
     }
     return lines.join("\n");
