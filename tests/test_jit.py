@@ -21,6 +21,7 @@ from foldbench.crease import _cell_kernels, planar
 from foldbench.crease.collection import paper_models
 from foldbench.crease.folded_gaps import _narrow_gaps_small
 from foldbench.crease.summary import compile_with_summary
+from foldbench.envs import metrics
 
 PACKAGE = Path(foldbench.__file__).parent
 
@@ -73,6 +74,13 @@ def test_narrow_gaps_are_the_same_as_python_and_compiled(
     ends = np.array([(a % count, b % count) for a, b in edge_picks if count and a % count != b % count],
                     dtype=np.int64).reshape(-1, 2)
     _same(*_both_ways(_narrow_gaps_small, coords, ends, band[0], band[1]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(mask=arrays(np.bool_, st.tuples(st.integers(0, 12), st.integers(0, 12))))
+def test_connected_regions_of_a_mask_are_the_same_as_python_and_compiled(mask: np.ndarray) -> None:
+    labels, count = _both_ways(metrics._label, mask)
+    _same(labels, count)
 
 
 def test_a_scalar_result_comes_back_as_a_python_number_either_way() -> None:
