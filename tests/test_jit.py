@@ -168,6 +168,27 @@ def test_compiled_code_is_cached_in_foldbenchs_cache_and_loaded_by_the_next_proc
     assert second["hits"] == 1 and second["kept"] == 2000 and second_err == ""
 
 
+_PYTHON_THEN_COMPILED = """
+import json
+import numpy as np
+from foldbench import jit
+from foldbench.crease import planar
+points = np.random.default_rng(1).random((8, 2))
+cells = np.floor(points / 1e-6).astype(np.int64)
+loaded = []
+for budget in (jit.PYTHON_SECONDS, 0.0):  # the second call finds the Python budget spent
+    jit.PYTHON_SECONDS = budget
+    planar._merge_small(points, cells, 1e-6)
+    loaded.append(jit.numba_loaded())
+print(json.dumps(loaded))
+"""
+
+
+def test_small_calls_run_as_python_until_the_python_budget_is_spent(tmp_path: Path) -> None:
+    loaded, err = _fresh_process(_PYTHON_THEN_COMPILED, tmp_path)
+    assert loaded == [False, True] and err == ""
+
+
 def test_an_unwritable_cache_folder_leaves_kernels_compiled_in_memory(tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder", encoding="utf-8")

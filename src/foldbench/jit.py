@@ -5,9 +5,11 @@ imported, until a call needs the compiled version: numba's import and its first 
 far more than a small crease pattern takes to fold. So, until numba is loaded in the process, a call whose
 arguments hold at most :data:`PYTHON_LIMIT` array elements (counted through tuples; parameters named as
 lookup tables not counted) runs the very same function as plain Python over the same numpy arrays, its scalar
-results turned into Python numbers as numba returns them. Any other call compiles the function with numba
-(once per process and argument types) and runs that; from then on every kernel call runs compiled. Both ways
-give the same answers (the kernels keep to arithmetic whose numpy and numba types agree).
+results turned into Python numbers as numba returns them; the kernels it calls run as Python too. Any other
+call compiles the function with numba (once per process and argument types) and runs that; so does every call
+once kernels have spent :data:`PYTHON_SECONDS` as Python in the process (a long run pays numba's start once
+rather than Python's slowness on every pattern); from then on every kernel call runs compiled. Both ways give
+the same answers (the kernels keep to arithmetic whose numpy and numba types agree; the tests compare them).
 
 Compiled code is cached on disk under ``numba`` in foldbench's cache (:func:`foldbench.cache.cache_root`, i.e.
 ``$FOLDBENCH_CACHE_DIR``), or in ``$NUMBA_CACHE_DIR`` when that is set: never beside the sources, whose folder may
@@ -23,6 +25,7 @@ from __future__ import annotations
 import functools
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -34,6 +37,7 @@ from foldbench.cache import cache_root
 
 __all__ = [
     "PYTHON_LIMIT",
+    "PYTHON_SECONDS",
     "Kernel",
     "compiled_overload",
     "kernel",
@@ -44,10 +48,13 @@ __all__ = [
 
 PYTHON_LIMIT = 1024
 """Array elements (all counted arguments together) up to which a kernel runs as plain Python before numba is
-loaded: such a call takes at most about a tenth of a second as Python, numba's start a second."""
+loaded (whole patterns of that size take 0.03-0.1 s so; numba's start takes a second)."""
+
+PYTHON_SECONDS = 0.5
+"""Time kernels may spend as plain Python in one process before numba is loaded for all later calls."""
 
 MODES = ("auto", "python", "compiled")
-_state = {"mode": "auto"}
+_state: dict[str, Any] = {"mode": "auto", "python_seconds": 0.0, "depth": 0}
 _overloads: list[tuple[Callable[..., Any], Callable[..., Any]]] = []
 _numba_lock = threading.RLock()
 _numba_ready: list[Any] = []
@@ -119,12 +126,28 @@ class Kernel:
 
     def __call__(self, *args: Any) -> Any:
         mode = _state["mode"]
-        if mode == "python" or (mode == "auto" and not _numba_ready and self._small(args)):
+        if mode == "python":
             return _as_numba_returns(self.py_func(*args))
+        if mode == "auto" and (_state["depth"] > 0 or self._python_first(args)):
+            return self._timed_python(args)  # a kernel called by one running as Python runs as Python too
         return self.dispatcher(*args)
 
-    def _small(self, args: tuple[Any, ...]) -> bool:
+    def _python_first(self, args: tuple[Any, ...]) -> bool:
+        if _numba_ready or _state["python_seconds"] >= PYTHON_SECONDS:
+            return False
         return _element_count([args[i] for i in self._counted], PYTHON_LIMIT) <= PYTHON_LIMIT
+
+    def _timed_python(self, args: tuple[Any, ...]) -> Any:
+        """Run as Python, adding the time of outermost calls to the process's Python budget."""
+        outermost = _state["depth"] == 0
+        start = time.perf_counter()
+        _state["depth"] += 1
+        try:
+            return _as_numba_returns(self.py_func(*args))
+        finally:
+            _state["depth"] -= 1
+            if outermost:
+                _state["python_seconds"] += time.perf_counter() - start
 
     @property
     def dispatcher(self) -> Any:
