@@ -3,13 +3,14 @@
 :func:`kernel` marks a function written in numba's subset of Python. Nothing is compiled, and numba is not even
 imported, until a call needs the compiled version: numba's import and its first dispatch cost about a second,
 far more than a small crease pattern takes to fold. So, until numba is loaded in the process, a call whose
-arguments hold at most :data:`PYTHON_LIMIT` array elements (counted through tuples; parameters named as
-lookup tables not counted) runs the very same function as plain Python over the same numpy arrays, its scalar
-results turned into Python numbers as numba returns them; the kernels it calls run as Python too. Any other
-call compiles the function with numba (once per process and argument types) and runs that; so does every call
-once kernels have spent :data:`PYTHON_SECONDS` as Python in the process (a long run pays numba's start once
-rather than Python's slowness on every pattern); from then on every kernel call runs compiled. Both ways give
-the same answers (the kernels keep to arithmetic whose numpy and numba types agree; the tests compare them).
+arguments hold at most :data:`PYTHON_LIMIT` array elements, or the kernel's own ``python_limit`` (counted
+through tuples; parameters named as lookup tables not counted), runs the very same function as plain Python
+over the same numpy arrays, its scalar results turned into Python numbers as numba returns them; the kernels
+it calls run as Python too. Any other call compiles the function with numba (once per process and argument
+types) and runs that; so does every call once kernels have spent :data:`PYTHON_SECONDS` as Python in the
+process (a long run pays numba's start once rather than Python's slowness on every pattern); from then on
+every kernel call runs compiled. Both ways give the same answers (the kernels keep to arithmetic whose numpy
+and numba types agree; the tests compare them).
 
 Compiled code is cached on disk under ``numba`` in foldbench's cache (:func:`foldbench.cache.cache_root`, i.e.
 ``$FOLDBENCH_CACHE_DIR``), or in ``$NUMBA_CACHE_DIR`` when that is set: never beside the sources, whose folder may
@@ -46,9 +47,10 @@ __all__ = [
     "numba_loaded",
 ]
 
-PYTHON_LIMIT = 1024
+PYTHON_LIMIT = 4096
 """Array elements (all counted arguments together) up to which a kernel runs as plain Python before numba is
-loaded (whole patterns of that size take 0.03-0.1 s so; numba's start takes a second)."""
+loaded: a crease pattern whose every call is that small folds in 0.02-0.4 s of CPU so, while numba's import and
+cache loads take 1.5 s of CPU (both measured on the OrigamiBench models, on a loaded machine)."""
 
 PYTHON_SECONDS = 0.5
 """Time kernels may spend as plain Python in one process before numba is loaded for all later calls."""
@@ -111,10 +113,13 @@ class Kernel:
     """A function compiled by numba on the first call that needs it (see the module's docstring).
 
     ``tables`` names parameters that hold fixed lookup tables: they are not counted as the input's size.
+    ``python_limit`` replaces :data:`PYTHON_LIMIT` for a kernel whose work grows faster than its input (a search).
     """
 
-    def __init__(self, function: Callable[..., Any], tables: tuple[str, ...] = ()) -> None:
+    def __init__(self, function: Callable[..., Any], tables: tuple[str, ...] = (),
+                 python_limit: int | None = None) -> None:
         self.py_func = function
+        self.python_limit = PYTHON_LIMIT if python_limit is None else python_limit
         self._dispatcher: Any = None
         code = function.__code__
         parameters = code.co_varnames[:code.co_argcount]
@@ -135,7 +140,7 @@ class Kernel:
     def _python_first(self, args: tuple[Any, ...]) -> bool:
         if _numba_ready or _state["python_seconds"] >= PYTHON_SECONDS:
             return False
-        return _element_count([args[i] for i in self._counted], PYTHON_LIMIT) <= PYTHON_LIMIT
+        return _element_count([args[i] for i in self._counted], self.python_limit) <= self.python_limit
 
     def _timed_python(self, args: tuple[Any, ...]) -> Any:
         """Run as Python, adding the time of outermost calls to the process's Python budget."""
@@ -162,14 +167,16 @@ class Kernel:
         return f"<kernel {self.py_func.__module__}.{self.py_func.__qualname__}>"
 
 
-def kernel(function: Callable[..., Any] | None = None, *, tables: tuple[str, ...] = ()) -> Any:
+def kernel(
+    function: Callable[..., Any] | None = None, *, tables: tuple[str, ...] = (), python_limit: int | None = None,
+) -> Any:
     """Decorator: ``function`` runs as plain Python on small inputs and compiled (numba, disk-cached) otherwise.
 
-    ``@kernel`` or ``@kernel(tables=("name", ...))`` (parameters holding fixed lookup tables, not input).
+    ``@kernel`` or ``@kernel(tables=("name", ...), python_limit=N)`` (see :class:`Kernel`).
     """
     if function is None:
-        return lambda inner: Kernel(inner, tables)
-    return Kernel(function, tables)
+        return lambda inner: Kernel(inner, tables, python_limit)
+    return Kernel(function, tables, python_limit)
 
 
 def compiled_overload(target: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -132,7 +132,8 @@ def _decide(  # type: ignore[no-untyped-def]
     )
 
 
-@kernel(tables=("table_state", "table_forced"))
+# a search's time grows with its solutions, not its input: only small components are searched as plain Python
+@kernel(tables=("table_state", "table_forced"), python_limit=512)
 def enumerate_component(  # type: ignore[no-untyped-def]
     component, limit, keep_index, trail_length, values, trail, reasons, touching_offsets, touching, constraints,
     slot_counts, table_state, table_forced, resume,
