@@ -95,7 +95,8 @@ def main() -> None:
                 first.append(_timed(args, Path(scratch) / f"first-{path.stem}-{run}"))
             _timed(args, warm)  # fills the shared cache
             warm_runs = [_timed(args, warm) for _ in range(options.runs)]
-            print(f"foldbench fold {path.name}: first (empty cache) {_medians(first)}; "
+            first_text = f"first (empty cache) {_medians(first)}; " if first else ""
+            print(f"foldbench fold {path.name}: {first_text}"
                   f"warm cache {_medians(warm_runs)}; heavy modules imported: "
                   f"{', '.join(_heavy_imports(args, warm)) or 'none'}")
     print(f"load average at the end: {', '.join(f'{load:.1f}' for load in os.getloadavg())} "
