@@ -189,6 +189,35 @@ def test_small_calls_run_as_python_until_the_python_budget_is_spent(tmp_path: Pa
     assert loaded == [False, True] and err == ""
 
 
+_TWO_THREADS = """
+import json, threading
+import numpy as np
+from foldbench import jit
+from foldbench.crease import planar
+inside, release = threading.Event(), threading.Event()
+
+def waiting(values):
+    inside.set()
+    release.wait(60)
+    return values.shape[0]
+
+waiter = threading.Thread(target=jit.kernel(waiting), args=(np.zeros(3),))
+waiter.start()
+inside.wait(60)  # the other thread is inside a kernel running as Python
+points = np.random.default_rng(5).random((2000, 2))
+planar._merge_small(points, np.floor(points / 1e-6).astype(np.int64), 1e-6)
+loaded = jit.numba_loaded()
+release.set()
+waiter.join()
+print(json.dumps(loaded))
+"""
+
+
+def test_a_kernel_running_as_python_in_one_thread_leaves_other_threads_calls_alone(tmp_path: Path) -> None:
+    loaded, err = _fresh_process(_TWO_THREADS, tmp_path)
+    assert loaded is True and err == ""  # the 8,000-element call was compiled, not run as Python
+
+
 def test_an_unwritable_cache_folder_leaves_kernels_compiled_in_memory(tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder", encoding="utf-8")

@@ -56,7 +56,8 @@ PYTHON_SECONDS = 0.5
 """Time kernels may spend as plain Python in one process before numba is loaded for all later calls."""
 
 MODES = ("auto", "python", "compiled")
-_state: dict[str, Any] = {"mode": "auto", "python_seconds": 0.0, "depth": 0}
+_state: dict[str, Any] = {"mode": "auto", "python_seconds": 0.0}
+_calls = threading.local()  # ``depth``: kernels running as Python in this thread, one inside the other
 _overloads: list[tuple[Callable[..., Any], Callable[..., Any]]] = []
 _numba_lock = threading.RLock()
 _numba_ready: list[Any] = []
@@ -133,7 +134,7 @@ class Kernel:
         mode = _state["mode"]
         if mode == "python":
             return _as_numba_returns(self.py_func(*args))
-        if mode == "auto" and (_state["depth"] > 0 or self._python_first(args)):
+        if mode == "auto" and (getattr(_calls, "depth", 0) > 0 or self._python_first(args)):
             return self._timed_python(args)  # a kernel called by one running as Python runs as Python too
         return self.dispatcher(*args)
 
@@ -144,13 +145,14 @@ class Kernel:
 
     def _timed_python(self, args: tuple[Any, ...]) -> Any:
         """Run as Python, adding the time of outermost calls to the process's Python budget."""
-        outermost = _state["depth"] == 0
+        depth = getattr(_calls, "depth", 0)
+        outermost = depth == 0
         start = time.perf_counter()
-        _state["depth"] += 1
+        _calls.depth = depth + 1
         try:
             return _as_numba_returns(self.py_func(*args))
         finally:
-            _state["depth"] -= 1
+            _calls.depth = depth
             if outermost:
                 _state["python_seconds"] += time.perf_counter() - start
 
