@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 __all__ = ["console", "err_console", "split_list", "int_list", "progress_bar"]
 
@@ -33,6 +36,15 @@ def int_list(value: str | None, option: str) -> list[int]:
 @contextmanager
 def progress_bar(description: str, total: int) -> Iterator[Progress]:
     """A rich progress bar on stderr (it disappears when the work is done)."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
     with Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),

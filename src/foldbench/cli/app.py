@@ -28,42 +28,58 @@ except ImportError:  # pragma: no cover - older typer runs on click itself
 
 from foldbench import __version__
 from foldbench.cli._common import err_console
-from foldbench.cli.audit import audit
-from foldbench.cli.env import env_app
-from foldbench.cli.evaluate import compare_command, eval_command, report_command, suite_command
-from foldbench.cli.export import export_command, export_runs_command
-from foldbench.cli.fold import fold
-from foldbench.cli.generate import generate
-from foldbench.cli.human import serve_human_command
-from foldbench.cli.importing import import_app
-from foldbench.cli.paper_table import paper_table_command
-from foldbench.cli.pft import pft_app
+from foldbench.cli._lazy_group import LazyCommand, LazyGroup
 from foldbench.errors import FoldbenchError
 from foldbench.errors import UsageError as ArgumentError
 
-__all__ = ["app", "main"]
+__all__ = ["COMMANDS", "app", "main"]
+
+COMMANDS: dict[str, LazyCommand] = {
+    name: LazyCommand(f"foldbench.cli.{module}", attribute, short_help)
+    for name, module, attribute, short_help in [
+        ("suite", "evaluate", "suite_command", "The main job: generate a small suite of every registered task, "
+         "evaluate the baselines (and any --model) in every modality each task has, write every report and a "
+         "summary."),
+        ("generate", "generate", "generate",
+         "Generate a dataset: items.jsonl, images and a manifest, deterministic from --seed."),
+        ("eval", "evaluate", "eval_command",
+         "Evaluate a model on a dataset; every reply is stored, so re-running the command resumes the run."),
+        ("report", "evaluate", "report_command", "Write a run's report (Markdown and a self-contained HTML page)."),
+        ("compare", "evaluate", "compare_command", "Print the runs' overall metrics side by side (percentages)."),
+        ("paper-table", "paper_table", "paper_table_command", "Print runs in the layout of the paper's main "
+         "results table: its rows, columns and units, in Markdown, CSV or LaTeX, to sit beside the published "
+         "numbers."),
+        ("export", "export", "export_command", "Export datasets for other tools: Parquet shards with a Hugging "
+         "Face dataset card, an lmms-eval task folder, or VLMEvalKit TSV files."),
+        ("export-runs", "export", "export_runs_command", "Write runs as one table, one row per item and run: "
+         "task, model, modality, item metadata, every per-item metric, parse status, latency and tokens."),
+        ("fold", "fold", "fold",
+         "Compile a crease pattern: flat-foldability, folded states, layer order, or a precise error."),
+        ("audit", "audit", "audit",
+         "Score blind baselines (options only, never the question) and flag any that beat or miss chance."),
+        ("serve-human", "human", "serve_human_command", "Serve a dataset's items to people, one at a time in "
+         "the model's modality; answers go to the run store."),
+        ("pft", "pft", "pft_app", "The paper folding test engine (MentalBlackboard)."),
+        ("env", "env", "env_app", "The OrigamiBench synthesis environment."),
+        ("import", "importing", "import_app", "Make a dataset of a benchmark's published items."),
+    ]
+}
+"""Every subcommand but ``tasks`` and ``version``: its module is imported when it runs, never before."""
+
+
+class _RootGroup(LazyGroup):
+    lazy_commands = COMMANDS
+
 
 app = typer.Typer(
     name="foldbench",
     help="Build, run and score paper-folding and origami spatial-reasoning benchmarks.",
+    cls=_RootGroup,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
-app.command("suite")(suite_command)
-app.command("generate")(generate)
-app.command("eval")(eval_command)
-app.command("report")(report_command)
-app.command("compare")(compare_command)
-app.command("paper-table")(paper_table_command)
-app.command("export")(export_command)
-app.command("export-runs")(export_runs_command)
-app.command("fold")(fold)
-app.command("audit")(audit)
-app.command("serve-human")(serve_human_command)
-app.add_typer(pft_app, name="pft")
-app.add_typer(env_app, name="env")
-app.add_typer(import_app, name="import")
 
 
 @app.command("tasks")

@@ -9,7 +9,8 @@ import typer
 
 __all__ = ["env_app"]
 
-env_app = typer.Typer(help="The OrigamiBench synthesis environment.", no_args_is_help=True)
+env_app = typer.Typer(help="The OrigamiBench synthesis environment.", no_args_is_help=True,
+                      rich_markup_mode=None)
 
 
 @env_app.command("run")

@@ -11,7 +11,8 @@ from foldbench.cli._common import console, err_console, progress_bar, split_list
 
 __all__ = ["import_app"]
 
-import_app = typer.Typer(help="Make a dataset of a benchmark's published items.", no_args_is_help=True)
+import_app = typer.Typer(help="Make a dataset of a benchmark's published items.", no_args_is_help=True,
+                         rich_markup_mode=None)
 
 _MENTALBLACKBOARD_TASKS = ("prediction", "backward-prediction", "planning", "generalization")
 

@@ -14,7 +14,8 @@ from foldbench.errors import FoldbenchError, InvalidHoleError
 
 __all__ = ["pft_app"]
 
-pft_app = typer.Typer(help="The paper folding test engine (MentalBlackboard).", no_args_is_help=True)
+pft_app = typer.Typer(help="The paper folding test engine (MentalBlackboard).", no_args_is_help=True,
+                       rich_markup_mode=None)
 
 
 def _parse_hole(text: str) -> Any:

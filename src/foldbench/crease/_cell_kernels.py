@@ -8,8 +8,8 @@ already emitted for the current face (or pair), so every pair and triple comes o
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
-from numba.extending import overload
+
+from foldbench.jit import compiled_overload, kernel
 
 __all__ = [
     "face_pairs_sharing_a_cell",
@@ -17,7 +17,7 @@ __all__ = [
 ]
 
 
-@njit(cache=True)
+@kernel
 def _pairs_pass(cell_offsets, cell_faces, face_offsets, face_cells, face_count, output, write):  # type: ignore[no-untyped-def]
     stamp = np.full(face_count, -1, dtype=np.int64)
     count = 0
@@ -38,7 +38,7 @@ def _pairs_pass(cell_offsets, cell_faces, face_offsets, face_cells, face_count, 
     return count
 
 
-@njit(cache=True)
+@kernel
 def face_pairs_sharing_a_cell(cell_offsets, cell_faces, face_offsets, face_cells, face_count):  # type: ignore[no-untyped-def]
     """Sorted ``(k, 2)`` pairs ``f < g`` of faces that share at least one cell."""
     dummy = np.zeros((0, 2), dtype=np.int64)
@@ -48,7 +48,7 @@ def face_pairs_sharing_a_cell(cell_offsets, cell_faces, face_offsets, face_cells
     return output
 
 
-@njit(cache=True)
+@kernel
 def _variable_of(pairs, row_offsets, first, second):  # type: ignore[no-untyped-def]
     """Index of the pair ``(first, second)`` in the sorted ``pairs`` (binary search in ``first``'s row)."""
     low, high = row_offsets[first], row_offsets[first + 1]
@@ -61,7 +61,7 @@ def _variable_of(pairs, row_offsets, first, second):  # type: ignore[no-untyped-
     return low
 
 
-@njit(cache=True)
+@kernel
 def _side_label(side_keys, side_labels, key):  # type: ignore[no-untyped-def]
     low, high = 0, side_keys.shape[0]
     while low < high:
@@ -77,31 +77,36 @@ def _side_label(side_keys, side_labels, key):  # type: ignore[no-untyped-def]
 
 def _side_of(lookup, face, other):  # type: ignore[no-untyped-def]
     """Same-side group of ``other`` relative to ``face`` (-1 if none); compiled per kind of ``lookup``."""
-    raise NotImplementedError("compiled code only")
+    if len(lookup) == 2:
+        return lookup[0][face, other]
+    return _side_label(lookup[0], lookup[1], face * lookup[4] + other)
 
 
 def _variable_between(lookup, first, second):  # type: ignore[no-untyped-def]
     """Variable of the pair ``first < second``; compiled per kind of ``lookup``."""
-    raise NotImplementedError("compiled code only")
+    if len(lookup) == 2:
+        return lookup[1][first, second]
+    return _variable_of(lookup[2], lookup[3], first, second)
 
 
 # ``lookup`` is ``(side_matrix, variable_matrix)`` (tables) or ``(side_keys, side_labels, pairs, row_offsets,
-# face_count)`` (binary searches); the walk below is compiled once for each, with no test in its loops.
-@overload(_side_of)
+# face_count)`` (binary searches); the walk below is compiled once for each, with no test in its loops (the
+# plain functions above do the same for small inputs, run as Python).
+@compiled_overload(_side_of)
 def _side_of_compiled(lookup, face, other):  # type: ignore[no-untyped-def]
     if len(lookup.types) == 2:
         return lambda lookup, face, other: lookup[0][face, other]
     return lambda lookup, face, other: _side_label(lookup[0], lookup[1], face * lookup[4] + other)
 
 
-@overload(_variable_between)
+@compiled_overload(_variable_between)
 def _variable_between_compiled(lookup, first, second):  # type: ignore[no-untyped-def]
     if len(lookup.types) == 2:
         return lambda lookup, first, second: lookup[1][first, second]
     return lambda lookup, first, second: _variable_of(lookup[2], lookup[3], first, second)
 
 
-@njit(cache=True)
+@kernel
 def _transitivity_pass(  # type: ignore[no-untyped-def]
     pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count, lookup, output, write,
 ):
@@ -144,7 +149,7 @@ def _transitivity_pass(  # type: ignore[no-untyped-def]
     return count, triples
 
 
-@njit(cache=True)
+@kernel
 def _transitivity(pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count, lookup):  # type: ignore[no-untyped-def]
     dummy = np.zeros((0, 3), dtype=np.int32)
     total, triples = _transitivity_pass(pairs, cell_offsets, cell_faces, face_offsets, face_cells, face_count,

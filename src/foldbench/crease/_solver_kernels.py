@@ -16,7 +16,8 @@ constraint ``c < L`` is local, ``c >= L`` is transitivity row ``c - L``:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from foldbench.jit import kernel
 
 __all__ = [
     "component_labels",
@@ -33,13 +34,13 @@ STATE_CONFLICT, STATE_FREE, STATE_DEAD, STATE_FORCED = -1, 0, 1, 2
 TRANSITIVITY_KIND = 3
 
 
-@njit(cache=True)
+@kernel
 def constraint_count(constraints):  # type: ignore[no-untyped-def]
     """Number of constraints (local and transitivity)."""
     return constraints[0].shape[0] + constraints[3].shape[0]
 
 
-@njit(cache=True)
+@kernel
 def kind_of(constraints, constraint):  # type: ignore[no-untyped-def]
     """The type of a constraint."""
     local_kinds = constraints[0]
@@ -48,7 +49,7 @@ def kind_of(constraints, constraint):  # type: ignore[no-untyped-def]
     return np.int64(TRANSITIVITY_KIND)
 
 
-@njit(cache=True)
+@kernel
 def slot_of(constraints, constraint, slot):  # type: ignore[no-untyped-def]
     """The variable of a constraint's slot (-1 past its slots) and whether the slot compares it reversed."""
     local_kinds, local_variables, local_flipped, transitivity = constraints
@@ -60,14 +61,14 @@ def slot_of(constraints, constraint, slot):  # type: ignore[no-untyped-def]
     return np.int64(transitivity[constraint - local_count, slot]), slot == 2
 
 
-@njit(cache=True)
+@kernel
 def _code(constraint, values, constraints, slot_counts):  # type: ignore[no-untyped-def]
     count = slot_counts[kind_of(constraints, constraint)]
     code = 0
     weight = 1
     for slot in range(count):
         variable, flipped = slot_of(constraints, constraint, slot)
-        value = values[variable]
+        value = np.int64(values[variable])  # int8 in the array; the code needs a wide type
         if value != 0 and flipped:
             value = 3 - value
         code += value * weight
@@ -75,7 +76,7 @@ def _code(constraint, values, constraints, slot_counts):  # type: ignore[no-unty
     return code
 
 
-@njit(cache=True)
+@kernel(tables=("table_state", "table_forced"))
 def propagate_from(  # type: ignore[no-untyped-def]
     head, trail_length, values, trail, reasons, touching_offsets, touching, constraints, slot_counts, table_state,
     table_forced,
@@ -108,7 +109,7 @@ def propagate_from(  # type: ignore[no-untyped-def]
     return -1, trail_length
 
 
-@njit(cache=True)
+@kernel
 def _undo(mark, trail_length, values, trail):  # type: ignore[no-untyped-def]
     while trail_length > mark:
         trail_length -= 1
@@ -116,7 +117,7 @@ def _undo(mark, trail_length, values, trail):  # type: ignore[no-untyped-def]
     return trail_length
 
 
-@njit(cache=True)
+@kernel(tables=("table_state", "table_forced"))
 def _decide(  # type: ignore[no-untyped-def]
     variable, value, trail_length, values, trail, reasons, touching_offsets, touching, constraints, slot_counts,
     table_state, table_forced,
@@ -131,7 +132,8 @@ def _decide(  # type: ignore[no-untyped-def]
     )
 
 
-@njit(cache=True)
+# a search's time grows with its solutions, not its input: only small components are searched as plain Python
+@kernel(tables=("table_state", "table_forced"), python_limit=512)
 def enumerate_component(  # type: ignore[no-untyped-def]
     component, limit, keep_index, trail_length, values, trail, reasons, touching_offsets, touching, constraints,
     slot_counts, table_state, table_forced, resume,
@@ -223,7 +225,7 @@ def enumerate_component(  # type: ignore[no-untyped-def]
             return count, False, kept, np.zeros(0, dtype=np.int8)
 
 
-@njit(cache=True)
+@kernel(tables=("table_state",))
 def constraint_states(values, constraints, slot_counts, table_state):  # type: ignore[no-untyped-def]
     """Table state of every constraint under the current values."""
     total = constraint_count(constraints)
@@ -234,7 +236,7 @@ def constraint_states(values, constraints, slot_counts, table_state):  # type: i
     return states
 
 
-@njit(cache=True)
+@kernel
 def _find(parent, x):  # type: ignore[no-untyped-def]
     root = x
     while parent[root] != root:
@@ -246,7 +248,7 @@ def _find(parent, x):  # type: ignore[no-untyped-def]
     return root
 
 
-@njit(cache=True)
+@kernel
 def component_labels(values, constraints, slot_counts, states):  # type: ignore[no-untyped-def]
     """Union unset variables sharing a constraint that is not dead; return each variable's root (-1 if set)."""
     parent = np.arange(values.shape[0])
@@ -271,7 +273,7 @@ def component_labels(values, constraints, slot_counts, states):  # type: ignore[
     return labels
 
 
-@njit(cache=True)
+@kernel
 def constraints_of_variables(constraints, variable_count):  # type: ignore[no-untyped-def]
     """Compressed rows of the constraints naming each variable (a counting sort over the slots)."""
     total = constraint_count(constraints)

@@ -54,7 +54,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
-from numba import njit
 
 from foldbench.crease.errors import PrecisionProblem, SelfIntersection
 from foldbench.crease.folding import FoldedGeometry, crossing_order, fold_faces
@@ -70,6 +69,7 @@ from foldbench.crease.regularize import (
     regularize_kawasaki,
 )
 from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR, LEAST_NOISE
+from foldbench.jit import kernel
 
 __all__ = [
     "GAP_NOISE_FACTOR", "GAP_TRIALS", "NOISE_MARGIN", "FoldedGap", "GapJudge", "genuine_gaps", "narrow_gaps",
@@ -450,7 +450,7 @@ def _kawasaki_correction(pattern: CreasePattern, coords: np.ndarray, moves: np.n
     return steps.T.reshape(moves.shape)
 
 
-@njit(cache=True)
+@kernel
 def _narrow_gaps_small(coords, ends, low, high):  # type: ignore[no-untyped-def]
     """:func:`narrow_gaps` for few points: every vertex pair and every vertex-edge pair, the same tests."""
     count, edge_count = coords.shape[0], ends.shape[0]

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
-from numba import njit
+
+from foldbench.jit import kernel
 
 __all__ = ["SMALL_INPUT", "PlanarGraph", "PlaneFaces", "find_faces", "merge_close_points", "planarize_segments"]
 
@@ -98,7 +99,7 @@ def merge_close_points(points: np.ndarray, tolerance: float) -> tuple[np.ndarray
     return points[np.array(kept, dtype=np.int64)].reshape(-1, 2), labels
 
 
-@njit(cache=True)
+@kernel
 def _merge_small(points, cells, tolerance):  # type: ignore[no-untyped-def]
     """:func:`merge_close_points` for few points, compiled: the same grid order, so the same result."""
     count = points.shape[0]

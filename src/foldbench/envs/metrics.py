@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numba
 import numpy as np
 from PIL import Image
 from shapely.geometry.base import BaseGeometry
+
+from foldbench.jit import kernel
 
 __all__ = [
     "FOREGROUND_BELOW",
@@ -147,8 +148,8 @@ def _distance_to_line(point: np.ndarray, start: np.ndarray, direction: np.ndarra
     return abs(float(offset[0] * direction[1] - offset[1] * direction[0])) / length
 
 
-@numba.njit(cache=True)
-def _label(mask: np.ndarray) -> tuple[np.ndarray, int]:  # pragma: no cover - compiled
+@kernel
+def _label(mask: np.ndarray) -> tuple[np.ndarray, int]:
     """4-connected components of a boolean mask (labels 1..count, 0 outside)."""
     height, width = mask.shape
     labels = np.zeros((height, width), np.int32)
