@@ -163,7 +163,7 @@ def test_compiled_code_is_cached_in_foldbenchs_cache_and_loaded_by_the_next_proc
     cache_path = Path(first["cache_path"])
     assert tmp_path / "numba" in cache_path.parents
     assert PACKAGE not in cache_path.parents
-    assert list(cache_path.glob("planar._merge_small-*.nbi"))
+    assert list(cache_path.glob("_planar_kernels.merge_small-*.nbi"))
     second, second_err = _fresh_process(_COMPILE_ONE, tmp_path)
     assert second["hits"] == 1 and second["kept"] == 2000 and second_err == ""
 

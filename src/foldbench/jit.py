@@ -44,6 +44,7 @@ __all__ = [
     "kernel",
     "kernels_run_as",
     "numba_cache_dir",
+    "kernels_compiled",
     "numba_loaded",
 ]
 
@@ -66,6 +67,14 @@ _numba_ready: list[Any] = []
 def numba_loaded() -> bool:
     """Whether a kernel has needed numba in this process (from then on kernels run compiled)."""
     return bool(_numba_ready)
+
+
+def kernels_compiled() -> bool:
+    """Whether a kernel called now runs compiled whatever its input's size: numba is loaded (or the mode is
+    ``"compiled"``) and the mode is not ``"python"``. Code with a compiled-only path (one that relies on numba's
+    semantics, e.g. its error model) takes it only then."""
+    mode = _state["mode"]
+    return mode == "compiled" or (mode == "auto" and bool(_numba_ready))
 
 
 @contextmanager
@@ -118,8 +127,9 @@ class Kernel:
     """
 
     def __init__(self, function: Callable[..., Any], tables: tuple[str, ...] = (),
-                 python_limit: int | None = None) -> None:
+                 python_limit: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.py_func = function
+        self.options = dict(options or {})
         self.python_limit = PYTHON_LIMIT if python_limit is None else python_limit
         self._dispatcher: Any = None
         code = function.__code__
@@ -162,7 +172,7 @@ class Kernel:
         if self._dispatcher is None:
             with _numba_lock:
                 if self._dispatcher is None:
-                    self._dispatcher = _compile_lazily(self.py_func)
+                    self._dispatcher = _compile_lazily(self.py_func, self.options)
         return self._dispatcher
 
     def __repr__(self) -> str:
@@ -171,14 +181,16 @@ class Kernel:
 
 def kernel(
     function: Callable[..., Any] | None = None, *, tables: tuple[str, ...] = (), python_limit: int | None = None,
+    options: dict[str, Any] | None = None,
 ) -> Any:
     """Decorator: ``function`` runs as plain Python on small inputs and compiled (numba, disk-cached) otherwise.
 
-    ``@kernel`` or ``@kernel(tables=("name", ...), python_limit=N)`` (see :class:`Kernel`).
+    ``@kernel`` or ``@kernel(tables=("name", ...), python_limit=N, options={...})`` (see :class:`Kernel`);
+    ``options`` are passed to ``numba.njit`` (e.g. ``{"error_model": "numpy"}``).
     """
     if function is None:
-        return lambda inner: Kernel(inner, tables, python_limit)
-    return Kernel(function, tables, python_limit)
+        return lambda inner: Kernel(inner, tables, python_limit, options)
+    return Kernel(function, tables, python_limit, options)
 
 
 def compiled_overload(target: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -212,10 +224,11 @@ def _numba() -> Any:
         return _numba_ready[0]
 
 
-def _compile_lazily(function: Callable[..., Any]) -> Any:
-    """A numba dispatcher for ``function`` whose cache lives in :func:`numba_cache_dir`."""
+def _compile_lazily(function: Callable[..., Any], options: dict[str, Any] | None = None) -> Any:
+    """A numba dispatcher for ``function`` (``options`` passed to ``numba.njit``) whose cache lives in
+    :func:`numba_cache_dir`."""
     numba = _numba()
-    dispatcher = numba.njit(function)
+    dispatcher = numba.njit(function, **(options or {}))
     try:
         dispatcher._cache = _cache_class()(function)
     except (RuntimeError, OSError):  # no writable cache folder: compile in memory only

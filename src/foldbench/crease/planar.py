@@ -11,17 +11,26 @@ input segment they came from (``edges_sources``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 import shapely
 
-from foldbench.jit import kernel
+from foldbench.crease._planar_kernels import merge_small as _merge_small
+from foldbench.crease._planar_kernels import planarize_small
+from foldbench.jit import kernels_compiled
 
 __all__ = ["SMALL_INPUT", "PlanarGraph", "PlaneFaces", "find_faces", "merge_close_points", "planarize_segments"]
 
 SMALL_INPUT: int = 400
 """Up to this many points (or segments), merging and candidate pairs use compiled or all-pairs code, which
 has less fixed cost than the grid and the spatial index used above it (same results)."""
+
+COMPILED_SEGMENTS: int = 200
+"""Up to this many segments, once kernels run compiled in the process (:func:`foldbench.jit.kernels_compiled`),
+:func:`planarize_segments` runs compiled loops (:func:`foldbench.crease._planar_kernels.planarize_small`: the
+same arithmetic in the same order, so the same graph) instead of array code, whose fixed cost per operation
+dominates there."""
 
 
 @dataclass(frozen=True)
@@ -97,42 +106,6 @@ def merge_close_points(points: np.ndarray, tolerance: float) -> tuple[np.ndarray
             grid.setdefault((cell_x, cell_y), []).append(found)
         labels[index] = found
     return points[np.array(kept, dtype=np.int64)].reshape(-1, 2), labels
-
-
-@kernel
-def _merge_small(points, cells, tolerance):  # type: ignore[no-untyped-def]
-    """:func:`merge_close_points` for few points, compiled: the same grid order, so the same result."""
-    count = points.shape[0]
-    kept = np.empty(count, dtype=np.int64)
-    kept_cells = np.empty((count, 2), dtype=np.int64)
-    labels = np.empty(count, dtype=np.int64)
-    kept_count = 0
-    tolerance_squared = tolerance * tolerance
-    for index in range(count):
-        found = -1
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                cell_x, cell_y = cells[index, 0] + dx, cells[index, 1] + dy
-                for candidate in range(kept_count):
-                    if kept_cells[candidate, 0] != cell_x or kept_cells[candidate, 1] != cell_y:
-                        continue
-                    x = points[kept[candidate], 0] - points[index, 0]
-                    y = points[kept[candidate], 1] - points[index, 1]
-                    if x * x + y * y <= tolerance_squared:
-                        found = candidate
-                        break
-                if found >= 0:
-                    break
-            if found >= 0:
-                break
-        if found < 0:
-            found = kept_count
-            kept[kept_count] = index
-            kept_cells[kept_count, 0] = cells[index, 0]
-            kept_cells[kept_count, 1] = cells[index, 1]
-            kept_count += 1
-        labels[index] = found
-    return kept[:kept_count].copy(), labels
 
 
 def _candidate_pairs(starts: np.ndarray, ends: np.ndarray, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
@@ -267,6 +240,19 @@ def planarize_segments(segments: np.ndarray, tolerance: float) -> PlanarGraph:
     0
     """
     segments = np.asarray(segments, dtype=float).reshape(-1, 2, 2)
+    if 0 < len(segments) <= COMPILED_SEGMENTS and kernels_compiled():
+        done, vertices, edges_vertices, offsets, sources = planarize_small(
+            np.ascontiguousarray(segments.reshape(-1, 2)), float(tolerance))
+        if done:
+            bounds = offsets.tolist()
+            flat = sources.tolist()
+            return PlanarGraph(vertices_coords=vertices, edges_vertices=edges_vertices,
+                               edges_sources=tuple(tuple(flat[a:b]) for a, b in pairwise(bounds)))
+    return _planarize_arrays(segments, tolerance)
+
+
+def _planarize_arrays(segments: np.ndarray, tolerance: float) -> PlanarGraph:
+    """:func:`planarize_segments` in array operations (any size; ``segments`` shaped ``(k, 2, 2)``)."""
     vertices, labels = merge_close_points(segments.reshape(-1, 2), tolerance)
     segment_vertices = labels.reshape(-1, 2)
     alive = np.flatnonzero(segment_vertices[:, 0] != segment_vertices[:, 1])
