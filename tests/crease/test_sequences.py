@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,6 +25,7 @@ from foldbench.crease.sequences import (
     square_border,
 )
 from foldbench.envs.folded import align_fold, silhouette_of
+from tests.support.shared import FLAT_FOLDER, needs_shared
 
 SEQUENCES = builtin_sequences()
 
@@ -128,7 +128,7 @@ def test_environment_accepts_every_step_and_ends_at_gs_one(sequence) -> None:
 
 # ---- the bases' crease patterns and their flat sub-patterns -----------------------------------------------------
 
-CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus" / "flat-folder" / "instagram"
+CORPUS = FLAT_FOLDER / "instagram"
 
 
 def _locally_flat(creases) -> bool:
@@ -199,11 +199,10 @@ def test_bird_base_is_the_known_22_5_degree_pattern() -> None:
         assert sorted(degrees[point]) == list("MMMV")
 
 
+@needs_shared
 def test_bird_base_matches_the_traditional_oripa_tile() -> None:
     """The lower left quarter of the corpus's '4 Birdbase' (four bird bases on one sheet) is our bird base."""
     path = CORPUS / "082_traditionaloripa_4_Birdbase.fold"
-    if not path.exists():
-        pytest.skip("the flat-folder corpus is not in ../shared")
     document = json.loads(path.read_text())
     coords = np.array(document["vertices_coords"], float) * 2 * PAPER_SIZE
     tile = set()
