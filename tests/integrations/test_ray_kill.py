@@ -25,6 +25,9 @@ TASK = "mentalblackboard/prediction-v1"
 ITEMS = 16
 CONCURRENCY = 2
 
+# one local Ray instance at a time: under xdist these modules run on the same worker, one after the other
+pytestmark = [pytest.mark.ray, pytest.mark.xdist_group("ray")]
+
 
 def _committed(db: Path) -> tuple[set[str], set[str]]:
     """The request keys with a stored reply and the items with a stored score, read without writing."""
