@@ -1,13 +1,19 @@
-"""Datasets shared by the whole suite: each is generated once per run (see ``tests/support/datasets.py``)."""
+"""Settings and datasets of the whole suite: property tests have no time limit, and the shared datasets are generated
+once per run (see ``tests/support/datasets.py``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from foldbench.tasks import make, task_ids
 from tests.support.datasets import Recipe, shared_dataset, shared_datasets
+
+# No property test is held to a wall-clock limit (a loaded machine would fail it): speed is measured in bench/.
+settings.register_profile("foldbench", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("foldbench")
 
 
 def _modalities(task_id: str) -> tuple[str, ...]:
