@@ -14,10 +14,11 @@ from hypothesis import strategies as st
 
 from foldbench.crease.collection import complexity_tier, load_collection, table3, tier_disagreements
 from foldbench.crease.sequences import sequence_by_name
+from tests.support.shared import FLAT_FOLDER as CORPUS
+from tests.support.shared import SHARED, needs_shared
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "flat-folder"
 INSTAGRAM = CORPUS / "instagram"
-needs_corpus = pytest.mark.skipif(not INSTAGRAM.is_dir(), reason=f"reference corpus not found at {INSTAGRAM}")
+needs_corpus = needs_shared
 
 # Table 4 of the paper (counts per category and tier), transcribed on its own to cross-check Table 3.
 TABLE4 = {
@@ -124,7 +125,7 @@ def test_paper_models_ship_with_the_package(tmp_path, monkeypatch):
     assert {entry.file for entry in models.entries} == set(table3())
     assert str(models.root).startswith(str(tmp_path))
     assert module.paper_models_folder() == models.root  # unpacked once, found again
-    if INSTAGRAM.is_dir():
+    if SHARED.is_dir():
         for entry in models.entries[::37]:
             assert entry.path.read_bytes() == (INSTAGRAM / entry.file).read_bytes()
     module.paper_models.cache_clear()

@@ -1,19 +1,19 @@
 """Agreement with the Flat-Folder reference on its own corpus (a fast subset; the full run is
-``bench/compare_crease_corpus.py``). Skipped when ``../shared/corpus/flat-folder`` is absent."""
+``bench/compare_crease_corpus.py``). Skipped only when ``../shared`` is absent."""
 
 from __future__ import annotations
 
 import csv
-from pathlib import Path
 
 import pytest
 
 from foldbench.crease.compiler import compile_crease_pattern
 from foldbench.crease.errors import CreasePatternError
 from foldbench.crease.importers import read_crease_pattern
+from tests.support.shared import FLAT_FOLDER as CORPUS
+from tests.support.shared import needs_shared
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "flat-folder"
-pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"reference corpus not found at {CORPUS}")
+pytestmark = needs_shared
 MAX_FACES = 60
 GRID_FILES = 80
 

@@ -1,17 +1,15 @@
 """Reading a drawing (the corpus's raw ``.svg``/``.opx``/``.fold`` originals) and reading its cleaned FOLD give
-the same answer. Skipped when ``../shared/corpus/flat-folder`` is absent."""
+the same answer. Skipped only when ``../shared`` is absent."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
 from foldbench.crease.summary import summarize
+from tests.support.shared import FLAT_FOLDER as CORPUS
+from tests.support.shared import needs_shared
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "flat-folder"
-pytestmark = pytest.mark.skipif(not (CORPUS / "original").is_dir(),
-                                reason=f"reference corpus not found at {CORPUS}")
+pytestmark = needs_shared
 LIMIT = 1000
 
 DRAWINGS_AND_CLEANED = {

@@ -8,7 +8,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,8 @@ from foldbench.harness import MultiTurnSolver, OneShotSolver, Store, aggregate, 
 from foldbench.harness.report import write_report
 from foldbench.models.registry import make_model
 from foldbench.tasks.base import Item, Task
-from tests.support.fake_openai import prompt_text, reply, slow
+from tests.support.fake_openai import prompt_text, reply
+from tests.support.gate import ReplyGate, wait_for_rows
 from tests.support.toy_task import GuessTask, bisect_reply
 
 TASK = GuessTask()
@@ -134,22 +134,17 @@ with Store(Path({db!r})) as store:
 
 
 def test_a_killed_conversation_resumes_without_resending_answered_turns(tmp_path: Path, fake_openai_server) -> None:  # type: ignore[no-untyped-def]
-    server = fake_openai_server(lambda request, attempt: slow(0.1, then=_bisecting(request, attempt)))
+    gate = ReplyGate(passing=7)  # seven turns answered, then the run is held with three requests in flight
+    server = fake_openai_server(lambda request, attempt: gate(_bisecting(request, attempt)))
     db = tmp_path / "runs.db"
     script = _PLAYER.format(root=str(ROOT), base_url=server.base_url, db=str(db))
     process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        try:
-            with sqlite3.connect(db) as connection:
-                stored = connection.execute("SELECT COUNT(*) FROM turns").fetchone()[0]
-        except sqlite3.OperationalError:
-            stored = 0
-        if stored >= 7:
-            break
-        time.sleep(0.02)
-    os.kill(process.pid, signal.SIGKILL)
-    process.wait()
+    try:
+        wait_for_rows(db, "SELECT COUNT(*) FROM turns", 7)
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+    finally:
+        gate.release()
     with sqlite3.connect(db) as connection:
         turns_before = connection.execute("SELECT COUNT(*) FROM turns").fetchone()[0]
         scored_before = connection.execute("SELECT COUNT(*) FROM scores").fetchone()[0]

@@ -8,7 +8,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,8 @@ from foldbench.tasks.base import Scores
 from foldbench.tasks.dataset import read_items
 from foldbench.tasks.spec import Metric, TaskSpec
 from tests.harness.conftest import prompt_index
-from tests.support.fake_openai import prompt_text, reply, slow
+from tests.support.fake_openai import prompt_text, reply
+from tests.support.gate import ReplyGate, wait_for_rows
 
 TASK = make("mentalblackboard/prediction")
 
@@ -185,14 +185,6 @@ def _eval_cli(dataset: Path, db: Path, base_url: str, *extra: str) -> list[str]:
     ]  # fmt: skip
 
 
-def _stored_scores(db: Path) -> int:
-    try:
-        with sqlite3.connect(db) as connection:
-            return int(connection.execute("SELECT COUNT(*) FROM scores").fetchone()[0])
-    except sqlite3.OperationalError:
-        return 0
-
-
 def test_a_killed_run_with_repeats_resumes_without_resending_what_was_stored(
     tmp_path: Path,
     prediction_dataset: Path,
@@ -203,19 +195,21 @@ def test_a_killed_run_with_repeats_resumes_without_resending_what_was_stored(
     def answer(request: dict[str, Any], attempt: int) -> Any:
         # the first asking of a prompt gets the right answer, later ones a reply with no answer in it
         text = TASK.oracle(index[prompt_text(request)]).model_dump_json() if attempt == 1 else "I cannot tell."
-        return slow(0.1, then=reply(text))
+        return gate(reply(text))
 
+    gate = ReplyGate(passing=8)  # eight answers, then the run is held with two requests in flight
     server = fake_openai_server(answer)
     db = tmp_path / "runs.db"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
     process = subprocess.Popen(
         _eval_cli(prediction_dataset, db, server.base_url), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
     )
-    deadline = time.time() + 90
-    while time.time() < deadline and _stored_scores(db) < 8:
-        time.sleep(0.05)
-    os.kill(process.pid, signal.SIGKILL)
-    process.wait()
+    try:
+        wait_for_rows(db, "SELECT COUNT(*) FROM scores", 8)
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+    finally:
+        gate.release()
     with sqlite3.connect(db) as connection:
         stored_before = connection.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
     askings = 12 * 3

@@ -8,7 +8,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,8 @@ from foldbench.models.registry import make_model
 from foldbench.tasks import make
 from foldbench.tasks.dataset import read_items
 from tests.harness.conftest import prompt_index
-from tests.support.fake_openai import always, answering, reply, slow, status
+from tests.support.fake_openai import always, answering, reply, status
+from tests.support.gate import ReplyGate, wait_for_rows
 
 TASK = make("mentalblackboard/prediction")
 
@@ -170,26 +170,20 @@ def test_a_killed_run_resumes_without_losing_or_repeating_requests(
     fake_openai_server,  # type: ignore[no-untyped-def]
 ) -> None:
     index = prompt_index(prediction_dataset)
-    server = fake_openai_server(lambda request, attempt: slow(0.15, then=reply(_oracle_for(index, request))))
+    gate = ReplyGate(passing=4)  # four answers, then the run is held with two requests in flight
+    server = fake_openai_server(lambda request, attempt: gate(reply(_oracle_for(index, request))))
     db = tmp_path / "runs.db"
     process = subprocess.Popen(
         _eval_cli(prediction_dataset, db, server.base_url, "--concurrency", "2"),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        if db.exists():
-            try:
-                with sqlite3.connect(db) as connection:
-                    done = connection.execute("SELECT COUNT(*) FROM scores").fetchone()[0]
-            except sqlite3.OperationalError:
-                done = 0
-            if done >= 4:
-                break
-        time.sleep(0.05)
-    os.kill(process.pid, signal.SIGKILL)
-    process.wait()
+    try:
+        wait_for_rows(db, "SELECT COUNT(*) FROM scores", 4)
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+    finally:
+        gate.release()
     with sqlite3.connect(db) as connection:
         stored_before = connection.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
     assert 4 <= stored_before < 12

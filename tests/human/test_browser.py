@@ -6,11 +6,10 @@ refusals are asked from the page itself, and the stored answers and scores are c
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,9 +21,12 @@ from foldbench.tasks.dataset import read_items, write_dataset
 from tests.support.cdp import Browser, chromium_path
 
 CHROMIUM = chromium_path()
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="chromium is not installed (apt-get install chromium; .ci/run installs it)"
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        CHROMIUM is None, reason="chromium is not installed (apt-get install chromium; .ci/run installs it)"
+    ),
+]
 
 
 def _free_port() -> int:
@@ -47,18 +49,13 @@ class Server:
 
     def start(self) -> None:
         command = [sys.executable, "-m", "foldbench", "serve-human", *self.args, "--port", str(self.port)]
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(self.url + "/", timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                if self.process.poll() is not None:
-                    raise RuntimeError(self.process.stderr.read().decode() if self.process.stderr else "") from None
-                time.sleep(0.1)
-        raise TimeoutError("the server did not start")
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        env={**os.environ, "PYTHONUNBUFFERED": "1"})  # fmt: skip
+        assert self.process.stdout is not None and self.process.stderr is not None
+        # the first line, "serving N items ... at URL", is printed once the socket listens
+        if not self.process.stdout.readline().startswith("serving "):
+            self.process.wait()
+            raise RuntimeError(self.process.stderr.read())
 
     def stop(self) -> None:
         if self.process is not None:

@@ -15,6 +15,9 @@ from foldbench.integrations.ray import RayUnavailableError
 from foldbench.tasks.dataset import write_dataset
 from tests.export.conftest import run_cli
 
+# one local Ray instance at a time: under xdist these modules run on the same worker, one after the other
+pytestmark = [pytest.mark.ray, pytest.mark.xdist_group("ray")]
+
 
 def _tree(directory: Path) -> dict[str, bytes]:
     return {str(p.relative_to(directory)): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}

@@ -25,6 +25,9 @@ TASK = "mentalblackboard/prediction-v1"
 ITEMS = 16
 CONCURRENCY = 2
 
+# one local Ray instance at a time: under xdist these modules run on the same worker, one after the other
+pytestmark = [pytest.mark.ray, pytest.mark.xdist_group("ray")]
+
 
 def _committed(db: Path) -> tuple[set[str], set[str]]:
     """The request keys with a stored reply and the items with a stored score, read without writing."""
@@ -61,11 +64,9 @@ def test_a_ray_eval_killed_with_sigkill_resumes_without_loss_or_repeats(
                "openai:fake", "--base-url", server.base_url, "--run", "killed", "--db", str(db), "--executor", "ray",
                "--workers", "2", "--concurrency", str(CONCURRENCY)]  # fmt: skip
     first = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    deadline = time.monotonic() + 240
-    try:
+    try:  # waits on the store itself; the per-test timeout bounds a run that never commits
         while len(_committed(db)[1]) < 4:
             assert first.poll() is None, "the run ended before it was killed"
-            assert time.monotonic() < deadline, "no answer was committed within 4 minutes"
             time.sleep(0.05)
     finally:  # the driver and every Ray process it started (they share its session)
         os.killpg(first.pid, signal.SIGKILL)

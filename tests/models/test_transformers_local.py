@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib.util
-import os
 import sys
 import types
 from pathlib import Path
@@ -199,18 +197,7 @@ def test_load_and_input_failures_are_typed(tmp_path: Path, monkeypatch: pytest.M
         TransformersModel("/m", max_new_tokens=0)
 
 
-def test_a_real_local_model_answers(tmp_path: Path) -> None:
-    if importlib.util.find_spec("transformers") is None or importlib.util.find_spec("torch") is None:
-        pytest.skip("torch/transformers are not installed (pip install 'foldbench[local]')")
-    if not os.environ.get("FOLDBENCH_TEST_TRANSFORMERS_MODEL"):
-        pytest.skip("set FOLDBENCH_TEST_TRANSFORMERS_MODEL to a local model directory to run a real generation")
-    write_png(tmp_path / "a.png", (255, 255, 255), size=64)
-    adapter = TransformersModel(os.environ["FOLDBENCH_TEST_TRANSFORMERS_MODEL"], max_new_tokens=8)
-    request = make_request(tmp_path, (ImagePart("a.png"), TextPart("What colour is this?")))
-    reply = asyncio.run(adapter.complete(request))
-    asyncio.run(adapter.aclose())
-    assert reply.error is None, reply.error
-    assert reply.completion_tokens is not None and 1 <= reply.completion_tokens <= 8
+# A real generation needs local weights, which no fresh clone has: bench/check_transformers_local.py runs one.
 
 
 def test_a_conversation_reaches_the_processor_turn_by_turn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

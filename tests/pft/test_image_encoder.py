@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 import math
@@ -44,14 +45,18 @@ HAND_PICKED = [
     "D2-F R270 H1-B",
     "H1-F V1-F H1-B V1-B",
 ]
-CONFIGURATIONS: list[tuple[Action, ...]] = (
-    [tuple(parse_actions(codes)) for codes in HAND_PICKED]
-    + [config for group in (1, 2, 5, 6) for config in configurations(group)]
-    + list(itertools.islice(configurations(9), 0, None, 997))
-    + list(itertools.islice(configurations(4), 0, None, 499))
-)
+@functools.cache
+def _configurations() -> list[tuple[Action, ...]]:
+    """Enumerated when first drawn from, not while the tests are collected."""
+    return (
+        [tuple(parse_actions(codes)) for codes in HAND_PICKED]
+        + [config for group in (1, 2, 5, 6) for config in configurations(group)]
+        + list(itertools.islice(configurations(9), 0, None, 997))
+        + list(itertools.islice(configurations(4), 0, None, 499))
+    )
 
-configurations_strategy = st.sampled_from(CONFIGURATIONS)
+
+configurations_strategy = st.deferred(lambda: st.sampled_from(_configurations()))
 
 
 def rgb(image: Image.Image) -> np.ndarray:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -10,12 +12,17 @@ from foldbench.pft.encoders.text import encode_steps
 from foldbench.pft.holes import Shape, canonical_direction
 from tests.pft import reference_model
 
-ALL_CONFIGURATIONS = [c for group in range(1, 10) for c in configurations(group)]
+
+@functools.cache
+def _all_configurations() -> list[tuple]:
+    """Every configuration of groups 1-9, enumerated when first drawn from (not while the tests are collected)."""
+    return [c for group in range(1, 10) for c in configurations(group)]
 
 
 @st.composite
 def configurations_with_holes(draw: st.DrawFn) -> tuple[tuple, list[Hole]]:
-    actions = ALL_CONFIGURATIONS[draw(st.integers(0, len(ALL_CONFIGURATIONS) - 1))]
+    every = _all_configurations()
+    actions = every[draw(st.integers(0, len(every) - 1))]
     folded = solve(actions, []).folded
     positions = draw(st.lists(st.sampled_from(folded.occupied()), min_size=1, max_size=3, unique=True))
     holes = [

@@ -16,7 +16,6 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -69,15 +68,11 @@ class Browser:
 
     def _debug_port(self) -> int:
         assert self._process.stderr is not None
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            line = self._process.stderr.readline()
+        for line in self._process.stderr:  # chromium names its port on stderr once it listens
             match = re.search(r"DevTools listening on ws://[^:]+:(\d+)/", line)
             if match:
                 return int(match.group(1))
-            if not line and self._process.poll() is not None:
-                break
-        raise RuntimeError("chromium did not open its debugging port")
+        raise RuntimeError("chromium ended without opening its debugging port")
 
     async def _open_session(self) -> aiohttp.ClientSession:
         return aiohttp.ClientSession()
@@ -115,18 +110,21 @@ class Browser:
             raise RuntimeError(f"{expression}: {result['exceptionDetails'].get('text')}")
         return result["result"].get("value")
 
-    def wait_for(self, expression: str, timeout: float = 15.0) -> Any:
-        """Poll until a JavaScript expression is truthy; returns its value."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+    def wait_for(self, expression: str) -> Any:
+        """Wait until a JavaScript expression is truthy; returns its value.
+
+        The page itself re-reads the expression on every animation frame and answers once it holds; a
+        navigation that replaces the page (and the waiting script with it) makes this ask the new page."""
+        waiting = (
+            "new Promise(resolve => { const check = () => { let value; try { value = (" + expression + "); }"
+            " catch (error) { value = undefined; } if (value) resolve(value); else requestAnimationFrame(check); };"
+            " check(); })"
+        )
+        while True:
             try:
-                value = self.evaluate(expression)
-            except RuntimeError:
-                value = None
-            if value:
-                return value
-            time.sleep(0.05)
-        raise TimeoutError(f"waited {timeout} s for {expression}")
+                return self.evaluate(waiting)
+            except RuntimeError:  # the page was replaced while it waited
+                continue
 
     def goto(self, url: str) -> None:
         """Open ``url`` and wait until the page has loaded."""

@@ -5,6 +5,7 @@ cannot be parsed scores as a failure."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 from pathlib import Path
 
@@ -33,8 +34,18 @@ def _task(task_id: str) -> Task:
     return toys[task_id] if task_id in toys else make(task_id)
 
 
-def _items(task: Task) -> list[Item]:
+def _generate(task: Task) -> list[Item]:
     return list(task.generate(N, SEED, modalities=task.modalities[:1], knobs={}))
+
+
+@functools.cache
+def _generated(task_id: str) -> tuple[Item, ...]:
+    return tuple(_generate(_task(task_id)))
+
+
+def _items(task: Task) -> list[Item]:
+    """The task's items, generated once for the module (the tests only read them)."""
+    return list(_generated(task.id))
 
 
 def _digests(folder: Path) -> dict[str, str]:
@@ -125,4 +136,4 @@ def test_the_same_seed_writes_the_same_bytes(task_id: str, datasets: dict[str, P
 
 @pytest.mark.parametrize("task", _toys(), ids=lambda t: t.id)
 def test_the_toy_tasks_are_deterministic(task: Task) -> None:
-    assert _items(task) == _items(task)
+    assert _generate(task) == _generate(task)

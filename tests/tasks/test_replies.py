@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import pytest
@@ -85,13 +84,11 @@ def test_hostile_replies_of_any_size_give_a_result(name: str, size: int) -> None
 
 @pytest.mark.parametrize("size", [2_000, SCAN_LIMIT, 1_000_000])
 @pytest.mark.parametrize("name", sorted(HOSTILE_REPLIES))
-def test_a_hostile_reply_of_up_to_one_megabyte_parses_in_well_under_a_second(name: str, size: int) -> None:
+def test_a_hostile_reply_of_up_to_one_megabyte_gives_a_result(name: str, size: int) -> None:
+    # how fast is measured by bench/bench_parse.py (the README's performance table), not here
     text = hostile_reply(name, size)
     for parse in PARSERS.values():
-        started = time.perf_counter()
-        result = parse(text)
-        assert time.perf_counter() - started < 1.0  # loose on purpose: bench/bench_parse.py has the real figure
-        assert _is_result(result)
+        assert _is_result(parse(text))
 
 
 def test_only_the_end_of_a_long_reply_is_searched_and_the_failure_says_so() -> None:

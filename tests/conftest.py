@@ -1,0 +1,49 @@
+"""Settings and datasets of the whole suite: property tests have no time limit, and the shared datasets are generated
+once per run (see ``tests/support/datasets.py``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from foldbench.tasks import make, task_ids
+from tests.support.datasets import Recipe, shared_dataset, shared_datasets
+
+# No property test is held to a wall-clock limit (a loaded machine would fail it): speed is measured in bench/.
+settings.register_profile("foldbench", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("foldbench")
+
+
+def _modalities(task_id: str) -> tuple[str, ...]:
+    """Every modality of the task but video (which needs ffmpeg and is covered by its own tests)."""
+    return tuple(m for m in make(task_id).modalities if m != "video") or make(task_id).modalities[:1]
+
+
+@pytest.fixture(scope="session")
+def every_task_dataset(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A three-item dataset of every registered task (every modality but video); read-only."""
+    recipes = {task_id: Recipe(task_id, n=3, seed=5, modalities=_modalities(task_id)) for task_id in task_ids()}
+    return shared_datasets(tmp_path_factory, recipes)
+
+
+@pytest.fixture(scope="session")
+def prediction_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Twelve MentalBlackboard prediction items in text and image; read-only."""
+    return shared_dataset(
+        tmp_path_factory, "mentalblackboard/prediction", n=12, seed=3, modalities=("text", "image")
+    )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under ``pytest -n N --dist loadgroup`` the tests of a module that use a module- or class-scoped fixture run
+    on one worker, so that fixture is built once, not once per worker (a test already in a group keeps it)."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None or item.get_closest_marker("xdist_group") is not None:
+            continue
+        scopes = {definition.scope for definitions in info.name2fixturedefs.values() for definition in definitions}
+        if scopes & {"module", "class", "package"}:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))

@@ -1,0 +1,100 @@
+"""Datasets generated once per test run and shared by every test module (and every xdist worker) that asks.
+
+A dataset is named by what generates it (task, size, seed, modalities, knobs) and written once under the run's
+base temporary directory, a file lock keeping other workers from writing it too. Nothing outlives the run: the
+base directory is new for every run, so no dataset made by older code is ever read."""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from foldbench.tasks.dataset import write_dataset
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """The arguments of one ``write_dataset`` call."""
+
+    task_id: str
+    n: int
+    seed: int
+    modalities: tuple[str, ...]
+    knobs: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """A directory name that differs whenever an argument does."""
+        text = json.dumps([self.task_id, self.n, self.seed, list(self.modalities), dict(self.knobs)], sort_keys=True)
+        return f"{self.task_id.replace('/', '_')}-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+
+    def write(self, out: Path) -> None:
+        write_dataset(self.task_id, out, n=self.n, seed=self.seed, modalities=self.modalities, knobs=self.knobs)
+
+
+def _run_directory(factory: pytest.TempPathFactory) -> Path:
+    """The base temporary directory of this run, the same for all of its xdist workers."""
+    base = factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@contextmanager
+def _locked(path: Path, *, wait: bool) -> Iterator[bool]:
+    """Hold ``path``'s lock inside the block; with ``wait=False``, yield False at once if another holds it."""
+    with path.open("a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def shared_datasets(factory: pytest.TempPathFactory, recipes: Mapping[Any, Recipe]) -> dict[Any, Path]:
+    """Each recipe's dataset, written by the first worker of the run that takes it; treat them as read-only.
+
+    A worker first writes every dataset no other worker is writing, then waits for the rest, so workers that need
+    the same datasets at the same time share the work instead of waiting on one another."""
+    shared = _run_directory(factory) / "shared"
+    shared.mkdir(exist_ok=True)
+    pending = list(dict.fromkeys(recipe.name for recipe in recipes.values()))
+    by_name = {recipe.name: recipe for recipe in recipes.values()}
+    for wait in (False, True):
+        busy = []
+        for name in pending:
+            with _locked(shared / f"{name}.lock", wait=wait) as held:
+                if not held:
+                    busy.append(name)
+                elif not (shared / f"{name}.done").exists():
+                    shutil.rmtree(shared / name, ignore_errors=True)  # half-written by a worker that died
+                    by_name[name].write(shared / name)
+                    (shared / f"{name}.done").touch()
+        pending = busy
+    return {key: shared / recipe.name for key, recipe in recipes.items()}
+
+
+def shared_dataset(
+    factory: pytest.TempPathFactory,
+    task_id: str,
+    *,
+    n: int,
+    seed: int,
+    modalities: tuple[str, ...],
+    knobs: Mapping[str, Any] | None = None,
+) -> Path:
+    """``write_dataset(task_id, ..., n=n, seed=seed, modalities=modalities, knobs=knobs)``, once per run."""
+    recipe = Recipe(task_id, n, seed, modalities, knobs or {})
+    return shared_datasets(factory, {0: recipe})[0]
