@@ -120,6 +120,25 @@ def test_the_prompt_asks_for_the_folding_whose_folds_can_all_occur(task_and_item
         task.render(items[0], "text")
 
 
+def test_the_question_shows_the_sheet_and_the_result_but_not_where_the_cut_was_made(task_and_items: tuple) -> None:
+    # The cut lies on the answer's folded paper, often on no other option's: its position would point at the answer.
+    from foldbench.pfp.drawing import png_bytes
+    from foldbench.pfp.puzzle import pattern_of
+    from foldbench.pfp.render_folds import draw_cutouts_alone, draw_pattern
+    from foldbench.tasks.pfp.fold_tasks import QUESTION_SIZE
+
+    task, items = task_and_items
+    item = items[1]
+    puzzle = Puzzle.from_dict(item.inputs["puzzle"])
+    files = dict(task.assets(item))
+    question = [files[path] for path in item.inputs["images"]["question"]]
+    assert len(question) == 3
+    assert png_bytes(draw_cutouts_alone(puzzle.cutouts, QUESTION_SIZE)) not in question
+    assert question[-1] == png_bytes(draw_pattern(pattern_of(puzzle), QUESTION_SIZE))
+    text = "".join(p.text for p in task.render(item).parts if isinstance(p, TextPart))
+    assert "where they were cut" not in text and "holes" in text
+
+
 def test_it_has_no_paper_preset_and_says_so_in_one_line() -> None:
     with pytest.raises(PfpKnobError, match="not one of the papers' tasks") as error:
         list(MissingStepStrictTask().generate(1, 0, knobs={"preset": "paper"}))

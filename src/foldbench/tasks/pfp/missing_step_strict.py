@@ -15,6 +15,10 @@ now lies). The shapes are cut through the paper of the option at the answer's le
 step that cannot occur on the way to the result. Which option holds the answer is known only through the result:
 the options are exchangeable, and no option is a prefix of another.
 
+The question row shows the flat sheet, a "?" for the three folds and the sheet unfolded with its holes; unlike the
+papers' row it does not show the cutouts where they were cut: the cut lies on the answer's folded paper, which is
+often the only option's paper under it, so its position alone would point at the answer.
+
 The engine proves the answer: a cut through the answer's folds makes the holes shown
 (:func:`foldbench.pfp.puzzle.refold_mismatch` is zero), and every cut through any other option's folds misses them
 by at least ``DISTINCT_AREA``. Every two options differ visibly: in at least one of their three folded papers the
@@ -201,13 +205,14 @@ class MissingStepStrictTask(FoldTaskBase):
         return all(_visibly_different(foldings[i], foldings[j]) for i in range(4) for j in range(i))
 
     def _question_panel_count(self, inputs: Mapping[str, Any]) -> int:
-        return 4
+        return 3
 
     def _pictures(self, item: Item) -> tuple[list[Any], list[Any]]:
         from foldbench.pfp.drawing import hstack
 
         puzzle = Puzzle.from_dict(item.inputs["puzzle"])
-        question = self._flat_to_result_row(puzzle)
+        flat, unknown, _where_cut, result = self._flat_to_result_row(puzzle)
+        question = [flat, unknown, result]  # where the cut was made would point at the answer's folded paper
         options = [
             hstack(self._sequence_pictures(puzzle.sheet, _steps_from(o), _STRIP_SIZE)) for o in item.inputs["options"]
         ]
