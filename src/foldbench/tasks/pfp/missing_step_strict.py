@@ -62,7 +62,7 @@ _CUT_TRIES = 8
 _STRIP_SIZE = 112
 """Pixels of each fold picture in an option's strip of three."""
 Drawn = tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
-Sequence = tuple[tuple[Step, ...], tuple[FoldState, ...]]
+Folding = tuple[tuple[Step, ...], tuple[FoldState, ...]]
 
 
 def _steps_data(steps: tuple[Step, ...]) -> list[list[dict[str, Any]]]:
@@ -84,12 +84,14 @@ def _valid(state: FoldState, step: Step, memo: FoldMemo, key: Any) -> bool:
 
 def variant_of(
     sheet: SheetShape, codes: tuple[str, ...], position: int, code: str, memo: FoldMemo
-) -> Sequence | None:
+) -> Folding | None:
     """The folding ``codes`` with its fold at ``position`` replaced by ``code``, every fold laid on the paper as it
     lies at that step, and its states (the flat sheet first); None when one of its folds cannot be made.
 
-    >>> variant_of("square", ("Hc+", "Vc+"), 1, "Dc+", FoldMemo())[0][1][0].code
-    'Dc+'
+    >>> [step[0].code for step in variant_of("square", ("Hc+", "Hc+"), 1, "Vc+", FoldMemo())[0]]
+    ['Hc+', 'Vc+']
+    >>> variant_of("square", ("Hc+", "Vc+"), 1, "Dc+", FoldMemo()) is None  # a diagonal of the half sheet overhangs
+    True
     """
     wanted = codes[:position] + (code,) + codes[position + 1 :]
     states = [sheet_states(sheet, (), memo)[0]]
@@ -106,7 +108,7 @@ def variant_of(
     return result
 
 
-def _visibly_different(first: Sequence, second: Sequence) -> bool:
+def _visibly_different(first: Folding, second: Folding) -> bool:
     """Whether two foldings differ visibly: in some step, their folded papers' outlines differ by ``DISTINCT_AREA``."""
     return any(
         distinct_regions(a.silhouette, b.silhouette) for a, b in zip(first[1][1:], second[1][1:], strict=True)
@@ -124,10 +126,10 @@ class MissingStepStrictTask(FoldTaskBase):
 
     def _hub_variants(
         self, rng: np.random.Generator, sheet: SheetShape, codes: tuple[str, ...]
-    ) -> list[Sequence] | None:
+    ) -> list[Folding] | None:
         """Four foldings, each the hub ``codes`` with one fold (at a random step) replaced by another valid fold,
         pairwise visibly different; None when four are not found in ``_VARIANT_TRIES`` draws."""
-        chosen: list[Sequence] = []
+        chosen: list[Folding] = []
         seen: set[tuple[str, ...]] = set()
         for _ in range(_VARIANT_TRIES):
             position = int(rng.integers(len(codes)))
