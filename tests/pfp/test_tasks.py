@@ -79,7 +79,7 @@ def test_oracle_scores_everything_and_random_scores_about_a_quarter(generated: d
             random_correct += task.score(item, task.random_answer(item, rng)).counts["correct"]
             letters[item.target["answer"]] += 1
             total += 1
-    assert total == len(TASKS) * PER_TASK == 480
+    assert total == len(TASKS) * PER_TASK == 560
     assert oracle_correct == total
     assert 0.16 <= random_correct / total <= 0.34
     assert letters == dict.fromkeys(LETTERS, total // 4)  # balanced in blocks of four items

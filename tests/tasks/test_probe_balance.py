@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from foldbench.errors import FoldbenchError
 from foldbench.harness.probe_audit import audit_probe_records, audit_probes
 from foldbench.tasks import make
-from foldbench.tasks.probes import Candidate, balanced_plan
+from foldbench.tasks.probes import Candidate, balanced_plan, balanced_plan_over_sources
 
 
 def _records(items) -> list[dict]:
@@ -55,6 +55,38 @@ def test_the_plan_balances_answers_within_each_type(supply, n, seed) -> None:
         assert set(counts) <= set(offered[kind]) and list(offered[kind]) == sorted(offered[kind])
         asked = [counts[value] for value in offered[kind]]  # every offered answer, asked or not
         assert max(asked) - min(asked) <= 1
+
+
+def _alternating_sources(asked: list[int]):
+    """Sources whose one question has the answer "even" or "odd" by the source's index; records each request."""
+
+    def candidates_from(count: int) -> list[Candidate]:
+        asked.append(count)
+        return [Candidate(k, "parity", ("even", "odd")[k % 2], ("even", "odd"), k) for k in range(count)]
+
+    return candidates_from
+
+
+def test_the_plan_over_sources_doubles_them_until_the_answers_can_vary() -> None:
+    asked: list[int] = []
+    plan, offered = balanced_plan_over_sources(3, 6, _alternating_sources(asked), (5, 0x9E0C))
+    assert asked == [1, 2, 4]  # one source has one answer; two allow only two balanced questions; four do
+    assert sorted(c.answer for c in plan) in (["even", "even", "odd"], ["even", "odd", "odd"])
+    assert offered == {"parity": ("even", "odd")}
+    again, _ = balanced_plan_over_sources(3, 6, _alternating_sources([]), (5, 0x9E0C))
+    assert [c.source for c in again] == [c.source for c in plan]  # one seed, one plan
+
+
+def test_the_plan_over_sources_gives_up_past_four_n_plus_eight_sources() -> None:
+    asked: list[int] = []
+
+    def one_answer(count: int) -> list[Candidate]:
+        asked.append(count)
+        return [Candidate(k, "colour", "red", ("red", "blue"), k) for k in range(count)]
+
+    with pytest.raises(FoldbenchError, match="balanced probes"):
+        balanced_plan_over_sources(1, 1, one_answer, (0,))
+    assert asked == [1, 2, 4, 8, 16]
 
 
 def test_the_audit_flags_a_type_that_always_has_the_same_answer() -> None:

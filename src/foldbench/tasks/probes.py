@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +30,7 @@ __all__ = [
     "PerceptionAnswer",
     "ProbeAnswers",
     "balanced_plan",
+    "balanced_plan_over_sources",
     "configuration_hash",
     "parse_probe",
     "random_probe",
@@ -191,3 +192,36 @@ def balanced_plan(
             plan.extend(pool[i] for i in picks)
     shuffled = [plan[i] for i in rng.permutation(len(plan))]
     return shuffled, offered
+
+
+MAX_SOURCES_FACTOR = 4
+"""A plan over sources stops growing once it would need more than ``MAX_SOURCES_FACTOR * n + 8`` sources."""
+
+
+def balanced_plan_over_sources(
+    n: int,
+    per_source: int,
+    candidates_from: Callable[[int], Sequence[Candidate]],
+    seed_words: Sequence[int],
+) -> tuple[list[Candidate], dict[str, tuple[str, ...]]]:
+    """:func:`balanced_plan` of ``n`` questions over the first ``ceil(n / per_source)`` sources, doubling the
+    number of sources until their questions allow ``n`` balanced ones (a tiny dataset's few sources may give every
+    question type one answer only). ``candidates_from(count)`` gives every candidate question of the first
+    ``count`` sources (the caller keeps what it has drawn and adds the rest); every attempt draws from a fresh
+    generator seeded with ``seed_words``. Raises :class:`FoldbenchError` when even ``4 n + 8`` or more sources do
+    not suffice.
+
+    >>> plan, offered = balanced_plan_over_sources(
+    ...     2, 1, lambda count: [Candidate(k, "parity", str(k % 2), ("0", "1"), k) for k in range(count)], [0, 1])
+    >>> sorted(c.answer for c in plan), offered
+    (['0', '1'], {'parity': ('0', '1')})
+    """
+    wanted = -(-n // per_source)
+    while True:
+        candidates = candidates_from(wanted)
+        try:
+            return balanced_plan(candidates, n, np.random.default_rng(list(seed_words)))
+        except FoldbenchError:
+            if wanted > MAX_SOURCES_FACTOR * n + 8:
+                raise
+            wanted *= 2

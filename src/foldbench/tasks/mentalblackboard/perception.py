@@ -25,10 +25,8 @@ from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any, Literal
 
-import numpy as np
 from pydantic import field_validator
 
-from foldbench.errors import FoldbenchError
 from foldbench.pft import ENGINE_VERSION
 from foldbench.pft.actions import parse_actions
 from foldbench.tasks.base import Item, Prompt, TaskSpec, check_modalities
@@ -45,7 +43,13 @@ from foldbench.tasks.mentalblackboard.knobs import PredictionDrawKnobs
 from foldbench.tasks.mentalblackboard.perception_questions import Question, questions_for
 from foldbench.tasks.mentalblackboard.render import render_prompt
 from foldbench.tasks.mentalblackboard.sampling import item_rng
-from foldbench.tasks.probes import PROBE_METRICS, Candidate, ProbeAnswers, balanced_plan, configuration_hash
+from foldbench.tasks.probes import (
+    PROBE_METRICS,
+    Candidate,
+    ProbeAnswers,
+    balanced_plan_over_sources,
+    configuration_hash,
+)
 
 __all__ = ["PerceptionKnobs", "PerceptionTask"]
 
@@ -143,9 +147,10 @@ class PerceptionTask(ProbeAnswers):
         source_knobs = {k: v for k, v in given.items() if k in ("groups", "sides")}
         configurations: list[tuple[int, dict[str, Any], dict[str, Any]]] = []
         candidates: list[Candidate] = []
-        wanted = -(-n // per)
-        while True:  # a tiny dataset may need more configurations than n / questions to vary its answers
-            for configuration in range(len(configurations), wanted):
+
+        def candidates_from(count: int) -> list[Candidate]:
+            # a tiny dataset may need more configurations than n / questions to vary its answers
+            for configuration in range(len(configurations), count):
                 source_seed, rng = item_rng(seed, configuration)
                 inputs, _target, metadata = source_task._draw(rng, dict(source_knobs))
                 solution = solution_of(inputs)
@@ -156,13 +161,9 @@ class PerceptionTask(ProbeAnswers):
                     candidates.append(
                         Candidate(configuration, question.kind, question.answer, question.choices, (question, texts))
                     )
-            try:
-                plan, offered = balanced_plan(candidates, n, np.random.default_rng([seed, 0x9E0B]))
-                break
-            except FoldbenchError:
-                if wanted > 4 * n + 8:
-                    raise
-                wanted *= 2
+            return candidates
+
+        plan, offered = balanced_plan_over_sources(n, per, candidates_from, (seed, 0x9E0B))
         for index in range(start, n):
             candidate = plan[index]
             question, texts = candidate.question

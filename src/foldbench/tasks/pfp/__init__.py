@@ -7,6 +7,7 @@ from foldbench.tasks.pfp.common import MAX_TRIES, SPLIT_SIZES, PfpTaskBase, spli
 from foldbench.tasks.pfp.cube_tasks import FoldingTask, UnfoldingTask
 from foldbench.tasks.pfp.fold_tasks import FinalFoldTask, InverseTask, SingleStepTask
 from foldbench.tasks.pfp.missing_step import MissingStepTask
+from foldbench.tasks.pfp.missing_step_strict import MissingStepStrictTask
 from foldbench.tasks.registry import register
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "FinalFoldTask",
     "FoldingTask",
     "InverseTask",
+    "MissingStepStrictTask",
     "MissingStepTask",
     "PfpTaskBase",
     "SingleStepTask",
@@ -29,6 +31,7 @@ __all__ = [
 TASKS: tuple[type[PfpTaskBase], ...] = (
     SingleStepTask,
     MissingStepTask,
+    MissingStepStrictTask,
     InverseTask,
     FoldingTask,
     UnfoldingTask,

@@ -24,10 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-import numpy as np
 from pydantic import field_validator
 
-from foldbench.errors import FoldbenchError
 from foldbench.pfp import ENGINE_VERSION
 from foldbench.pfp.puzzle import Puzzle, puzzle_holes
 from foldbench.pfp.shapes import cutout_polygon, sheet_polygon
@@ -35,7 +33,13 @@ from foldbench.tasks.base import ImagePart, Item, Prompt, TaskSpec, TextPart, ch
 from foldbench.tasks.knobs import Knobs, Whole, parse_knobs
 from foldbench.tasks.pfp.fold_tasks import SingleStepTask
 from foldbench.tasks.pfp.knobs import PfpFoldKnobs
-from foldbench.tasks.probes import PROBE_METRICS, Candidate, ProbeAnswers, balanced_plan, configuration_hash
+from foldbench.tasks.probes import (
+    PROBE_METRICS,
+    Candidate,
+    ProbeAnswers,
+    balanced_plan_over_sources,
+    configuration_hash,
+)
 from foldbench.tasks.registry import register
 
 __all__ = ["PfpPerceptionKnobs", "PfpPerceptionTask", "fold_questions"]
@@ -180,20 +184,17 @@ class PfpPerceptionTask(ProbeAnswers):
         per = given.pop("questions", 3)
         sources: list[Item] = []
         candidates: list[Candidate] = []
-        wanted = -(-n // per)
-        while True:  # a tiny dataset may need more puzzles than n / questions to vary its answers
-            fresh = self._source.generate(wanted, seed, modalities=("image",), knobs=given, start=len(sources))
+
+        def candidates_from(count: int) -> list[Candidate]:
+            # a tiny dataset may need more puzzles than n / questions to vary its answers
+            fresh = self._source.generate(count, seed, modalities=("image",), knobs=given, start=len(sources))
             for source in fresh:
                 for kind, text, choices, answer in fold_questions(source.inputs):
                     candidates.append(Candidate(len(sources), kind, answer, choices, text))
                 sources.append(source)
-            try:
-                plan, offered = balanced_plan(candidates, n, np.random.default_rng([seed, 0x9E0C]))
-                break
-            except FoldbenchError:
-                if wanted > 4 * n + 8:
-                    raise
-                wanted *= 2
+            return candidates
+
+        plan, offered = balanced_plan_over_sources(n, per, candidates_from, (seed, 0x9E0C))
         for index in range(start, n):
             candidate = plan[index]
             source = sources[candidate.source]
