@@ -77,7 +77,7 @@ def _reset_target(env: RandomFoldTargets):
 def test_the_wrapper_passes_the_checker_and_runs_in_a_sync_vector_env() -> None:
     env = _wrapped()
     check_env(env, skip_render_check=True)
-    assert isinstance(env.action_space, gymnasium.spaces.Discrete) and env.action_space.n == 160
+    assert isinstance(env.action_space, gymnasium.spaces.Discrete) and env.action_space.n == 40
     assert isinstance(env.observation_space, gymnasium.spaces.Box) and env.observation_space.shape == (513,)
     vector = gymnasium.vector.SyncVectorEnv([_wrapped, _wrapped])
     observations, _ = vector.reset(seed=[1, 2])
@@ -97,13 +97,23 @@ def test_edge_to_edge_pairs_cross_the_paper() -> None:
     for (x1, y1), (x2, y2) in pairs:
         assert {x1, y1} & {0.0, 10.0} and {x2, y2} & {0.0, 10.0}
         assert not (x1 == x2 in (0.0, 10.0)) and not (y1 == y2 in (0.0, 10.0))
-    full = _wrapped(edge_to_edge=False)
+    assert _wrapped(octilinear=False).pairs == pairs
+    full = _wrapped(edge_to_edge=False, octilinear=False)
     assert full.action_space.n == 2 * len(lattice_pairs(5)) == 600
     assert full.action(7) == LatticeActions(OrigamiSynthesisEnv(observation_mode="text"), size=5).action(7)
 
 
+def test_octilinear_creases_are_the_grid_directions() -> None:
+    pairs = _wrapped().pairs
+    directions = {(np.sign(b[0] - a[0]) * np.sign(b[1] - a[1]), a[0] == b[0], a[1] == b[1]) for a, b in pairs}
+    assert len(pairs) == 20 and set(pairs) < set(edge_to_edge_pairs(5))
+    assert directions == {(0.0, True, False), (0.0, False, True), (1.0, False, False), (-1.0, False, False)}
+    for (x1, y1), (x2, y2) in pairs:
+        assert x1 == x2 or y1 == y2 or abs(x2 - x1) == abs(y2 - y1)
+
+
 @settings(max_examples=15, deadline=None)
-@given(st.lists(st.integers(0, 159), min_size=1, max_size=6), st.integers(0, 3))
+@given(st.lists(st.integers(0, 39), min_size=1, max_size=6), st.integers(0, 3))
 def test_the_step_cache_replays_what_compiling_gives(actions: list[int], seed: int) -> None:
     cached = RandomFoldTargets(OrigamiSynthesisEnv(budget=3, observation_mode="text", final_metrics=False,
                                                    step_cache=4))

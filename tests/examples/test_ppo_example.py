@@ -50,7 +50,7 @@ def test_environments_of_one_process_share_the_target_distribution() -> None:
     config = example.PPOConfig(held_out=3)
     first = example.make_env(config)
     second = example.make_env(config, first.targets)
-    assert second.targets is first.targets and first.action_space.n == 160
+    assert second.targets is first.targets and first.action_space.n == 40
     assert first.unwrapped.step_cache_size == example.STEP_CACHE
 
 

@@ -94,6 +94,12 @@ class LatticeActions(gymnasium.ActionWrapper, gymnasium.utils.RecordConstructorA
         return _crease_action(self.pairs, action)
 
 
+def _octilinear(pair: tuple[tuple[float, float], tuple[float, float]]) -> bool:
+    """Whether the segment between the two points is horizontal, vertical or at 45 degrees."""
+    (x1, y1), (x2, y2) = pair
+    return x1 == x2 or y1 == y2 or abs(abs(x2 - x1) - abs(y2 - y1)) < 1e-9
+
+
 def _crease_action(pairs: list[tuple[tuple[float, float], tuple[float, float]]], action: Any) -> dict[str, Any]:
     """The crease action of lattice index ``action`` (two per pair of points: mountain, then valley)."""
     index = int(action)
@@ -109,7 +115,8 @@ class RandomFoldTargets(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs
     Reset draws a new target from :class:`~foldbench.envs.target_split.SimpleFoldTargets` (seeded by the reset
     seed; no held-out shape is ever drawn) unless ``options["target"]`` names one (how held-out targets are
     evaluated). The action space is ``Discrete(2 * pairs)``: a crease between a pair of lattice points, mountain
-    then valley for each pair in order (:func:`edge_to_edge_pairs` by default);
+    then valley for each pair in order (by default the horizontal, vertical and diagonal ones of
+    :func:`edge_to_edge_pairs`);
     the observation is ``Box(0, 1, (2 * cells**2 + 1,), float32)``: the target's coverage grid, the current
     silhouette's coverage grid (:func:`~foldbench.envs.coverage.coverage_grid`, flattened, bottom row first) and
     the share of the budget left. The reward is the environment's (the change of GS) and ``info`` is passed on.
@@ -123,6 +130,8 @@ class RandomFoldTargets(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs
             are not on the same side (:func:`edge_to_edge_pairs`; 160 actions on the 5 x 5 lattice, against 600
             for every pair): the only creases that fold flat on their own, so fewer actions are refused for
             sure. False numbers every pair as :class:`LatticeActions` does.
+        octilinear: only horizontal, vertical and diagonal (45 degree) creases, the directions of the grid
+            targets' fold lines (40 actions with ``edge_to_edge`` on the 5 x 5 lattice).
         targets: a target distribution to use (and share between environments of one process, with its
             remembered compilations) instead of the one ``folds``, ``grid``, ``seed`` and ``held_out`` describe.
 
@@ -135,15 +144,17 @@ class RandomFoldTargets(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs
 
     def __init__(self, env: gymnasium.Env, folds: tuple[int, ...] = (1, 2), grid: int = 4, seed: int = 0,
                  held_out: int = 16, lattice: int = 5, cells: int = 16, edge_to_edge: bool = True,
-                 targets: SimpleFoldTargets | None = None) -> None:
+                 octilinear: bool = True, targets: SimpleFoldTargets | None = None) -> None:
         if not isinstance(env.unwrapped, OrigamiSynthesisEnv):
             raise TypeError(f"RandomFoldTargets wraps {ENV_ID}, not {type(env.unwrapped).__name__}")
         gymnasium.utils.RecordConstructorArgs.__init__(self, folds=tuple(folds), grid=grid, seed=seed,
                                                        held_out=held_out, lattice=lattice, cells=cells,
-                                                       edge_to_edge=edge_to_edge, targets=targets)
+                                                       edge_to_edge=edge_to_edge, octilinear=octilinear,
+                                                       targets=targets)
         gymnasium.Wrapper.__init__(self, env)
         self.targets = targets or SimpleFoldTargets(tuple(folds), grid, seed, held_out)
-        self.pairs = edge_to_edge_pairs(lattice) if edge_to_edge else lattice_pairs(lattice)
+        pairs = edge_to_edge_pairs(lattice) if edge_to_edge else lattice_pairs(lattice)
+        self.pairs = [pair for pair in pairs if _octilinear(pair)] if octilinear else pairs
         self.cells = cells
         self.action_space = spaces.Discrete(2 * len(self.pairs))
         self.observation_space = spaces.Box(0.0, 1.0, (2 * cells * cells + 1,), np.float32)
