@@ -45,8 +45,8 @@ class PPOConfig:
     lattice: int = 5
     held_out: int = 16
     eval_every: int = 2048
-    learning_rate: float = 1e-3
-    n_steps: int = 64
+    learning_rate: float = 3e-4
+    n_steps: int = 128
     batch_size: int = 64
     epochs: int = 10
     seed: int = 0
@@ -203,12 +203,14 @@ def main(argv: Sequence[str] | None = None) -> dict[str, float]:
     parser.add_argument("--held-out", type=int, default=PPOConfig.held_out, help="held-out targets")
     parser.add_argument("--eval-every", type=int, default=PPOConfig.eval_every, help="timesteps between evaluations")
     parser.add_argument("--learning-rate", type=float, default=PPOConfig.learning_rate)
+    parser.add_argument("--n-steps", type=int, default=PPOConfig.n_steps, help="steps per environment per update")
+    parser.add_argument("--epochs", type=int, default=PPOConfig.epochs, help="passes over each batch of steps")
     parser.add_argument("--seed", type=int, default=PPOConfig.seed)
     parser.add_argument("--out", type=Path, default=Path("train_lattice_ppo.png"))
     args = parser.parse_args(argv)
     config = PPOConfig(timesteps=args.timesteps, envs=args.envs, budget=args.budget, grid=args.grid,
                        lattice=args.lattice, held_out=args.held_out, eval_every=args.eval_every,
-                       learning_rate=args.learning_rate, seed=args.seed)
+                       learning_rate=args.learning_rate, n_steps=args.n_steps, epochs=args.epochs, seed=args.seed)
     curve, summary = train(config)
     print(f"{int(summary['timesteps'])} timesteps in {summary['train_seconds']:.0f} s; held-out mean final GS: "
           f"blank {summary['blank_gs']:.3f}, random {summary['random_gs']:.3f}, PPO before "
