@@ -37,14 +37,14 @@ STEP_CACHE = 20000
 class PPOConfig:
     """What to train on and how."""
 
-    timesteps: int = 16384
+    timesteps: int = 12288
     envs: int = 2
     budget: int = 2
     folds: tuple[int, ...] = (1, 2)
     grid: int = 4
     lattice: int = 5
     held_out: int = 16
-    eval_every: int = 2048
+    eval_every: int = 1024
     learning_rate: float = 3e-4
     n_steps: int = 128
     batch_size: int = 64
@@ -119,7 +119,10 @@ def train(config: PPOConfig) -> tuple[Curve, dict[str, float]]:
     evaluator = make_env(config)
     targets = evaluator.held_out_targets()
     vector = make_vec_env(lambda: make_env(config, evaluator.targets), n_envs=config.envs, seed=config.seed)
-    model = sb3.PPO("MlpPolicy", vector, learning_rate=config.learning_rate, n_steps=config.n_steps,
+    def learning_rate(progress_remaining: float) -> float:  # decays linearly to 0: no late collapse
+        return config.learning_rate * progress_remaining
+
+    model = sb3.PPO("MlpPolicy", vector, learning_rate=learning_rate, n_steps=config.n_steps,
                     batch_size=config.batch_size, n_epochs=config.epochs, gamma=1.0, ent_coef=0.01,
                     seed=config.seed, device="cpu", policy_kwargs={"net_arch": [128, 128]}, verbose=0)
     curve = Curve()
@@ -202,7 +205,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, float]:
     parser.add_argument("--lattice", type=int, default=PPOConfig.lattice, help="lattice points per side")
     parser.add_argument("--held-out", type=int, default=PPOConfig.held_out, help="held-out targets")
     parser.add_argument("--eval-every", type=int, default=PPOConfig.eval_every, help="timesteps between evaluations")
-    parser.add_argument("--learning-rate", type=float, default=PPOConfig.learning_rate)
+    parser.add_argument("--learning-rate", type=float, default=PPOConfig.learning_rate,
+                        help="at the start (it decays linearly to 0)")
     parser.add_argument("--n-steps", type=int, default=PPOConfig.n_steps, help="steps per environment per update")
     parser.add_argument("--epochs", type=int, default=PPOConfig.epochs, help="passes over each batch of steps")
     parser.add_argument("--seed", type=int, default=PPOConfig.seed)
