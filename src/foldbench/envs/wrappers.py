@@ -59,7 +59,7 @@ def edge_to_edge_pairs(size: int) -> list[tuple[tuple[float, float], tuple[float
 
     >>> pairs = edge_to_edge_pairs(3)
     >>> len(pairs), ((0.0, 0.0), (10.0, 10.0)) in pairs, ((0.0, 0.0), (5.0, 0.0)) in pairs
-    (10, True, False)
+    (16, True, False)
     """
     def sides(point: tuple[float, float]) -> set[str]:
         x, y = point
