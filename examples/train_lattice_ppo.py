@@ -37,14 +37,15 @@ STEP_CACHE = 20000
 class PPOConfig:
     """What to train on and how."""
 
-    timesteps: int = 12288
+    timesteps: int = 6144
     envs: int = 2
-    budget: int = 2
-    folds: tuple[int, ...] = (1, 2)
-    grid: int = 4
-    lattice: int = 5
-    held_out: int = 16
-    eval_every: int = 1024
+    budget: int = 1
+    folds: tuple[int, ...] = (1,)
+    grid: int = 8
+    lattice: int = 9
+    held_out: int = 8
+    validation: int = 8
+    eval_every: int = 512
     learning_rate: float = 3e-4
     n_steps: int = 128
     batch_size: int = 64
@@ -54,11 +55,12 @@ class PPOConfig:
 
 @dataclass
 class Curve:
-    """The learning curve: training return and held-out GS at each evaluation."""
+    """The learning curve: training return, validation GS and held-out GS at each evaluation."""
 
     timesteps: list[int] = field(default_factory=list)
     train_return: list[float] = field(default_factory=list)
     held_out_gs: list[float] = field(default_factory=list)
+    validation_gs: list[float] = field(default_factory=list)
 
 
 def make_env(config: PPOConfig, targets: SimpleFoldTargets | None = None) -> RandomFoldTargets:
@@ -67,7 +69,8 @@ def make_env(config: PPOConfig, targets: SimpleFoldTargets | None = None) -> Ran
     base = OrigamiSynthesisEnv(budget=config.budget, observation_mode="text", final_metrics=False,
                                step_cache=STEP_CACHE)
     return RandomFoldTargets(base, folds=config.folds, grid=config.grid, seed=config.seed,
-                             held_out=config.held_out, lattice=config.lattice, targets=targets)
+                             held_out=config.held_out, validation=config.validation, lattice=config.lattice,
+                             targets=targets)
 
 
 def held_out_gs(env: RandomFoldTargets, act: Callable[[np.ndarray, RandomFoldTargets], Any],
@@ -82,6 +85,28 @@ def held_out_gs(env: RandomFoldTargets, act: Callable[[np.ndarray, RandomFoldTar
             done = terminated or truncated
         finals.append(float(info["gs"]))
     return float(np.mean(finals))
+
+
+def oracle_gs(env: RandomFoldTargets, targets: Sequence[Target]) -> tuple[float, int]:
+    """The ceiling: mean final GS when each target is folded by its own creases, one action per fold, and how
+    many targets that cannot reach (a fold of several creases, a crease that is no action, more folds than the
+    budget; they count with the GS of the steps played before)."""
+    finals, unreachable = [], 0
+    for target in targets:
+        actions = env.own_crease_actions(target)
+        budget = env.unwrapped.budget
+        if actions is None or len(actions) > budget:
+            unreachable += 1
+            actions = (actions or [])[:budget]
+        env.reset(seed=0, options={"target": target})
+        gs = float(env.unwrapped.gs)
+        for action in actions:
+            _, _, terminated, _, info = env.step(action)
+            gs = float(info["gs"])
+            if terminated:
+                break
+        finals.append(gs)
+    return float(np.mean(finals)), unreachable
 
 
 def random_baseline_gs(config: PPOConfig, targets: Sequence[Target]) -> float:
@@ -118,6 +143,7 @@ def train(config: PPOConfig) -> tuple[Curve, dict[str, float]]:
     torch.set_num_threads(1)
     evaluator = make_env(config)
     targets = evaluator.held_out_targets()
+    validation = evaluator.validation_targets()
     vector = make_vec_env(lambda: make_env(config, evaluator.targets), n_envs=config.envs, seed=config.seed)
     def learning_rate(progress_remaining: float) -> float:  # decays linearly to 0: no late collapse
         return config.learning_rate * progress_remaining
@@ -126,6 +152,7 @@ def train(config: PPOConfig) -> tuple[Curve, dict[str, float]]:
                     batch_size=config.batch_size, n_epochs=config.epochs, gamma=1.0, ent_coef=0.01,
                     seed=config.seed, device="cpu", policy_kwargs={"net_arch": [128, 128]}, verbose=0)
     curve = Curve()
+    best: dict[str, Any] = {"validation_gs": -1.0}
 
     def greedy(observation: np.ndarray, _env: RandomFoldTargets) -> int:
         return int(model.predict(observation, deterministic=True)[0])
@@ -134,9 +161,13 @@ def train(config: PPOConfig) -> tuple[Curve, dict[str, float]]:
         returns = [episode["r"] for episode in model.ep_info_buffer] if model.ep_info_buffer else [0.0]
         curve.timesteps.append(timesteps)
         curve.train_return.append(float(np.mean(returns)))
+        curve.validation_gs.append(held_out_gs(evaluator, greedy, validation) if validation else 0.0)
         curve.held_out_gs.append(held_out_gs(evaluator, greedy, targets))
-        print(f"  {timesteps:6d} steps: training return {curve.train_return[-1]:+.3f}, "
-              f"held-out GS {curve.held_out_gs[-1]:.3f}", flush=True)
+        if curve.validation_gs[-1] > best["validation_gs"]:  # chosen on validation only, never on held-out
+            best.update(validation_gs=curve.validation_gs[-1], timesteps=timesteps,
+                        held_out_gs=curve.held_out_gs[-1])
+        print(f"  {timesteps:6d} steps: training return {curve.train_return[-1]:+.3f}, validation GS "
+              f"{curve.validation_gs[-1]:.3f}, held-out GS {curve.held_out_gs[-1]:.3f}", flush=True)
 
     class Evaluate(BaseCallback):  # type: ignore[misc]
         def _on_step(self) -> bool:
@@ -153,9 +184,12 @@ def train(config: PPOConfig) -> tuple[Curve, dict[str, float]]:
     if curve.timesteps[-1] != model.num_timesteps:
         record(model.num_timesteps)
     vector.close()
+    oracle, unreachable = oracle_gs(evaluator, targets)
     summary = {"blank_gs": blank, "held_out_gs_before": before, "held_out_gs_after": curve.held_out_gs[-1],
-               "random_gs": random_baseline_gs(config, targets), "train_seconds": seconds,
-               "timesteps": float(model.num_timesteps)}
+               "held_out_gs_chosen": best["held_out_gs"], "chosen_timesteps": float(best["timesteps"]),
+               "validation_gs_chosen": best["validation_gs"], "oracle_gs": oracle,
+               "oracle_unreachable": float(unreachable), "random_gs": random_baseline_gs(config, targets),
+               "train_seconds": seconds, "timesteps": float(model.num_timesteps)}
     return curve, summary
 
 
@@ -177,7 +211,12 @@ def plot(curve: Curve, summary: dict[str, float], config: PPOConfig, path: Path)
     left.axhline(0.0, color="grey", linewidth=0.8)
     left.set_xlabel("timesteps")
     left.set_ylabel("mean training episode return (GS gained)")
-    right.plot(curve.timesteps, curve.held_out_gs, marker="o", markersize=3, label="PPO (greedy)")
+    right.plot(curve.timesteps, curve.held_out_gs, marker="o", markersize=3, label="PPO, held-out")
+    if curve.validation_gs and any(curve.validation_gs):
+        right.plot(curve.timesteps, curve.validation_gs, marker=".", markersize=3, linewidth=0.8,
+                   color="tab:green", alpha=0.7, label="PPO, validation")
+    if "oracle_gs" in summary:
+        right.axhline(summary["oracle_gs"], color="black", linewidth=0.8, label="own creases (ceiling)")
     right.axhline(summary["random_gs"], color="tab:red", linestyle="--", label="random policy")
     right.axhline(summary["blank_gs"], color="grey", linestyle=":", label="blank square")
     right.set_xlabel("timesteps")
@@ -201,9 +240,13 @@ def main(argv: Sequence[str] | None = None) -> dict[str, float]:
     parser.add_argument("--timesteps", type=int, default=PPOConfig.timesteps)
     parser.add_argument("--envs", type=int, default=PPOConfig.envs, help="vectorised environments")
     parser.add_argument("--budget", type=int, default=PPOConfig.budget, help="steps per episode")
+    parser.add_argument("--folds", type=int, nargs="+", default=list(PPOConfig.folds),
+                        help="fold counts a target may have")
     parser.add_argument("--grid", type=int, default=PPOConfig.grid, help="fold lines on multiples of 1/grid")
     parser.add_argument("--lattice", type=int, default=PPOConfig.lattice, help="lattice points per side")
     parser.add_argument("--held-out", type=int, default=PPOConfig.held_out, help="held-out targets")
+    parser.add_argument("--validation", type=int, default=PPOConfig.validation,
+                        help="validation targets (for the checkpoint choice; 0: none)")
     parser.add_argument("--eval-every", type=int, default=PPOConfig.eval_every, help="timesteps between evaluations")
     parser.add_argument("--learning-rate", type=float, default=PPOConfig.learning_rate,
                         help="at the start (it decays linearly to 0)")
@@ -212,13 +255,17 @@ def main(argv: Sequence[str] | None = None) -> dict[str, float]:
     parser.add_argument("--seed", type=int, default=PPOConfig.seed)
     parser.add_argument("--out", type=Path, default=Path("train_lattice_ppo.png"))
     args = parser.parse_args(argv)
-    config = PPOConfig(timesteps=args.timesteps, envs=args.envs, budget=args.budget, grid=args.grid,
-                       lattice=args.lattice, held_out=args.held_out, eval_every=args.eval_every,
+    config = PPOConfig(timesteps=args.timesteps, envs=args.envs, budget=args.budget, folds=tuple(args.folds),
+                       grid=args.grid,
+                       lattice=args.lattice, held_out=args.held_out, validation=args.validation,
+                       eval_every=args.eval_every,
                        learning_rate=args.learning_rate, n_steps=args.n_steps, epochs=args.epochs, seed=args.seed)
     curve, summary = train(config)
     print(f"{int(summary['timesteps'])} timesteps in {summary['train_seconds']:.0f} s; held-out mean final GS: "
           f"blank {summary['blank_gs']:.3f}, random {summary['random_gs']:.3f}, PPO before "
-          f"{summary['held_out_gs_before']:.3f}, after {summary['held_out_gs_after']:.3f}")
+          f"{summary['held_out_gs_before']:.3f}, after {summary['held_out_gs_after']:.3f}, at the checkpoint "
+          f"chosen on validation ({int(summary['chosen_timesteps'])} timesteps) {summary['held_out_gs_chosen']:.3f}; "
+          f"own creases (ceiling) {summary['oracle_gs']:.3f}, {int(summary['oracle_unreachable'])} out of reach")
     print(f"plot: {plot(curve, summary, config, args.out)}")
     return summary
 

@@ -153,3 +153,42 @@ def test_coverage_of_a_box_on_the_sample_grid_is_its_area(left: int, bottom: int
     cell_area = (COVERAGE_WINDOW[2] / 16) ** 2
     assert float(grid.sum()) * cell_area == pytest.approx(box.area, rel=1e-6)
     assert grid.min() >= 0 and grid.max() <= 1
+
+
+def test_validation_shapes_are_neither_held_out_nor_drawn_for_training() -> None:
+    # one fold through the centre of a 1/2 grid: four shapes; one held out, two for validation, one left to train
+    targets = SimpleFoldTargets(folds=(1,), grid=2, seed=0, held_out=1, validation=2)
+    held_out = {shape_key(target) for target in targets.held_out_targets()}
+    validation = {shape_key(target) for target in targets.validation_targets()}
+    rng = np.random.default_rng(5)
+    drawn = {shape_key(targets.draw(rng)) for _ in range(30)}
+    assert len(held_out) == 1 and len(validation) == 2 and len(drawn) == 1
+    assert not held_out & validation and not (held_out | validation) & drawn
+    again = SimpleFoldTargets(folds=(1,), grid=2, seed=0, held_out=1, validation=2)
+    assert [shape_key(t) for t in again.validation_targets()] == [shape_key(t) for t in targets.validation_targets()]
+    assert SimpleFoldTargets(folds=(1,), grid=2, seed=0, held_out=1).validation_targets() == ()
+    with pytest.raises(ValueError, match="distinct shapes"):
+        SimpleFoldTargets(folds=(1,), grid=2, held_out=1, validation=4).validation_targets()
+    with pytest.raises(ValueError, match="held-out shapes or validation shapes"):
+        SimpleFoldTargets(folds=(1,), grid=2, held_out=1, validation=3).draw(rng)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 2**16))
+def test_a_one_fold_target_is_one_own_crease_away(seed: int) -> None:
+    """On a 1/8 grid with the 9 x 9 lattice, every one-fold target's crease is an action that reaches GS 1."""
+    env = _wrapped(folds=(1,), grid=8, lattice=9, held_out=0)
+    env.reset(seed=seed)
+    actions = env.own_crease_actions(env.unwrapped.target)
+    assert actions is not None and len(actions) == 1
+    _, reward, terminated, _, info = env.step(actions[0])
+    assert terminated and info["gs"] == 1.0 and reward > 0
+
+
+def test_a_fold_through_two_layers_is_out_of_reach_of_one_crease_per_step() -> None:
+    book_then_half = simple_fold_target("book, then in half", [((0.5, 0.0), (0.0, 1.0)), ((0.0, 0.5), (1.0, 0.0))])
+    assert [len(step["creases"]) for step in book_then_half.actions] == [1, 2]
+    env = _wrapped()
+    assert env.own_crease_actions(book_then_half) is None
+    assert env.own_crease_actions(BOOK) == [2 * env.pairs.index(((5.0, 0.0), (5.0, 10.0))) + "MV".index(
+        BOOK.actions[0]["creases"][0]["assignment"])]

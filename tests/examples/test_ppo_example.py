@@ -11,6 +11,8 @@ from types import ModuleType
 import numpy as np
 import pytest
 
+from foldbench.envs import simple_fold_target
+
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_lattice_ppo.py"
 
 
@@ -45,12 +47,23 @@ def test_held_out_evaluation_scores_the_policy_on_every_target() -> None:
     assert 0.0 < random < 1.0 and random == example.random_baseline_gs(config, targets)
 
 
+def test_the_ceiling_folds_every_default_target_and_counts_the_unreachable() -> None:
+    example = _example()
+    env = example.make_env(example.PPOConfig())
+    assert example.oracle_gs(env, env.held_out_targets()) == (1.0, 0)
+    assert example.oracle_gs(env, env.validation_targets()) == (1.0, 0)
+    two_layers = simple_fold_target("book, then in half", [((0.5, 0.0), (0.0, 1.0)), ((0.0, 0.5), (1.0, 0.0))])
+    gs, unreachable = example.oracle_gs(env, [two_layers])  # budget 1: the book fold only
+    assert unreachable == 1 and 0.0 < gs < 1.0
+
+
 def test_environments_of_one_process_share_the_target_distribution() -> None:
     example = _example()
     config = example.PPOConfig(held_out=3)
     first = example.make_env(config)
     second = example.make_env(config, first.targets)
-    assert second.targets is first.targets and first.action_space.n == 40
+    # 7 horizontal, 7 vertical and 2 x 15 diagonal creases across the 9 x 9 lattice, each mountain or valley
+    assert second.targets is first.targets and first.action_space.n == 2 * (7 + 7 + 15 + 15)
     assert first.unwrapped.step_cache_size == example.STEP_CACHE
 
 

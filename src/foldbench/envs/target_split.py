@@ -18,12 +18,14 @@ from foldbench.envs.folded import silhouette_of
 from foldbench.envs.geometry import MIN_CREASE_LENGTH
 from foldbench.envs.targets import FoldLine, Target, simple_fold_target, smallest_feature
 
-__all__ = ["HELD_OUT_STREAM", "KEY_GRID", "SimpleFoldTargets", "TRAINING_STREAM", "shape_key"]
+__all__ = ["HELD_OUT_STREAM", "KEY_GRID", "SimpleFoldTargets", "TRAINING_STREAM", "VALIDATION_STREAM", "shape_key"]
 
 TRAINING_STREAM: int = 1
 """Second word of the seed of the training draws (``default_rng([seed, TRAINING_STREAM])``)."""
 HELD_OUT_STREAM: int = 2
 """Second word of the seed of the held-out draws."""
+VALIDATION_STREAM: int = 3
+"""Second word of the seed of the validation draws."""
 KEY_GRID: float = 1e-6
 """The silhouette's coordinates are rounded to this (paper frame) in a shape key."""
 REDRAWS: int = 100
@@ -52,23 +54,28 @@ class SimpleFoldTargets:
         grid: fold lines run through multiples of ``1/grid`` (horizontal, vertical or diagonal).
         seed: the seed of the held-out set (the training draws take theirs from the caller's generator).
         held_out: how many distinct held-out shapes to keep apart.
+        validation: how many further distinct shapes to keep apart for choosing when to stop training (never
+            held-out shapes, never drawn for training), so that the held-out set is scored only once.
     """
 
     folds: tuple[int, ...] = (1, 2)
     grid: int = 4
     seed: int = 0
     held_out: int = 16
+    validation: int = 0
     _cache: dict[tuple[FoldLine, ...], tuple[Target, str] | None] = field(default_factory=dict, init=False, repr=False)
     _held_out: tuple[Target, ...] | None = field(default=None, init=False, repr=False)
     _held_out_keys: frozenset[str] = field(default=frozenset(), init=False, repr=False)
+    _validation: tuple[Target, ...] | None = field(default=None, init=False, repr=False)
+    _kept_apart: frozenset[str] = field(default=frozenset(), init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.folds or min(self.folds) < 1:
             raise ValueError(f"folds must be positive fold counts, got {self.folds}")
         if self.grid < 2:
             raise ValueError(f"grid must be at least 2, got {self.grid}")
-        if self.held_out < 0:
-            raise ValueError(f"held_out must be 0 or more, got {self.held_out}")
+        if self.held_out < 0 or self.validation < 0:
+            raise ValueError(f"held_out and validation must be 0 or more, got {self.held_out}, {self.validation}")
 
     def _draw_any(self, rng: np.random.Generator) -> tuple[Target, str]:
         """One target of the distribution and its shape key. Targets are remembered by their fold lines, so a
@@ -87,21 +94,37 @@ class SimpleFoldTargets:
                 return drawn
         raise ValueError(f"{REDRAWS} draws in a row had vertices closer than {MIN_CREASE_LENGTH}")
 
+    def _distinct(self, stream: int, count: int, excluded: frozenset[str]) -> dict[str, Target]:
+        """The first ``count`` distinct shapes drawn from ``[seed, stream]`` whose keys are not ``excluded``."""
+        rng = np.random.default_rng([self.seed, stream])
+        chosen: dict[str, Target] = {}
+        for _ in range(50 * count + 50):
+            if len(chosen) >= count:
+                break
+            target, key = self._draw_any(rng)
+            if key not in excluded:
+                chosen.setdefault(key, target)
+        if len(chosen) < count:
+            raise ValueError(f"the distribution has fewer than {count} distinct shapes to keep apart")
+        return chosen
+
     def held_out_targets(self) -> tuple[Target, ...]:
         """The held-out targets: the first ``held_out`` distinct shapes drawn from ``[seed, HELD_OUT_STREAM]``."""
         if self._held_out is None:
-            rng = np.random.default_rng([self.seed, HELD_OUT_STREAM])
-            chosen: dict[str, Target] = {}
-            for _ in range(50 * self.held_out + 50):
-                if len(chosen) >= self.held_out:
-                    break
-                target, key = self._draw_any(rng)
-                chosen.setdefault(key, target)
-            if len(chosen) < self.held_out:
-                raise ValueError(f"the distribution has fewer than {self.held_out} distinct shapes to hold out")
+            chosen = self._distinct(HELD_OUT_STREAM, self.held_out, frozenset())
             self._held_out = tuple(chosen.values())
             self._held_out_keys = frozenset(chosen)
+            validation = self._distinct(VALIDATION_STREAM, self.validation, self._held_out_keys)
+            self._validation = tuple(validation.values())
+            self._kept_apart = self._held_out_keys | frozenset(validation)
         return self._held_out
+
+    def validation_targets(self) -> tuple[Target, ...]:
+        """The validation targets: the first ``validation`` distinct shapes drawn from
+        ``[seed, VALIDATION_STREAM]`` that are not held out."""
+        self.held_out_targets()
+        assert self._validation is not None
+        return self._validation
 
     def is_held_out(self, target: Target) -> bool:
         """Whether ``target`` folds to the shape of a held-out target."""
@@ -109,14 +132,17 @@ class SimpleFoldTargets:
         return shape_key(target) in self._held_out_keys
 
     def draw(self, rng: np.random.Generator) -> Target:
-        """A training target: drawn from ``rng`` again until its shape is not held out.
+        """A training target: drawn from ``rng`` again until its shape is neither held out nor a validation shape.
 
         Raises:
-            ValueError: :data:`REDRAWS` draws in a row were all held out (the held-out set covers the distribution).
+            ValueError: :data:`REDRAWS` draws in a row were kept apart (the kept-apart shapes cover the
+                distribution).
         """
         self.held_out_targets()
         for _ in range(REDRAWS):
             target, key = self._draw_any(rng)
-            if key not in self._held_out_keys:
+            if key not in self._kept_apart:
                 return target
-        raise ValueError(f"{REDRAWS} draws in a row were held-out shapes: hold out fewer than {self.held_out}")
+        raise ValueError(f"{REDRAWS} draws in a row were held-out shapes or validation shapes: keep fewer "
+                         f"apart than "
+                         f"{self.held_out + self.validation}")

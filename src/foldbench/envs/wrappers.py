@@ -123,7 +123,7 @@ class RandomFoldTargets(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs
 
     Args:
         env: the synthesis environment (``observation_mode="text"`` avoids drawing pictures nobody reads).
-        folds, grid, seed, held_out: the target distribution (see :class:`SimpleFoldTargets`).
+        folds, grid, seed, held_out, validation: the target distribution (see :class:`SimpleFoldTargets`).
         lattice: lattice points per side of the actions (5: multiples of 2.5).
         cells: cells per side of each coverage grid.
         edge_to_edge: only creases running across the paper, between two lattice points of its boundary that
@@ -143,16 +143,17 @@ class RandomFoldTargets(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs
     """The registered environments this wrapper drives."""
 
     def __init__(self, env: gymnasium.Env, folds: tuple[int, ...] = (1, 2), grid: int = 4, seed: int = 0,
-                 held_out: int = 16, lattice: int = 5, cells: int = 16, edge_to_edge: bool = True,
+                 held_out: int = 16, validation: int = 0, lattice: int = 5, cells: int = 16, edge_to_edge: bool = True,
                  octilinear: bool = True, targets: SimpleFoldTargets | None = None) -> None:
         if not isinstance(env.unwrapped, OrigamiSynthesisEnv):
             raise TypeError(f"RandomFoldTargets wraps {ENV_ID}, not {type(env.unwrapped).__name__}")
         gymnasium.utils.RecordConstructorArgs.__init__(self, folds=tuple(folds), grid=grid, seed=seed,
-                                                       held_out=held_out, lattice=lattice, cells=cells,
+                                                       held_out=held_out, validation=validation,
+                                                       lattice=lattice, cells=cells,
                                                        edge_to_edge=edge_to_edge, octilinear=octilinear,
                                                        targets=targets)
         gymnasium.Wrapper.__init__(self, env)
-        self.targets = targets or SimpleFoldTargets(tuple(folds), grid, seed, held_out)
+        self.targets = targets or SimpleFoldTargets(tuple(folds), grid, seed, held_out, validation)
         pairs = edge_to_edge_pairs(lattice) if edge_to_edge else lattice_pairs(lattice)
         self.pairs = [pair for pair in pairs if _octilinear(pair)] if octilinear else pairs
         self.cells = cells
@@ -168,6 +169,25 @@ class RandomFoldTargets(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs
     def held_out_targets(self) -> tuple[Target, ...]:
         """The held-out targets (pass each as ``reset(options={"target": ...})`` to evaluate)."""
         return self.targets.held_out_targets()
+
+    def validation_targets(self) -> tuple[Target, ...]:
+        """The validation targets (for choosing when to stop training; never drawn for training, never held out)."""
+        return self.targets.validation_targets()
+
+    def own_crease_actions(self, target: Target) -> list[int] | None:
+        """The actions that fold ``target`` by its own creases, one per fold, or None when a fold adds more than
+        one crease or a crease that is not an action (the target is then out of reach of one crease per step)."""
+        actions = []
+        for step in target.actions:
+            if len(step["creases"]) != 1:
+                return None
+            crease = step["creases"][0]
+            ends = tuple(tuple(float(round(value, 6)) + 0.0 for value in crease[end]) for end in ("p1", "p2"))
+            pair = next((p for p in (ends, ends[::-1]) if p in self.pairs), None)
+            if pair is None:
+                return None
+            actions.append(2 * self.pairs.index(pair) + "MV".index(crease["assignment"]))
+        return actions
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
