@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import string
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -49,7 +50,7 @@ from foldbench.envs.metrics import (
     raster_geometric_similarity,
 )
 from foldbench.envs.pictures import Window, crease_pattern_image, episode_window, folded_image
-from foldbench.envs.sheet import Sheet, apply_action, blank_sheet
+from foldbench.envs.sheet import ActionResult, Sheet, apply_action, blank_sheet
 from foldbench.envs.similarity import ImageEmbedder, ShapeDescriptorEmbedder, semantic_similarity
 from foldbench.envs.targets import Target, match_distance, random_simple_fold_target
 
@@ -113,13 +114,16 @@ class OrigamiSynthesisEnv(gymnasium.Env[dict[str, Any], Any]):
         embedder: the SS embedder of the final metrics (default: the offline shape descriptor).
         final_metrics: compute the final metrics at the end of each episode (``info["final_metrics"]``); False
             leaves them out, for training loops that use only the reward (they cost more than a step).
+        step_cache: remember the outcome of up to this many (creases so far, action) pairs and replay it instead
+            of compiling again (0: off). Training loops revisit the same states (every episode starts blank), and
+            the outcome of an action depends only on them; a replayed step is the step computed first.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 2}
 
     def __init__(self, target: Target | None = None, budget: int = 10, image_size: int = 256,
                  observation_mode: Literal["full", "text"] = "full", render_mode: str | None = None,
-                 embedder: ImageEmbedder | None = None, final_metrics: bool = True) -> None:
+                 embedder: ImageEmbedder | None = None, final_metrics: bool = True, step_cache: int = 0) -> None:
         if budget < 1:
             raise ValueError(f"budget must be at least 1, got {budget}")
         if observation_mode not in ("full", "text"):
@@ -130,6 +134,10 @@ class OrigamiSynthesisEnv(gymnasium.Env[dict[str, Any], Any]):
         self.image_size, self.observation_mode, self.render_mode = image_size, observation_mode, render_mode
         self.embedder = embedder or ShapeDescriptorEmbedder()
         self.with_final_metrics = final_metrics
+        if step_cache < 0:
+            raise ValueError(f"step_cache must be 0 or more, got {step_cache}")
+        self.step_cache_size = step_cache
+        self._step_cache: OrderedDict[tuple[bytes, tuple[str, ...], str], ActionResult] = OrderedDict()
         picture = spaces.Box(0, 255, (image_size, image_size, 3), np.uint8)
         fields: dict[str, spaces.Space[Any]] = {"text": spaces.Text(TEXT_LIMIT, min_length=0, charset=_CHARSET)}
         if observation_mode == "full":
@@ -179,7 +187,7 @@ class OrigamiSynthesisEnv(gymnasium.Env[dict[str, Any], Any]):
             feedback = {"accepted": False, "stage": "budget", "class": "BUDGET", "code": "E_BUDGET_SPENT",
                         "message": f"the budget of {self.budget} steps is spent", "where": {}}
             return self._observation(feedback), 0.0, False, True, self._info(feedback)
-        result = apply_action(self.sheet, action)
+        result = self._apply(action)
         before, previous = self.gs, self.sheet
         if result.accepted:
             self.sheet = result.sheet
@@ -194,6 +202,25 @@ class OrigamiSynthesisEnv(gymnasium.Env[dict[str, Any], Any]):
         if (terminated or truncated) and self.with_final_metrics:
             info["final_metrics"] = self.final_metrics()
         return self._observation(result.feedback), float(self.gs - before), terminated, truncated, info
+
+    def _apply(self, action: Any) -> ActionResult:
+        """:func:`apply_action` on the current sheet, through the step cache when it is on."""
+        if not self.step_cache_size or not isinstance(action, (dict, str)):
+            return apply_action(self.sheet, action)
+        try:
+            action_key = action if isinstance(action, str) else json.dumps(action, sort_keys=True)
+        except (TypeError, ValueError):
+            return apply_action(self.sheet, action)
+        key = (self.sheet.creases.tobytes(), self.sheet.assignments, action_key)
+        cached = self._step_cache.get(key)
+        if cached is not None:
+            self._step_cache.move_to_end(key)
+            return cached
+        result = apply_action(self.sheet, action)
+        self._step_cache[key] = result
+        if len(self._step_cache) > self.step_cache_size:
+            self._step_cache.popitem(last=False)
+        return result
 
     # -- metrics ---------------------------------------------------------------------------------------------
     def _similarity(self, sheet: Sheet) -> float:
