@@ -1,4 +1,4 @@
-"""Step latency of the crease-pattern code environment (``foldbench/CreasePatternCode-v0``), in process.
+"""Step latency of the crease-pattern code environment (``foldbench/CreasePatternCode-v1``), in process.
 
 Usage:
     .venv/bin/python bench/bench_code_env.py [--episodes 30] [--repeats 3]

@@ -221,7 +221,7 @@ def main() -> None:
                                                                         "max_faces": args.paper_models}
     results, difficulties = ladder(args.references, args.seed, args.jitter, knobs)
     print_table(results)
-    print_by_difficulty(results, difficulties, ("unrelated", "random"))
+    print_by_difficulty(results, difficulties, ("flipped", "moved", "removed", "extra", "unrelated", "random"))
 
 
 if __name__ == "__main__":

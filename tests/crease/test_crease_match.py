@@ -8,8 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foldbench.crease import build_crease_pattern, random_simple_folds, simple_fold_pattern
-from foldbench.crease.crease_match import crease_agreement
+from foldbench.crease.crease_match import chance_corrected, crease_agreement, paper_grid
 from foldbench.crease.similarity import prepare_reference, score_generated
+from foldbench.tasks.origamispace.instances import pleat_instance
 
 BORDER = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
 # a reference without symmetry: a vertical fold off centre, then a slanted fold of the folded strip
@@ -122,4 +123,69 @@ def test_agreement_is_one_with_itself_and_mirrors_precision_and_recall(seed: int
     assert crease_agreement(a, a).f1 == pytest.approx(1.0)
     forward, backward = crease_agreement(a, b), crease_agreement(b, a)
     assert 0.0 <= forward.f1 <= 1.0
-    assert forward.f1 == pytest.approx(backward.f1, abs=1e-6)
+    # the raw shares mirror; the chance correction reads the reference's grid, so it is not symmetric
+    assert forward.raw_precision == pytest.approx(backward.raw_recall, abs=1e-6)
+    assert forward.raw_recall == pytest.approx(backward.raw_precision, abs=1e-6)
+    assert forward.precision <= forward.raw_precision and forward.recall <= forward.raw_recall
+
+
+def _one_crease_removed(document: dict) -> dict:
+    segments, letters = _segments(document)
+    kept = [i for i in range(len(letters)) if i != _longest_crease(segments, letters)]
+    return _document(segments[kept], "".join(letters[i] for i in kept))
+
+
+def test_a_random_pleated_pattern_on_the_grid_scores_far_below_a_one_crease_near_miss() -> None:
+    """Two random hard pleated models (24 pleats on the same 1/64 grid) share much of their crease length by
+    coincidence; only what is beyond chance counts, so such a pattern sits far below the reference with one crease
+    removed (without the correction it took about half the near miss's score)."""
+    randoms, near_misses = [], []
+    for seed in range(3):
+        reference = pleat_instance(np.random.default_rng(seed), 25, 200)
+        prepared = prepare_reference(reference.pattern)
+        other_seed = 1000 + seed
+        while True:  # the first random pleated model that shares at least 40 % of its creases by chance
+            other = pleat_instance(np.random.default_rng(other_seed), 25, 200)
+            if crease_agreement(other.pattern, reference.pattern).raw_precision > 0.4:
+                break
+            other_seed += 1
+        randoms.append(score_generated(other.fold_document(), prepared))
+        near_misses.append(score_generated(_one_crease_removed(reference.fold_document()), prepared))
+    assert max(score.creases for score in randoms) < 0.15
+    assert max(score.score for score in randoms) < 0.25  # its folded shape, a strip as the reference's, earns a little
+    assert min(score.creases for score in near_misses) > 0.8
+    assert min(score.score for score in near_misses) > max(score.score for score in randoms) + 0.55
+
+
+def _pleat_lines(heights: np.ndarray):
+    lines = np.array([[[0.0, y], [1.0, y]] for y in heights])
+    return build_crease_pattern(np.concatenate([BORDER, lines]), "BBBB" + "VM" * (len(heights) // 2))
+
+
+def test_the_same_pleats_moved_along_the_grid_count_as_chance() -> None:
+    """Pleat lines on 20 of the 31 even 64ths, and the same drawing moved up one grid step (2/64): the family at
+    the wrong place, which shares most of its lines by coincidence; next to nothing counts once chance is taken
+    out, while the reference itself keeps 1."""
+    heights = np.sort(np.random.default_rng(4).choice(np.arange(1, 31), size=20, replace=False)) * 2 / 64
+    reference = _pleat_lines(heights)
+    moved = crease_agreement(_pleat_lines(heights + 2 / 64), reference)
+    assert moved.raw_precision > 0.5 and moved.f1 < 0.25
+    assert crease_agreement(reference, reference).f1 == pytest.approx(1.0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 256), start=st.floats(0.0, 0.99), steps=st.lists(st.integers(2, 255), max_size=6))
+def test_paper_grid_finds_the_coarsest_lattice(n: int, start: float, steps: list[int]) -> None:
+    values = start + np.array([0, 1, *steps]) / n  # one step of 1/n: no coarser lattice holds them
+    assert paper_grid(values) == n
+
+
+@settings(max_examples=60, deadline=None)
+@given(observed=st.floats(0.0, 1.0), expected=st.floats(0.0, 1.0), more=st.floats(0.0, 1.0))
+def test_chance_correction_is_zero_at_chance_one_at_one_and_monotone(observed: float, expected: float,
+                                                                      more: float) -> None:
+    corrected = chance_corrected(observed, expected)
+    assert 0.0 <= corrected <= 1.0
+    assert chance_corrected(1.0, expected) == 1.0 and chance_corrected(expected, expected) == 0.0
+    assert (corrected > 0.0) == (observed > expected)
+    assert chance_corrected(max(observed, more), expected) >= corrected

@@ -37,6 +37,19 @@ def test_registered_and_check_env_passes() -> None:
     check_env(CreasePatternCodeEnv(observation_mode="text", folds=(2,)), skip_render_check=True)
 
 
+def test_v1_is_registered_and_v0_is_deprecated_in_its_favour() -> None:
+    """The observation changed (``flat_pattern`` replaced ``crease_pattern``), so the id moved to v1; asking for
+    v0 gets Gymnasium's own error naming v1, not an environment with the new observation under the old id."""
+    assert CODE_ENV_ID == "foldbench/CreasePatternCode-v1"
+    assert "foldbench/CreasePatternCode-v0" not in gymnasium.registry
+    with pytest.warns(DeprecationWarning), pytest.raises(gymnasium.error.DeprecatedEnv, match="CreasePatternCode-v1"):
+        gymnasium.make("foldbench/CreasePatternCode-v0")
+    env = gymnasium.make(CODE_ENV_ID, image_size=32)
+    observation, _ = env.reset(seed=0)
+    assert set(observation) == {"flat_pattern", "folded", "text"}
+    env.close()
+
+
 def test_observation_shows_the_reference_pictures_and_the_name() -> None:
     env = CreasePatternCodeEnv(image_size=64, render_mode="rgb_array")
     observation, info = env.reset(seed=0, options={"instance": INSTANCE})

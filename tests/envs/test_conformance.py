@@ -16,7 +16,7 @@ ENV_IDS = sorted(env_id for env_id in gymnasium.registry if env_id.startswith("f
 
 
 def test_both_environments_are_registered() -> None:
-    assert {"foldbench/CreasePatternCode-v0", "foldbench/OrigamiSynthesis-v0"} <= set(ENV_IDS)
+    assert {"foldbench/CreasePatternCode-v1", "foldbench/OrigamiSynthesis-v0"} <= set(ENV_IDS)
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)

@@ -136,7 +136,7 @@ def test_bad_options_are_refused() -> None:
     with pytest.raises(ValueError, match="grid"):
         SimpleFoldTargets(grid=1)
     with pytest.raises(TypeError, match="RandomFoldTargets"):
-        RandomFoldTargets(gymnasium.make("foldbench/CreasePatternCode-v0", observation_mode="text"))
+        RandomFoldTargets(gymnasium.make("foldbench/CreasePatternCode-v1", observation_mode="text"))
 
 
 _SUB = COVERAGE_WINDOW[2] / (16 * SAMPLES)

@@ -9,6 +9,15 @@ the reference's, and the agreement is their harmonic mean (F1). The comparison i
 sheet can lie: turned by quarter turns (creases unchanged), or turned over (its mirror image with mountains and
 valleys swapped); either folds the same model.
 
+Shared crease length counts only beyond what chance gives. Patterns drawn on a grid share whole lines by
+coincidence (two random pleated models on the same 1/64 grid share most of their pleat lines), so each share is
+corrected like Cohen's kappa: ``(observed - expected) / (1 - expected)``, 0 when it is no better than chance. The
+expected share is the mean share of the same generated drawing placed elsewhere on the paper: moved by
+:data:`CHANCE_PLACEMENTS` seeded shifts, wrapped around the paper's edges so no crease length is lost, along each
+axis by whole steps of the reference's grid (the coarsest ``1/n``, ``n`` up to :data:`MAX_GRID`, on which all the
+reference's inner crease ends lie) or by any amount where it has none. An answer keeps full credit only for
+creases at their right places; a drawing of the right family at the wrong places scores near 0.
+
 A pattern with no crease agrees with nothing (0). The comparison needs no compiling, so a near miss that no
 longer folds is still compared on what it draws.
 """
@@ -20,9 +29,11 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
+from foldbench.crease._crease_chance import Drawing, expected_shares, placements
 from foldbench.crease.pattern import CreasePattern
 
-__all__ = ["CREASE_TOLERANCE", "CreaseAgreement", "crease_agreement", "crease_lines"]
+__all__ = ["CHANCE_PLACEMENTS", "CREASE_TOLERANCE", "CreaseAgreement", "chance_corrected", "crease_agreement",
+           "crease_lines", "paper_grid"]
 
 CREASE_TOLERANCE: float = 0.005
 """Crease lines closer than this (in units of the paper's side) lie at the same place: about 2.5 pixels of the
@@ -35,18 +46,65 @@ _SYMMETRIES = [np.array(m, float) for m in (
 _SWAP = str.maketrans("MV", "VM")
 
 
+CHANCE_PLACEMENTS: int = 32
+"""How many other placements of the generated drawing estimate the share expected by chance."""
+CHANCE_SEED: int = 0x5EED
+"""The seed of those placements (fixed, so a score never changes between runs)."""
+MAX_GRID: int = 256
+"""The finest grid looked for in a reference: steps of ``1/MAX_GRID`` of the side."""
+GRID_SNAP: float = 1e-5
+"""A coordinate this close to a grid line lies on it (the rounding of files written with few decimals)."""
+_EDGE = 1e-9
+
+
 @dataclass(frozen=True)
 class CreaseAgreement:
-    """Credited shares of the generated (precision) and reference (recall) crease length, and their F1."""
+    """Credited shares of the generated (precision) and reference (recall) crease length beyond chance, their
+    F1, and the raw shares before the chance correction."""
 
     precision: float
     recall: float
+    raw_precision: float | None = None
+    raw_recall: float | None = None
 
     @property
     def f1(self) -> float:
         """The harmonic mean of precision and recall (0 when both are 0)."""
         total = self.precision + self.recall
         return 0.0 if total <= 0 else 2 * self.precision * self.recall / total
+
+
+def chance_corrected(observed: float, expected: float) -> float:
+    """``(observed - expected) / (1 - expected)``, at least 0; a full share stays full.
+
+    >>> chance_corrected(1.0, 1.0), chance_corrected(0.6, 0.6), chance_corrected(0.75, 0.5), chance_corrected(0.3, 0.6)
+    (1.0, 0.0, 0.5, 0.0)
+    """
+    if observed >= 1.0:
+        return 1.0
+    if observed <= expected:
+        return 0.0
+    return (observed - expected) / (1.0 - expected)
+
+
+def paper_grid(values: np.ndarray) -> int | None:
+    """The smallest ``n <= MAX_GRID`` such that the values lie on one lattice ``x0 + k/n``, or None (fewer than
+    two different values, or none fits).
+
+    >>> paper_grid(np.array([3 / 64, 7 / 64, 31 / 64])), paper_grid(np.array([0.3]))
+    (16, None)
+    >>> print(paper_grid(np.array([0.1, 0.1 + 2 ** 0.5 / 10, 0.1 + 3 ** 0.5 / 10])))
+    None
+    """
+    values = np.asarray(values, float)
+    if len(values) < 2 or float(np.ptp(values)) <= GRID_SNAP:
+        return None
+    offsets = values - values[0]
+    for n in range(1, MAX_GRID + 1):
+        scaled = offsets * n
+        if float(np.abs(scaled - np.round(scaled)).max()) <= GRID_SNAP * n:
+            return n
+    return None
 
 
 def crease_lines(pattern: CreasePattern) -> tuple[np.ndarray, str]:
@@ -93,31 +151,62 @@ def _credited(lines: np.ndarray, letters: str, other: np.ndarray, other_letters:
     return float((credit * weights).sum())
 
 
-def _agreement(gen: tuple[np.ndarray, str], ref: tuple[np.ndarray, str], tolerance: float) -> CreaseAgreement:
-    gen_length = float(np.hypot(*(gen[0][:, 1] - gen[0][:, 0]).T).sum()) if len(gen[0]) else 0.0
-    ref_length = float(np.hypot(*(ref[0][:, 1] - ref[0][:, 0]).T).sum()) if len(ref[0]) else 0.0
+def _lengths(lines: np.ndarray) -> float:
+    return float(np.hypot(*(lines[:, 1] - lines[:, 0]).T).sum()) if len(lines) else 0.0
+
+
+def _shares(gen: tuple[np.ndarray, str], ref: tuple[np.ndarray, str], tolerance: float) -> tuple[float, float]:
+    """The raw credited shares (precision, recall) of the generated lines against the reference's."""
+    gen_length, ref_length = _lengths(gen[0]), _lengths(ref[0])
     if gen_length <= 0 or ref_length <= 0:
-        return CreaseAgreement(0.0, 0.0)
+        return 0.0, 0.0
     precision = _credited(*gen, *ref, tolerance) / gen_length
     recall = _credited(*ref, *gen, tolerance) / ref_length
-    return CreaseAgreement(min(1.0, precision), min(1.0, recall))
+    return min(1.0, precision), min(1.0, recall)
+
+
+def _drawing(lines: np.ndarray, letters: str) -> Drawing:
+    points, weights, owner = _samples(lines)
+    return Drawing(points, weights, np.frombuffer(letters.encode(), dtype=np.uint8)[owner])
+
+
+def _grids(lines: np.ndarray) -> tuple[int | None, int | None]:
+    """The reference's grid along each axis, read from its crease ends off the paper's edge."""
+    points = lines.reshape(-1, 2)
+    inner = [points[:, axis][(points[:, axis] > _EDGE) & (points[:, axis] < 1 - _EDGE)] for axis in (0, 1)]
+    return paper_grid(inner[0]), paper_grid(inner[1])
 
 
 def crease_agreement(generated: CreasePattern, reference: CreasePattern,
                      tolerance: float = CREASE_TOLERANCE) -> CreaseAgreement:
     """The best agreement of the generated creases with the reference's over the sheet's quarter turns and its
-    turning over (see the module docstring)."""
+    turning over, corrected for chance (see the module docstring).
+
+    >>> from foldbench.crease import build_crease_pattern
+    >>> border = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
+    >>> book = build_crease_pattern(np.concatenate([border, [[[0.5, 0], [0.5, 1]]]]), "BBBBV")
+    >>> round(crease_agreement(book, book).f1, 9), crease_agreement(build_crease_pattern(border, "BBBB"), book).f1
+    (1.0, 0.0)
+    """
     gen_lines, gen_letters = crease_lines(generated)
     reference_lines = crease_lines(reference)
-    best = CreaseAgreement(0.0, 0.0)
     if len(gen_lines) == 0 or len(reference_lines[0]) == 0:
-        return best
+        return CreaseAgreement(0.0, 0.0)
+    views: list[tuple[np.ndarray, str]] = []
+    best = (-1.0, 0.0, 0.0)
     for turn in _SYMMETRIES:
         turned = (gen_lines - 0.5) @ turn.T + 0.5
-        letters = gen_letters if np.linalg.det(turn) > 0 else gen_letters.translate(_SWAP)
-        found = _agreement((turned, letters), reference_lines, tolerance)
-        if found.f1 > best.f1:
-            best = found
-        if best.f1 >= 1.0:
-            break
-    return best
+        views.append((turned, gen_letters if np.linalg.det(turn) > 0 else gen_letters.translate(_SWAP)))
+        precision, recall = _shares(views[-1], reference_lines, tolerance)
+        f1 = 0.0 if precision + recall <= 0 else 2 * precision * recall / (precision + recall)
+        if f1 > best[0]:
+            best = (f1, precision, recall)
+    _, precision, recall = best
+    if precision >= 1.0 and recall >= 1.0:
+        return CreaseAgreement(1.0, 1.0, precision, recall)
+    shifts = placements(_grids(reference_lines[0]), CHANCE_PLACEMENTS, seed=CHANCE_SEED)
+    expected_precision, expected_recall = expected_shares(
+        [_drawing(*view) for view in views], _drawing(*reference_lines), shifts, tolerance=tolerance,
+        wrong_letter_credit=WRONG_ASSIGNMENT_CREDIT)
+    return CreaseAgreement(chance_corrected(precision, expected_precision),
+                           chance_corrected(recall, expected_recall), precision, recall)

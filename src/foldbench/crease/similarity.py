@@ -35,8 +35,9 @@ Several of the paper's sub-scores are close to 1 for any flat-folding pattern (f
 proportions, face-size and degree distributions), and the fallbacks give a pattern that does not fold about
 0.2-0.4 of the total, so the paper's total separates a random pattern poorly from a near miss. foldbench's
 headline (``score``) ranks answers as a person would: 0.85 × the crease agreement (the overlap of the two crease
-drawings: crease length at the same place with the same assignment, over the length of either,
-:mod:`foldbench.crease.crease_match`) + 0.15 × the folded-shape similarity (``shape``). The agreement is computed
+drawings: crease length at the same place with the same assignment, over the length of either, counted beyond
+what the same drawing shares by chance elsewhere on the paper, :mod:`foldbench.crease.crease_match`) + 0.15 ×
+the folded-shape similarity (``shape``). The agreement is computed
 on the crease patterns, so an answer that does not fold is still compared on what it draws; its folded shape
 being unknown, the agreement stands in for the shape term. Unparseable text scores 0.
 """
@@ -145,8 +146,8 @@ class SimilarityScore:
 
     @property
     def creases(self) -> float:
-        """The crease agreement: the overlap (Jaccard) of the two crease drawings, from the credited shares of
-        each (see :mod:`foldbench.crease.crease_match`)."""
+        """The crease agreement: the overlap (Jaccard) of the two crease drawings, from the shares of each
+        credited beyond chance (see :mod:`foldbench.crease.crease_match`)."""
         p, r = self.crease_precision, self.crease_recall
         return 0.0 if p <= 0 or r <= 0 else p * r / (p + r - p * r)
 

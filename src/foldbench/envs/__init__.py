@@ -1,7 +1,7 @@
 """The interactive environments: OrigamiBench's synthesis (fold a blank square toward a target by adding creases)
 and OrigamiSpace's crease-pattern code writing (:mod:`foldbench.envs.code_env`).
 
-Importing this package registers ``foldbench/OrigamiSynthesis-v0`` and ``foldbench/CreasePatternCode-v0`` with
+Importing this package registers ``foldbench/OrigamiSynthesis-v0`` and ``foldbench/CreasePatternCode-v1`` with
 Gymnasium's registry. See
 :class:`~foldbench.envs.origami_env.OrigamiSynthesisEnv` for the action and observation spaces, the reward and
 the version history; :mod:`foldbench.envs.metrics` and :mod:`foldbench.envs.similarity` for QE, GS and SS;

@@ -1,4 +1,4 @@
-"""``foldbench/CreasePatternCode-v0``: write the crease pattern of a pictured origami model as FOLD JSON, compiled
+"""``foldbench/CreasePatternCode-v1``: write the crease pattern of a pictured origami model as FOLD JSON, compiled
 and scored after every attempt (OrigamiSpace's reinforcement-learning setting for code generation).
 
 Each episode draws a reference instance (:mod:`foldbench.tasks.origamispace.instances`): by default a seeded
@@ -33,8 +33,10 @@ Reward:
     did not compile) and the reward terms.
 
 Version history:
-    v0: first version; the ``crease_pattern`` picture (which showed the answer) is now ``flat_pattern``, the
-    compiled flat pattern, as OrigamiSpace's input.
+    v1: the observation's ``crease_pattern`` picture (which showed the answer) is replaced by ``flat_pattern``,
+    the compiled flat pattern, as OrigamiSpace's input. v0 is no longer registered, so
+    ``gymnasium.make("foldbench/CreasePatternCode-v0")`` raises Gymnasium's ``DeprecatedEnv`` naming v1.
+    v0: first version; observation ``crease_pattern`` (the reference's crease pattern) and ``folded``.
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ from foldbench.tasks.origamispace.instances import Instance, pleat_instance, sim
 
 __all__ = ["CODE_ENV_ID", "DEFAULT_FOLDS", "DIFFICULTY_FOLDS", "CreasePatternCodeEnv"]
 
-CODE_ENV_ID = "foldbench/CreasePatternCode-v0"
+CODE_ENV_ID = "foldbench/CreasePatternCode-v1"
 DEFAULT_FOLDS: tuple[int, ...] = (3, 4, 5, 6)
 """Folding steps of the default random instances (as ``origamispace/codegen-v1``)."""
 DIFFICULTY_FOLDS: dict[str, tuple[int, ...]] = {level: tuple(range(low, high + 1))

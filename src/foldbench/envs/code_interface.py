@@ -18,7 +18,7 @@ __all__ = ["CodeTextInterface"]
 
 
 class CodeTextInterface:
-    """``foldbench/CreasePatternCode-v0`` for RL frameworks that speak raw model text.
+    """``foldbench/CreasePatternCode-v1`` for RL frameworks that speak raw model text.
 
     Observations are ``{"obs_str": str, "multi_modal_data": {"<image>": [PIL images]}}``: ``obs_str`` holds one
     ``<image>`` placeholder per picture (the reference's crease pattern, then the folded model; first turn

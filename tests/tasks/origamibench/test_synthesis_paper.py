@@ -142,6 +142,22 @@ def test_the_paper_preset_targets_the_shipped_models_in_table3_order_of_tiers() 
     assert wrapped.target["name"] == items[0].target["name"]  # item i is model i modulo their number
 
 
+def test_the_paper_preset_of_342_items_names_each_model_once_with_table3_rows() -> None:
+    """``-n 342 -k preset=paper -k budget=25``: every shipped square model once, with its Table 3 category and
+    tier (the item list only; nothing is compiled or drawn)."""
+    task = make(TASK_ID)
+    items = list(task.generate(342, 0, knobs={"preset": "paper", "budget": 25}))
+    rows = table3()
+    names = [item.target["name"] for item in items]
+    assert len(set(names)) == 342 and set(names) == {entry.path.stem for entry in paper_entries()}
+    assert [item.id for item in items] == [f"synthesis-{index:05d}" for index in range(342)]
+    for item, entry in zip(items, paper_entries(), strict=True):
+        assert (item.metadata["category"], item.metadata["tier"]) == (rows[entry.file]["category"],
+                                                                      rows[entry.file]["tier"])
+        assert item.inputs["budget"] == item.metadata["budget"] == 25 and item.target["actions"] is None
+    assert Counter(item.metadata["tier"] for item in items) == Counter({"Easy": 97, "Medium": 110, "Hard": 135})
+
+
 def test_knobs_given_beside_the_preset_win_and_unknown_presets_are_refused() -> None:
     item = _item(preset="paper", feedback="detailed", prompt="foldbench")
     assert (item.inputs["feedback"], item.inputs["prompt"]) == ("detailed", "foldbench")

@@ -1,6 +1,6 @@
 """OrigamiSpace on the crease-pattern compiler: crease-pattern code generation (in context and with compiler
 feedback) and four choice tasks (foldability, pattern prediction, multi-step ordering, spatial relationships); the
-code-writing RL environment is ``foldbench/CreasePatternCode-v0`` (:mod:`foldbench.envs.code_env`)."""
+code-writing RL environment is ``foldbench/CreasePatternCode-v1`` (:mod:`foldbench.envs.code_env`)."""
 
 from foldbench.tasks.origamispace.codegen import CodegenFeedbackTask, CodegenTask
 from foldbench.tasks.origamispace.foldability import FoldabilityTask

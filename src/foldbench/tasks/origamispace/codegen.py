@@ -67,7 +67,7 @@ from foldbench.tasks.prompts import load_prompt
 
 __all__ = ["ENGINE_VERSION", "ERROR_CLASSES", "CodegenFeedbackTask", "CodegenTask", "feedback_text"]
 
-ENGINE_VERSION = "origamispace-codegen-2"
+ENGINE_VERSION = "origamispace-codegen-3"
 """The version of the instance generator and the similarity scores."""
 DEFAULT_FOLDS: tuple[int, ...] = (3, 4, 5, 6)
 ERROR_CLASSES: tuple[str, ...] = ("CSE", "GIF", "PSI", "AFS", "PRECISION")
