@@ -86,12 +86,15 @@ app = typer.Typer(
 def list_tasks(
     knobs: Annotated[bool, typer.Option("--knobs", help="Also list each task's knobs ('generate --knob').")] = False,
 ) -> None:
-    """List the registered task ids (and, with --knobs, the knobs each one's generator takes)."""
+    """List the registered task ids (and, with --knobs, the knobs each one's generator takes); a task left out of
+    the default suite says so beside its id."""
     from foldbench.tasks import make, task_ids
+    from foldbench.tasks.base import in_default_suite
     from foldbench.tasks.knobs import knob_infos
 
     for task_id in task_ids():
-        typer.echo(task_id)
+        note = "" if in_default_suite(make(task_id)) else f"  (not in the default suite: suite --tasks {task_id})"
+        typer.echo(task_id + note)
         if knobs:
             for info in knob_infos(make(task_id).knob_schema):
                 default = f", default {info.default}" if info.default else ""

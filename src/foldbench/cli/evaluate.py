@@ -228,7 +228,8 @@ def suite_command(
     n: Annotated[int, typer.Option("-n", min=1, help="Items per task (video datasets hold at most 5).")] = 20,
     seed: Annotated[int, typer.Option(min=0, max=2**63 - 1, help="Dataset seed.")] = 0,
     tasks: Annotated[
-        str | None, typer.Option(help="Comma-separated task names (family/name); default every registered task.")
+        str | None,
+        typer.Option(help="Comma-separated task names (family/name); default every task of the default suite."),
     ] = None,
     modality: Annotated[
         str | None,

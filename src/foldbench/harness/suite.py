@@ -1,5 +1,5 @@
-"""The suite: every registered task in every modality it has, the baselines (and any other model) on each, a
-report per run and a summary table.
+"""The suite: every registered task (bar those out of the default suite) in every modality it has, the baselines
+(and any other model) on each, a report per run and a summary table.
 
 Video modalities (``video``, ``frames``) are included when ``foldbench[video]`` (imageio-ffmpeg) is installed;
 they are slow to render, so their datasets hold at most :data:`VIDEO_ITEMS` items.
@@ -55,17 +55,20 @@ def plan_suite(
     modalities: Sequence[str] | None = None,
     with_video: bool | None = None,
 ) -> list[SuitePart]:
-    """The suite's datasets: each task (default: every registered one) in each requested modality it has
-    (default: all it has, video ones only when ``with_video``, by default when the encoder is installed).
+    """The suite's datasets: each task (default: every registered one that is in the default suite, see
+    :func:`foldbench.tasks.base.in_default_suite`) in each requested modality it has (default: all it has, video
+    ones only when ``with_video``, by default when the encoder is installed). A task left out of the default suite
+    is planned when it is named in ``tasks``.
 
     Raises:
         UnknownNameError: a task name is not registered.
         InvalidKnobError: a requested modality is one that no chosen task has.
     """
     from foldbench.tasks import make, resolve, task_ids
+    from foldbench.tasks.base import in_default_suite
 
     with_video = video_available() if with_video is None else with_video
-    chosen = [resolve(name) for name in tasks] if tasks else task_ids()
+    chosen = [resolve(name) for name in tasks] if tasks else [t for t in task_ids() if in_default_suite(make(t))]
     parts: list[SuitePart] = []
     seen: set[str] = set()
     for task_id in chosen:

@@ -47,6 +47,7 @@ __all__ = [
     "ParseFailure",
     "Scores",
     "check_modalities",
+    "in_default_suite",
 ]
 
 
@@ -95,7 +96,11 @@ class Scores:
 
 @runtime_checkable
 class Task(Protocol):
-    """A benchmark task (see the module docstring for the contract of each method)."""
+    """A benchmark task (see the module docstring for the contract of each method).
+
+    A task may set the class attribute ``in_default_suite = False`` to stay out of ``foldbench suite`` unless it is
+    asked for by name (see :func:`in_default_suite`); every task is in it otherwise.
+    """
 
     id: str
     """Versioned id, ``family/name-vN``."""
@@ -139,6 +144,14 @@ class Task(Protocol):
     def random_answer(self, item: Item, rng: np.random.Generator) -> BaseModel:
         """A well-formed answer of the right type, drawn at random."""
         ...
+
+
+def in_default_suite(task: object) -> bool:
+    """Whether ``foldbench suite`` runs ``task`` (a task or its class) when no ``--tasks`` are given.
+
+    True unless the task sets the class attribute ``in_default_suite = False``.
+    """
+    return getattr(task, "in_default_suite", True) is not False
 
 
 @runtime_checkable
