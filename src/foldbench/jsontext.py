@@ -9,6 +9,7 @@ limit; readers that catch ``json.JSONDecodeError`` (a ``ValueError``) would let 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 __all__ = ["MAX_INTEGER_DIGITS", "loads"]
@@ -24,6 +25,10 @@ def _bounded_int(literal: str) -> int:
 
 
 _DECODER = json.JSONDecoder(parse_int=_bounded_int)
+_PLAIN_DECODER = json.JSONDecoder()
+_LONG_DIGIT_RUN = re.compile(rf"\d{{{MAX_INTEGER_DIGITS + 1}}}")
+"""A text without such a run holds no over-long integer, so the C decoder reads it (a Python call per integer,
+as the bounded decoder makes, costs more than the rest of the parse)."""
 
 
 def loads(text: str | bytes) -> Any:
@@ -42,8 +47,9 @@ def loads(text: str | bytes) -> Any:
     """
     if isinstance(text, bytes | bytearray):
         text = text.decode("utf-8")
+    decoder = _DECODER if _LONG_DIGIT_RUN.search(text) else _PLAIN_DECODER
     try:
-        return _DECODER.decode(text)
+        return decoder.decode(text)
     except json.JSONDecodeError:
         raise
     except RecursionError:
