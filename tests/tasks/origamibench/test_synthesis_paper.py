@@ -152,7 +152,7 @@ def test_the_paper_preset_of_342_items_names_each_model_once_with_table3_rows() 
     assert Counter(tiers) == Counter({"Easy": 97, "Medium": 110, "Hard": 135})
     task = make(TASK_ID)
     for index in (0, 96, 97, 206, 207, 341):
-        item = next(task.generate(1, 0, knobs={"preset": "paper", "budget": 25}, start=index))
+        item = next(task.generate(index + 1, 0, knobs={"preset": "paper", "budget": 25}, start=index))
         entry = entries[index]
         assert item.id == f"synthesis-{index:05d}" and item.target["name"] == entry.path.stem
         assert (item.metadata["category"], item.metadata["tier"]) == (rows[entry.file]["category"],
