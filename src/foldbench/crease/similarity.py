@@ -37,9 +37,11 @@ proportions, face-size and degree distributions), and the fallbacks give a patte
 headline (``score``) ranks answers as a person would: 0.85 × the crease agreement (the overlap of the two crease
 drawings: crease length at the same place with the same assignment, over the length of either, counted beyond
 what the same drawing shares by chance elsewhere on the paper, :mod:`foldbench.crease.crease_match`) + 0.15 ×
-the folded-shape similarity (``shape``). The agreement is computed
-on the crease patterns, so an answer that does not fold is still compared on what it draws; its folded shape
-being unknown, the agreement stands in for the shape term. Unparseable text scores 0.
+the folded-shape similarity (``shape``), credited in full only where the crease agreement reaches 0.5 and in
+proportion below, down to a fifth (pleated models all fold into similar strips, so a shape the creases do not
+explain is chance). The agreement is computed on the crease patterns, so an answer that does not fold is still
+compared on what it draws; its folded shape being unknown, the agreement stands in for the shape term.
+Unparseable text scores 0.
 """
 
 from __future__ import annotations
@@ -76,6 +78,13 @@ FAILED_COMPILE_SCORES: dict[str, float] = {"geometry": 0.2, "constraints": 0.2, 
 """Appendix D's scores of the dimensions that need a folded model when the generated pattern does not fold."""
 HEADLINE_WEIGHTS: dict[str, float] = {"creases": 0.85, "shape": 0.15}
 """foldbench's headline: the weights of the crease agreement and the folded-shape similarity."""
+SHAPE_CREDIT_CREASES: float = 0.5
+"""The folded shape earns its full weight only from a crease agreement of this much up, in proportion below it
+(down to :data:`SHAPE_CREDIT_FLOOR`): every pleated model folds into a similar strip, so a shape the creases do
+not explain is mostly chance (``random`` on hard pleats kept 14-15 % of the headline from the shape term alone)."""
+SHAPE_CREDIT_FLOOR: float = 0.2
+"""The share of the shape term any folding answer keeps, so that a pattern that folds into something still
+ranks above unparseable text (0)."""
 HAUSDORFF_SENSITIVITY: float = 5.0
 """``k`` in ``exp(-k d_H)``."""
 MATCH_TOLERANCE: float = 1e-4
@@ -153,11 +162,18 @@ class SimilarityScore:
 
     @property
     def score(self) -> float:
-        """foldbench's headline, in [0, 1]: 0.85 × the crease agreement + 0.15 × the folded-shape similarity;
+        """foldbench's headline, in [0, 1]: 0.85 × the crease agreement + 0.15 × the folded-shape similarity,
+        the shape credited in full from an agreement of :data:`SHAPE_CREDIT_CREASES` up and in proportion below
+        (at least :data:`SHAPE_CREDIT_FLOOR` of it);
         a pattern that does not fold is judged on its creases alone (its folded shape unknown, the agreement
         stands for it)."""
-        shape = self.subscores.get("shape", 0.0) if self.compiled else self.creases
-        return _snapped(HEADLINE_WEIGHTS["creases"] * self.creases + HEADLINE_WEIGHTS["shape"] * shape)
+        creases = self.creases
+        if self.compiled:
+            credit = max(SHAPE_CREDIT_FLOOR, min(1.0, creases / SHAPE_CREDIT_CREASES))
+            shape = self.subscores.get("shape", 0.0) * credit
+        else:
+            shape = creases
+        return _snapped(HEADLINE_WEIGHTS["creases"] * creases + HEADLINE_WEIGHTS["shape"] * shape)
 
     @property
     def error_class(self) -> str | None:
