@@ -152,7 +152,8 @@ def test_a_random_pleated_pattern_on_the_grid_scores_far_below_a_one_crease_near
         randoms.append(score_generated(other.fold_document(), prepared))
         near_misses.append(score_generated(_one_crease_removed(reference.fold_document()), prepared))
     assert max(score.creases for score in randoms) < 0.15
-    assert max(score.score for score in randoms) < 0.25  # its folded shape, a strip as the reference's, earns a little
+    # its folded shape, a strip as the reference's, is credited only as far as its creases agree (full credit: ~0.13)
+    assert max(score.score for score in randoms) < 0.08
     assert min(score.creases for score in near_misses) > 0.8
     assert min(score.score for score in near_misses) > max(score.score for score in randoms) + 0.55
 
