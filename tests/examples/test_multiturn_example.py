@@ -3,9 +3,6 @@ scripted replies raise the partial score to a solved reference, and malformed te
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -13,17 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from foldbench.envs import CodeTextInterface, RewardShaping
-
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "code_env_multiturn.py"
+from tests.support.examples import load_example
 
 
 def _example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("code_env_multiturn", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_example("code_env_multiturn")
 
 
 def test_the_scripted_loop_solves_every_episode(capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,7 +3,6 @@ baseline, the plot, and the one-line message when Stable-Baselines3 is missing."
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -12,17 +11,11 @@ import numpy as np
 import pytest
 
 from foldbench.envs import simple_fold_target
-
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_lattice_ppo.py"
+from tests.support.examples import load_example
 
 
 def _example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("train_lattice_ppo", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_example("train_lattice_ppo")
 
 
 def _crease_index(env, target) -> int:

@@ -3,23 +3,16 @@ lattice in one step) the mean return of the last window of episodes beats the fi
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_lattice_reinforce.py"
+from tests.support.examples import load_example
 
 
 def _example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("train_lattice_reinforce", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_example("train_lattice_reinforce")
 
 
 def test_the_policy_learns_the_book_fold(tmp_path: Path) -> None:

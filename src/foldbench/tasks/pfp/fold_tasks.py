@@ -80,7 +80,8 @@ from foldbench.tasks.pfp.fold_sampling import (
 )
 from foldbench.tasks.pfp.knobs import PfpFoldKnobs
 
-__all__ = ["OPTION_SIZE", "QUESTION_SIZE", "FinalFoldTask", "FoldTaskBase", "InverseTask", "SingleStepTask"]
+__all__ = ["OPTION_SIZE", "QUESTION_SIZE", "FinalFoldTask", "FoldTaskBase", "InverseTask", "SingleStepTask",
+           "options_make_the_holes"]
 
 QUESTION_SIZE = 128
 OPTION_SIZE = 168
@@ -113,6 +114,15 @@ def _steps_data(steps: tuple[Step, ...]) -> list[list[dict[str, Any]]]:
 
 def _steps_from(data: list[list[dict[str, Any]]]) -> tuple[Step, ...]:
     return tuple(tuple(Crease.from_dict(c) for c in step) for step in data)
+
+
+def options_make_the_holes(item: Item, memo: FoldMemo) -> list[bool]:
+    """For each option of an item whose options are fold sequences of its puzzle's sheet: whether some cut through
+    the paper folded so makes exactly the holes the puzzle shows (:func:`foldbench.pfp.puzzle.refold_mismatch`)."""
+    puzzle = Puzzle.from_dict(item.inputs["puzzle"])
+    holes = holes_of(puzzle)
+    return [refold_mismatch(puzzle.sheet, _steps_from(o), holes, memo=memo) < SAME_AREA
+            for o in item.inputs["options"]]
 
 
 def _describe(puzzle: Puzzle) -> dict[str, Any]:
@@ -548,12 +558,7 @@ class InverseTask(FoldTaskBase):
 
     def consistent_options(self, item: Item) -> list[bool]:
         """An option is right when some cut through its folds makes exactly the holes shown."""
-        puzzle = Puzzle.from_dict(item.inputs["puzzle"])
-        holes = holes_of(puzzle)
-        return [
-            refold_mismatch(puzzle.sheet, _steps_from(o), holes, memo=self.memo) < SAME_AREA
-            for o in item.inputs["options"]
-        ]
+        return options_make_the_holes(item, self.memo)
 
     def options_distinct(self, item: Item) -> bool:
         """Every two options differ visibly in the outline of at least one folded state."""

@@ -38,18 +38,16 @@ from foldbench.pfp.memo import FoldMemo
 from foldbench.pfp.puzzle import (
     Puzzle,
     clean_paper,
-    holes_of,
-    refold_mismatch,
     refold_misses_by,
     remember_states,
     sheet_states,
 )
 from foldbench.pfp.sequences import SYMMETRIC_CODES, Step, resolve_code, sample_sequence
 from foldbench.pfp.shapes import SheetShape, sheet_polygon
-from foldbench.pfp.tolerance import DISTINCT_AREA, SAME_AREA, distinct_regions
+from foldbench.pfp.tolerance import DISTINCT_AREA, distinct_regions
 from foldbench.tasks.base import Item
 from foldbench.tasks.pfp.fold_sampling import cuts_through, draw_cutout_count
-from foldbench.tasks.pfp.fold_tasks import FoldTaskBase
+from foldbench.tasks.pfp.fold_tasks import FoldTaskBase, options_make_the_holes
 
 __all__ = ["FOLDS", "MissingStepStrictTask", "variant_of"]
 
@@ -193,12 +191,7 @@ class MissingStepStrictTask(FoldTaskBase):
     def consistent_options(self, item: Item) -> list[bool]:
         """An option is right when some cut through its three folds makes exactly the holes shown (then each of its
         steps occurs on the way to the result)."""
-        puzzle = Puzzle.from_dict(item.inputs["puzzle"])
-        holes = holes_of(puzzle)
-        return [
-            refold_mismatch(puzzle.sheet, _steps_from(o), holes, memo=self.memo) < SAME_AREA
-            for o in item.inputs["options"]
-        ]
+        return options_make_the_holes(item, self.memo)
 
     def options_distinct(self, item: Item) -> bool:
         """Every two options differ visibly in the outline of at least one of their folded papers."""
