@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
-import sys
 from pathlib import Path
+
+from _fingerprint_compare import save_or_compare  # bench/ is the script's folder, first on sys.path
 
 from foldbench.tasks.pfp import TASKS
 
@@ -42,23 +42,7 @@ def main() -> None:
     names = [name for name in args.tasks.split(",") if name]
     chosen = [t for t in TASKS if not names or t.name in names]
     current = {f"{t.id}/{seed}": fingerprints(t, args.n, int(seed)) for t in chosen for seed in args.seeds.split(",")}
-    if args.save is not None:
-        args.save.write_text(json.dumps(current, indent=0, sort_keys=True))
-        print(f"saved {sum(len(v) for v in current.values())} hashes to {args.save}")
-        return
-    saved = json.loads(args.compare.read_text())
-    failures = 0
-    for key, hashes in current.items():
-        before = saved.get(key)
-        if before is None:
-            print(f"{key}: not in {args.compare}")
-            failures += 1
-            continue
-        differing = sorted(k for k in hashes.keys() | before.keys() if hashes.get(k) != before.get(k))
-        failures += bool(differing)
-        status = "identical" if not differing else f"{len(differing)} differ, first: {', '.join(differing[:3])}"
-        print(f"{key}: {len(hashes)} hashes, {status}")
-    sys.exit(1 if failures else 0)
+    save_or_compare(current, args.save, args.compare)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,30 @@
+"""Save dataset fingerprints, or compare them with saved ones: shared by the fingerprint scripts in bench/."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+
+def save_or_compare(current: dict[str, dict[str, str]], save: Path | None, compare: Path | None) -> None:
+    """Write ``current`` (key -> {file: hash}) to ``save``, or print per key whether it matches ``compare``'s and
+    exit 1 when any differs or is missing."""
+    if save is not None:
+        save.write_text(json.dumps(current, indent=0, sort_keys=True))
+        print(f"saved {sum(len(v) for v in current.values())} hashes to {save}")
+        return
+    assert compare is not None
+    saved = json.loads(compare.read_text())
+    failures = 0
+    for key, hashes in current.items():
+        before = saved.get(key)
+        if before is None:
+            print(f"{key}: not in {compare}")
+            failures += 1
+            continue
+        differing = sorted(k for k in hashes.keys() | before.keys() if hashes.get(k) != before.get(k))
+        failures += bool(differing)
+        status = "identical" if not differing else f"{len(differing)} differ, first: {', '.join(differing[:3])}"
+        print(f"{key}: {len(hashes)} hashes, {status}")
+    sys.exit(1 if failures else 0)
