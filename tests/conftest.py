@@ -36,10 +36,28 @@ def prediction_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
 
 
+LONGEST_FIRST = (
+    "tests/tasks/origamispace/test_foldability.py",  # the foldability audit: about 200 s, mostly generating items
+    "tests/harness/test_paper_tables.py",
+    "tests/crease/test_overlay.py",
+    "tests/tasks/origamispace/test_audit_spatial_relationship.py",
+    "tests/tasks/test_conformance.py",
+    "tests/pfp/test_audit_pfp.py",
+    "tests/tasks/origamibench/test_audit_one_step.py",
+    "tests/tasks/origamispace/test_audit_multiple_choice.py",
+    "tests/pfp/test_tasks.py",
+)
+"""Modules whose tests take the longest (measured with ``--durations``), handed out first so that, with several
+workers, no long test starts last while the others sit idle."""
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under ``pytest -n N --dist loadgroup`` the tests of a module that use a module- or class-scoped fixture run
-    on one worker, so that fixture is built once, not once per worker (a test already in a group keeps it)."""
+    on one worker, so that fixture is built once, not once per worker (a test already in a group keeps it); the
+    modules of :data:`LONGEST_FIRST` are handed out first."""
+    rank = {module: index for index, module in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
     for item in items:
         info = getattr(item, "_fixtureinfo", None)
         if info is None or item.get_closest_marker("xdist_group") is not None:
