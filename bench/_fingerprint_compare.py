@@ -1,10 +1,23 @@
-"""Save dataset fingerprints, or compare them with saved ones: shared by the fingerprint scripts in bench/."""
+"""Dataset fingerprints, saved or compared with saved ones: shared by the fingerprint scripts in bench/."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
+
+
+def item_hashes(task: Any, items: Iterable[Any]) -> dict[str, str]:
+    """The hash of every item's record and of each of its pictures, keyed by item id and picture path."""
+    hashes: dict[str, str] = {}
+    for item in items:
+        hashes[item.id] = hashlib.sha256(item.model_dump_json().encode()).hexdigest()
+        for path, data in task.assets(item):
+            hashes[f"{item.id}:{path}"] = hashlib.sha256(data).hexdigest()
+    return hashes
 
 
 def save_or_compare(current: dict[str, dict[str, str]], save: Path | None, compare: Path | None) -> None:

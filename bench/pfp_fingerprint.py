@@ -11,10 +11,9 @@ compares them with saved ones, prints the first differing items and exits 1 when
 from __future__ import annotations
 
 import argparse
-import hashlib
 from pathlib import Path
 
-from _fingerprint_compare import save_or_compare  # bench/ is the script's folder, first on sys.path
+from _fingerprint_compare import item_hashes, save_or_compare  # bench/ is the script's folder, first on sys.path
 
 from foldbench.tasks.pfp import TASKS
 
@@ -22,12 +21,7 @@ from foldbench.tasks.pfp import TASKS
 def fingerprints(task_type: type, n: int, seed: int) -> dict[str, str]:
     """The hash of every item's record and of each of its pictures, keyed by item id and picture path."""
     task = task_type()
-    hashes: dict[str, str] = {}
-    for item in task.generate(n, seed):
-        hashes[item.id] = hashlib.sha256(item.model_dump_json().encode()).hexdigest()
-        for path, data in task.assets(item):
-            hashes[f"{item.id}:{path}"] = hashlib.sha256(data).hexdigest()
-    return hashes
+    return item_hashes(task, task.generate(n, seed))
 
 
 def main() -> None:

@@ -13,10 +13,9 @@ them with saved ones, prints the first differing items and exits 1 when anything
 from __future__ import annotations
 
 import argparse
-import hashlib
 from pathlib import Path
 
-from _fingerprint_compare import save_or_compare  # bench/ is the script's folder, first on sys.path
+from _fingerprint_compare import item_hashes, save_or_compare  # bench/ is the script's folder, first on sys.path
 
 from foldbench.tasks import make
 
@@ -26,12 +25,7 @@ PROBES = {"mentalblackboard/perception-v2": ("text", "image"), "pfp/single-step-
 def fingerprints(task_id: str, modalities: tuple[str, ...], n: int, seed: int) -> dict[str, str]:
     """The hash of every item's record and of each of its pictures, keyed by item id and picture path."""
     task = make(task_id)
-    hashes: dict[str, str] = {}
-    for item in task.generate(n, seed, modalities=modalities):
-        hashes[item.id] = hashlib.sha256(item.model_dump_json().encode()).hexdigest()
-        for path, data in task.assets(item):
-            hashes[f"{item.id}:{path}"] = hashlib.sha256(data).hexdigest()
-    return hashes
+    return item_hashes(task, task.generate(n, seed, modalities=modalities))
 
 
 def main() -> None:
