@@ -15,8 +15,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from _choice_audit_table import print_audit_table, proven_count  # bench/ is first on sys.path
+
 from foldbench.harness.audit import audit_dataset
-from foldbench.tasks.choice import LETTERS
 from foldbench.tasks.dataset import read_items, write_dataset
 from foldbench.tasks.pfp import TASKS
 
@@ -41,30 +42,10 @@ def main() -> None:
         write_dataset(task.id, folder, n=args.n, seed=args.seed, modalities=("image",), overwrite=True,
                       workers=args.workers)
         items = read_items(folder)
-        proven = sum(
-            task.consistent_options(item) == [letter == item.target["answer"] for letter in LETTERS]
-            and task.options_distinct(item)
-            for item in items
-        )
+        proven = proven_count(task, items)
         print(f"{task.id}: {len(items)} items; engine: {proven} answers proven, options distinct", flush=True)
         reports[task.name] = audit_dataset(folder)
-    names = list(dict.fromkeys(b.name for report in reports.values() for b in report.baselines))
-    print()
-    print("| baseline | " + " | ".join(reports) + " |")
-    print("|---|" + "---|" * len(reports))
-    for name in names:
-        cells = []
-        for report in reports.values():
-            found = [b for b in report.baselines if b.name == name]
-            if not found:
-                cells.append("—")
-            else:
-                cell = f"{100 * found[0].accuracy:.1f}"
-                cells.append(f"**{cell}**" if found[0].flagged else cell)
-        print(f"| {name} | " + " | ".join(cells) + " |")
-    low, high = next(iter(reports.values())).band
-    flagged = {task: len(report.flagged) for task, report in reports.items()}
-    print(f"\nflagged (outside {100 * low:.0f}-{100 * high:.0f} %): {flagged}")
+    print_audit_table(reports)
 
 
 if __name__ == "__main__":

@@ -16,8 +16,9 @@ import argparse
 from collections import Counter
 from pathlib import Path
 
+from _choice_audit_table import print_audit_table, proven_count  # bench/ is first on sys.path
+
 from foldbench.harness.audit import audit_dataset
-from foldbench.tasks.choice import LETTERS
 from foldbench.tasks.dataset import read_items, write_dataset
 from foldbench.tasks.pfp import FoldingTask, InverseTask, MissingStepTask, SingleStepTask, UnfoldingTask
 
@@ -54,36 +55,12 @@ def main() -> None:
         line = f"{task.name}: {len(items)} items, subtasks {dict(subtasks)}, splits {dict(splits)}"
         if "sheet" in task.spec.breakdowns:
             line += f", sheets {dict(Counter(item.metadata['sheet'] for item in items))}"
-        proven = sum(
-            task.consistent_options(item) == [letter == item.target["answer"] for letter in LETTERS]
-            and task.options_distinct(item)
-            for item in items
-        )
+        proven = proven_count(task, items)
         print(f"{line}; engine: {proven} of {len(items)} answers proven, options distinct", flush=True)
         reports[task.name] = audit_dataset(folder)
         if "odd_step" in task.spec.breakdowns:
             print(f"{task.name}: odd_step {dict(Counter(item.metadata['odd_step'] for item in items))}", flush=True)
-    names = list(dict.fromkeys(b.name for report in reports.values() for b in report.baselines))
-    print()
-    print("| baseline | " + " | ".join(reports) + " |")
-    print("|---|" + "---|" * len(reports))
-    for name in names:
-        cells = []
-        for report in reports.values():
-            found = [b for b in report.baselines if b.name == name]
-            cells.append(
-                f"**{100 * found[0].accuracy:.1f}**"
-                if found and found[0].flagged
-                else f"{100 * found[0].accuracy:.1f}"
-                if found
-                else "—"
-            )
-        print(f"| {name} | " + " | ".join(cells) + " |")
-    flagged = {task: len(report.flagged) for task, report in reports.items()}
-    print(
-        f"\nflagged (outside {100 * next(iter(reports.values())).band[0]:.0f}-"
-        f"{100 * next(iter(reports.values())).band[1]:.0f} %): {flagged}"
-    )
+    print_audit_table(reports)
 
 
 if __name__ == "__main__":
