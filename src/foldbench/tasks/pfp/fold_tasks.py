@@ -28,7 +28,7 @@ that sees only the options can single the answer out (``foldbench audit`` checks
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -81,7 +81,7 @@ from foldbench.tasks.pfp.fold_sampling import (
 from foldbench.tasks.pfp.knobs import PfpFoldKnobs
 
 __all__ = ["OPTION_SIZE", "QUESTION_SIZE", "FinalFoldTask", "FoldTaskBase", "InverseTask", "SingleStepTask",
-           "options_make_the_holes"]
+           "first_cut_missing_others", "options_make_the_holes"]
 
 QUESTION_SIZE = 128
 OPTION_SIZE = 168
@@ -114,6 +114,20 @@ def _steps_data(steps: tuple[Step, ...]) -> list[list[dict[str, Any]]]:
 
 def _steps_from(data: list[list[dict[str, Any]]]) -> tuple[Step, ...]:
     return tuple(tuple(Crease.from_dict(c) for c in step) for step in data)
+
+
+def first_cut_missing_others(sheet: Any, cuts: Iterable[tuple[Puzzle, Any]],
+                             others: Sequence[tuple[tuple[Step, ...], Sequence[FoldState]]]
+                             ) -> tuple[Puzzle, Any, Any] | None:
+    """The first of ``cuts`` (puzzles with their holes) that leaves clean paper and whose holes every other
+    folding (steps, states) misses by at least ``DISTINCT_AREA`` under any cut, with the paper left; None if none."""
+    for cut, holes in cuts:
+        left = clean_paper(sheet, holes)
+        if left is not None and all(
+            refold_misses_by(sheet, steps, holes, DISTINCT_AREA, states[-1]) for steps, states in others
+        ):
+            return cut, holes, left
+    return None
 
 
 def options_make_the_holes(item: Item, memo: FoldMemo) -> list[bool]:
@@ -535,17 +549,10 @@ class InverseTask(FoldTaskBase):
         rule = None
         if family == "corner":  # the first cutout's holes touch every other option's flaps
             rule = _touches_every_step(flat, [other[0][0] for other in others])
-        kept: tuple[Puzzle, Any, Any] | None = None
         cuts = cuts_through(
             rng, sheet, steps, states[-1], count, _INVERSE_CUT_TRIES, legible=True, first_pieces_rule=rule
         )
-        for cut, holes in cuts:
-            left = clean_paper(sheet, holes)
-            if left is not None and all(
-                refold_misses_by(sheet, other[0], holes, DISTINCT_AREA, other[1][-1]) for other in others
-            ):
-                kept = cut, holes, left
-                break
+        kept = first_cut_missing_others(sheet, cuts, others)
         if kept is None:
             return None
         puzzle, holes, left = kept

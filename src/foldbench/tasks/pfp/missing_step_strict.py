@@ -37,17 +37,15 @@ from foldbench.pfp.folding import Crease, FoldState, apply_step, step_problem
 from foldbench.pfp.memo import FoldMemo
 from foldbench.pfp.puzzle import (
     Puzzle,
-    clean_paper,
-    refold_misses_by,
     remember_states,
     sheet_states,
 )
 from foldbench.pfp.sequences import SYMMETRIC_CODES, Step, resolve_code, sample_sequence
 from foldbench.pfp.shapes import SheetShape, sheet_polygon
-from foldbench.pfp.tolerance import DISTINCT_AREA, distinct_regions
+from foldbench.pfp.tolerance import distinct_regions
 from foldbench.tasks.base import Item
 from foldbench.tasks.pfp.fold_sampling import cuts_through, draw_cutout_count
-from foldbench.tasks.pfp.fold_tasks import FoldTaskBase, options_make_the_holes
+from foldbench.tasks.pfp.fold_tasks import FoldTaskBase, first_cut_missing_others, options_make_the_holes
 
 __all__ = ["FOLDS", "MissingStepStrictTask", "variant_of"]
 
@@ -163,14 +161,9 @@ class MissingStepStrictTask(FoldTaskBase):
         if count is None:
             return None
         others = [option for k, option in enumerate(options) if k != answer_index]
-        kept = None
-        for puzzle, holes in cuts_through(rng, sheet, steps, states[-1], count, _CUT_TRIES, legible=True):
-            left = clean_paper(sheet, holes)
-            if left is not None and all(
-                refold_misses_by(sheet, other[0], holes, DISTINCT_AREA, other[1][-1]) for other in others
-            ):
-                kept = puzzle, holes, left
-                break
+        kept = first_cut_missing_others(
+            sheet, cuts_through(rng, sheet, steps, states[-1], count, _CUT_TRIES, legible=True), others
+        )
         if kept is None:
             return None
         puzzle, holes, left = kept
