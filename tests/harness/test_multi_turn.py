@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -16,7 +14,7 @@ from foldbench.harness.report import write_report
 from foldbench.models.registry import make_model
 from foldbench.tasks.base import Item, Task
 from tests.support.fake_openai import prompt_text, reply
-from tests.support.gate import ReplyGate, wait_for_rows
+from tests.support.gate import ReplyGate, kill_once_stored
 from tests.support.toy_task import GuessTask, bisect_reply
 
 TASK = GuessTask()
@@ -139,12 +137,7 @@ def test_a_killed_conversation_resumes_without_resending_answered_turns(tmp_path
     db = tmp_path / "runs.db"
     script = _PLAYER.format(root=str(ROOT), base_url=server.base_url, db=str(db))
     process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        wait_for_rows(db, "SELECT COUNT(*) FROM turns", 7)
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait()
-    finally:
-        gate.release()
+    kill_once_stored(process, db, "SELECT COUNT(*) FROM turns", 7, gate)
     with sqlite3.connect(db) as connection:
         turns_before = connection.execute("SELECT COUNT(*) FROM turns").fetchone()[0]
         scored_before = connection.execute("SELECT COUNT(*) FROM scores").fetchone()[0]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -26,7 +25,7 @@ from foldbench.tasks.dataset import read_items
 from foldbench.tasks.spec import Metric, TaskSpec
 from tests.harness.conftest import prompt_index
 from tests.support.fake_openai import prompt_text, reply
-from tests.support.gate import ReplyGate, wait_for_rows
+from tests.support.gate import ReplyGate, kill_once_stored
 
 TASK = make("mentalblackboard/prediction")
 
@@ -204,12 +203,7 @@ def test_a_killed_run_with_repeats_resumes_without_resending_what_was_stored(
     process = subprocess.Popen(
         _eval_cli(prediction_dataset, db, server.base_url), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
     )
-    try:
-        wait_for_rows(db, "SELECT COUNT(*) FROM scores", 8)
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait()
-    finally:
-        gate.release()
+    kill_once_stored(process, db, "SELECT COUNT(*) FROM scores", 8, gate)
     with sqlite3.connect(db) as connection:
         stored_before = connection.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
     askings = 12 * 3

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -20,7 +18,7 @@ from foldbench.tasks import make
 from foldbench.tasks.dataset import read_items
 from tests.harness.conftest import prompt_index
 from tests.support.fake_openai import always, answering, reply, status
-from tests.support.gate import ReplyGate, wait_for_rows
+from tests.support.gate import ReplyGate, kill_once_stored
 
 TASK = make("mentalblackboard/prediction")
 
@@ -178,12 +176,7 @@ def test_a_killed_run_resumes_without_losing_or_repeating_requests(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    try:
-        wait_for_rows(db, "SELECT COUNT(*) FROM scores", 4)
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait()
-    finally:
-        gate.release()
+    kill_once_stored(process, db, "SELECT COUNT(*) FROM scores", 4, gate)
     with sqlite3.connect(db) as connection:
         stored_before = connection.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
     assert 4 <= stored_before < 12

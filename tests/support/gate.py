@@ -7,7 +7,10 @@ answered. The per-test timeout (pyproject) bounds every wait."""
 
 from __future__ import annotations
 
+import os
+import signal
 import sqlite3
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -54,3 +57,14 @@ def wait_for_rows(db: Path, query: str, at_least: int) -> int:
     while (found := count_rows(db, query)) < at_least:
         time.sleep(0.05)
     return found
+
+
+def kill_once_stored(process: subprocess.Popen, db: Path, query: str, at_least: int, gate: ReplyGate) -> None:
+    """Wait until ``query`` counts ``at_least`` rows, kill ``process`` with SIGKILL, and release ``gate`` (also
+    when the wait fails), so that a resumed run is answered."""
+    try:
+        wait_for_rows(db, query, at_least)
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+    finally:
+        gate.release()
