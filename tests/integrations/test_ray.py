@@ -139,12 +139,19 @@ def test_a_later_run_against_the_same_endpoint_uses_its_own_concurrency(
     lock = threading.Lock()
     in_flight = [0]
     peaks: list[int] = []
+    limits: list[int] = []
+    reached: list[threading.Event] = []
 
     def slow_answer(_request: dict[str, Any], _attempt: int) -> Any:  # runs in the server's request thread
         with lock:
             in_flight[0] += 1
             peaks[-1] = max(peaks[-1], in_flight[0])
-        time.sleep(0.4)
+            if in_flight[0] >= limits[-1]:
+                reached[-1].set()
+        # hold each request until the run has its limit in flight once (or 20 s pass, for a run held below it),
+        # so a loaded machine that starts the workers late cannot hide a limit that was honoured
+        reached[-1].wait(20)
+        time.sleep(0.2)
         with lock:
             in_flight[0] -= 1
         return reply("no idea")
@@ -156,6 +163,8 @@ def test_a_later_run_against_the_same_endpoint_uses_its_own_concurrency(
               "base_url": server.base_url, "executor": "ray", "workers": 3}  # fmt: skip
     for run_name, concurrency in (("one", 1), ("three", 3), ("two", 2)):
         peaks.append(0)  # a store per run: no reply is reused from another run
+        limits.append(concurrency)
+        reached.append(threading.Event())
         run_dataset(run_name=run_name, concurrency=concurrency, db=tmp_path / f"{run_name}.db", **common)
     # each run in the same Ray instance has the endpoint's limit it asked for, not the first run's
     assert peaks == [1, 3, 2]
