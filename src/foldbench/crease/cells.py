@@ -17,7 +17,6 @@ from foldbench.crease.errors import PrecisionProblem
 from foldbench.crease.folding import FoldedGeometry
 from foldbench.crease.pattern import CreasePattern
 from foldbench.crease.planar import PlanarGraph, find_faces, planarize_segments
-from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE
 
 __all__ = ["OverlapCells", "build_cells", "overlay_folded_edges"]
 
@@ -51,12 +50,13 @@ def overlay_folded_edges(pattern: CreasePattern, folded: FoldedGeometry, toleran
 def build_cells(
     pattern: CreasePattern,
     folded: FoldedGeometry,
-    tolerance: float = FOLDED_DISTANCE_TOLERANCE,
+    tolerance: float | None = None,
     graph: PlanarGraph | None = None,
 ) -> OverlapCells:
     """Overlay the folded edges into cells and find the faces covering each cell.
 
-    ``graph`` is the overlay at ``tolerance`` when the caller has it already.
+    ``tolerance`` defaults to the pattern's policy's ``folded_distance``; ``graph`` is the overlay at
+    ``tolerance`` when the caller has it already.
 
     Raises:
         PrecisionProblem: walking the cells gives a cell two different face sets (imprecise coordinates).
@@ -68,6 +68,7 @@ def build_cells(
     >>> build_cells(pattern, fold_faces(pattern)).cells_faces
     ((0,),)
     """
+    tolerance = pattern.policy.folded_distance if tolerance is None else tolerance
     if graph is None:
         graph = overlay_folded_edges(pattern, folded, tolerance)
     faces = find_faces(graph.vertices_coords, graph.edges_vertices)

@@ -28,9 +28,9 @@ from foldbench.crease.layer_constraints import LayerConstraints
 from foldbench.crease.local_checks import LocalCheckReport, check_vertices
 from foldbench.crease.overlay import build_overlay
 from foldbench.crease.pattern import CreasePattern
-from foldbench.crease.regularize import REGULARIZED_MISMATCH, REGULARIZED_RESIDUAL
+from foldbench.crease.policy import DEFAULT_POLICY, PrecisionPolicy
+from foldbench.crease.regularize import REGULARIZED_MISMATCH
 from foldbench.crease.solver import STAGE_LOCAL, LayerSolver, ProgressCallback, SolveResult
-from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE
 
 __all__ = ["REGULARIZED_MISMATCH", "CompiledFold", "compile_crease_pattern", "crease_assignment_orders"]
 
@@ -65,7 +65,7 @@ class CompiledFold:
     limit: int | None
     timings: dict[str, float] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
-    folded_tolerance: float = FOLDED_DISTANCE_TOLERANCE
+    folded_tolerance: float = DEFAULT_POLICY.folded_distance
     input_precision: float = 0.0
     regularized_moved: float = 0.0
 
@@ -211,6 +211,7 @@ def crease_assignment_orders(
 def compile_crease_pattern(
     pattern: CreasePattern, *, limit: int | None = None, require_unique: bool = False,
     timeout: float | None = None, progress: ProgressCallback | None = None,
+    policy: PrecisionPolicy | None = None,
 ) -> CompiledFold:
     """Decide flat-foldability and count the flat-folded states of a crease pattern.
 
@@ -221,6 +222,10 @@ def compile_crease_pattern(
         timeout: time budget in seconds for counting states (None: no budget). When it ends, the result is
             a lower bound (``summary()["stopped"]``), every remaining component checked to have a solution.
         progress: called after each component is counted (see :data:`~foldbench.crease.solver.ProgressCallback`).
+        policy: the precision policy of the compile stages (default: the one the pattern was built with,
+            :attr:`CreasePattern.policy <foldbench.crease.pattern.CreasePattern.policy>`). The pattern's snap
+            distance was applied when it was built: to change it, build the pattern with the policy
+            (:func:`~foldbench.crease.pattern.build_crease_pattern`, :func:`~foldbench.crease.read_crease_pattern`).
 
     Raises:
         GeometricallyImpossibleFold: a local condition fails or the paper does not close up.
@@ -229,8 +234,8 @@ def compile_crease_pattern(
         PrecisionProblem: the coordinates are too imprecise to decide.
 
     A noisy input (measured precision above 0) whose folded edges give no trustworthy overlay at any level
-    (``E_PRECISION_TOLERANCE``) while its folded vertices disagree by more than ``FOLDED_MISMATCH_FACTOR``
-    times that precision (the folding amplified the Kawasaki residuals) is regularised
+    (``E_PRECISION_TOLERANCE``) while its folded vertices disagree by more than the policy's
+    ``folded_mismatch_factor`` times that precision (the folding amplified the Kawasaki residuals) is regularised
     (:mod:`foldbench.crease.regularize`): when moving no vertex farther than the snap tolerance makes every
     vertex meet Kawasaki exactly and the folded vertices agree, the states counted are those of that exact
     pattern, and the summary says so (``regularized_moved`` and a warning). Otherwise the precision problem
@@ -238,6 +243,8 @@ def compile_crease_pattern(
     """
     if limit is not None and limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
+    if policy is not None and policy != pattern.policy:
+        pattern = replace(pattern, policy=policy)
     timings: dict[str, float] = {}
     clock = time.perf_counter()
 
@@ -317,7 +324,7 @@ def compile_crease_pattern(
     if input_precision > 0:
         warnings.append(f"input precision {input_precision:.1e} (measured from the input's nearly parallel "
                         "creases and Kawasaki residuals)")
-    if overlay.tolerance != FOLDED_DISTANCE_TOLERANCE:
+    if overlay.tolerance != pattern.policy.folded_distance:
         warnings.append(f"folded tolerance {overlay.tolerance:.1e} (folded vertices disagree by up to "
                         f"{folded.worst_mismatch:.1e}; {len(overlay.rejected)} level(s) rejected first)")
     set_aside = any(reason.startswith("self-intersection resting on") for _, reason in overlay.rejected)
@@ -386,8 +393,9 @@ def _closed_gaps_need_a_cross_check(pattern: CreasePattern, folded: FoldedGeomet
     """Whether the accepted folded tolerance closed gaps judged by an estimated noise (no written precision)
     in a pattern whose folding amplified its Kawasaki residuals far beyond that noise: there a sliver of the
     design can move by its own width and pass for noise."""
-    return (pattern.written_precision == 0 and amplifies_noise(folded) and tolerance > FOLDED_DISTANCE_TOLERANCE
-            and len(narrow_gaps(pattern, folded.vertices_coords_folded, FOLDED_DISTANCE_TOLERANCE, tolerance)[0]) > 0)
+    least = pattern.policy.folded_distance
+    return (pattern.written_precision == 0 and amplifies_noise(folded) and tolerance > least
+            and len(narrow_gaps(pattern, folded.vertices_coords_folded, least, tolerance)[0]) > 0)
 
 
 def _cross_check_closed_gaps(
@@ -402,8 +410,7 @@ def _cross_check_closed_gaps(
     crease, stay broken by a move to exact Kawasaki) or when its count does not end within ``timeout``."""
     budget.enter_stage("regularising")
     regularized, mismatch = judge.regularized()
-    if (regularized.residual >= REGULARIZED_RESIDUAL or regularized.moved > pattern.snap_tolerance
-            or mismatch > REGULARIZED_MISMATCH):
+    if not _regularized_usable(pattern, regularized.residual, regularized.moved, mismatch):
         return
     exact = replace(regularized.pattern, input_precision=0.0, written_precision=0.0, carried_noise=judge.amplitude)
     try:
@@ -413,7 +420,7 @@ def _cross_check_closed_gaps(
     other = compiled.state_count
     if compiled.solution.stopped or other == states:
         return
-    pairs, kinds = narrow_gaps(pattern, folded.vertices_coords_folded, FOLDED_DISTANCE_TOLERANCE, tolerance)
+    pairs, kinds = narrow_gaps(pattern, folded.vertices_coords_folded, pattern.policy.folded_distance, tolerance)
     gaps = [{"vertex": int(a), ("other_vertex" if kind == 0 else "edge"): int(b)}
             for (a, b), kind in zip(pairs, kinds, strict=True)]
     raise PrecisionProblem(
@@ -441,7 +448,7 @@ def _compile_regularized(
     spent = {f"{name} (input)": seconds for name, seconds in timings.items()}
     spent["regularize"] = time.perf_counter() - start
     allowed = pattern.snap_tolerance
-    if regularized.residual >= REGULARIZED_RESIDUAL or regularized.moved > allowed or mismatch > REGULARIZED_MISMATCH:
+    if not _regularized_usable(pattern, regularized.residual, regularized.moved, mismatch):
         problem.where["regularization"] = {"moved": regularized.moved, "allowed": allowed,
                                            "kawasaki_residual": regularized.residual}
         raise problem
@@ -454,3 +461,11 @@ def _compile_regularized(
                                       progress=progress)
     return replace(compiled, input_precision=input_precision, regularized_moved=regularized.moved,
                    timings={**spent, **compiled.timings})
+
+
+def _regularized_usable(pattern: CreasePattern, residual: float, moved: float, mismatch: float) -> bool:
+    """Whether a regularisation may stand for ``pattern``: Kawasaki met to the policy's ``regularized_residual``,
+    no vertex moved beyond the snap tolerance, folded vertices agreeing to its ``regularized_mismatch``."""
+    policy = pattern.policy
+    return not (residual >= policy.regularized_residual or moved > pattern.snap_tolerance
+                or mismatch > policy.regularized_mismatch)

@@ -19,6 +19,7 @@ import numpy as np
 from foldbench import jsontext
 from foldbench.crease.errors import CreasePatternSyntaxError
 from foldbench.crease.pattern import ASSIGNMENTS, CreasePattern, build_crease_pattern
+from foldbench.crease.policy import DEFAULT_POLICY, PrecisionPolicy
 
 __all__ = ["MAX_FILE_BYTES", "fold_angle_hints", "parse_fold_text", "pattern_from_fold", "read_fold", "write_fold"]
 
@@ -131,8 +132,11 @@ def _validated_assignments(document: dict[str, Any], edge_count: int) -> list[st
     return letters
 
 
-def fold_angle_hints(letters: list[str], angles: list[Any] | None) -> tuple[list[str], list[str]]:
-    """Read fold angles that are not a flat fold (±180) as hints: a partly folded mountain is still a mountain.
+def fold_angle_hints(
+    letters: list[str], angles: list[Any] | None, policy: PrecisionPolicy = DEFAULT_POLICY
+) -> tuple[list[str], list[str]]:
+    """Read fold angles that are not a flat fold (±180, to the policy's ``flat_fold_angle``) as hints: a partly
+    folded mountain is still a mountain.
 
     An unassigned crease takes the letter of its angle's sign; an assigned one keeps its letter (a sign that
     disagrees is noted). Returns the letters and the notes saying what was read.
@@ -147,7 +151,7 @@ def fold_angle_hints(letters: list[str], angles: list[Any] | None) -> tuple[list
     partial: list[int] = []
     disagreeing: list[int] = []
     for index, (letter, angle) in enumerate(zip(letters, angles, strict=False)):
-        if angle is None or angle == 0 or abs(angle) >= 180 - 1e-6:
+        if angle is None or angle == 0 or abs(angle) >= 180 - policy.flat_fold_angle:
             if letter == "U" and angle is not None and angle != 0:
                 letters[index] = "V" if angle > 0 else "M"
             continue
@@ -190,8 +194,12 @@ def _check_faces(document: dict[str, Any], vertex_count: int, edges: np.ndarray)
                             f"side {vertex}-{following} is not an edge, so the face is not a closed polygon")
 
 
-def pattern_from_fold(document: dict[str, Any], source: str = "<fold>", *, repair: bool = False) -> CreasePattern:
-    """Validate a FOLD document and build its crease pattern (first frame if the top level has no geometry).
+def pattern_from_fold(
+    document: dict[str, Any], source: str = "<fold>", *, repair: bool = False,
+    policy: PrecisionPolicy = DEFAULT_POLICY,
+) -> CreasePattern:
+    """Validate a FOLD document and build its crease pattern (first frame if the top level has no geometry),
+    with the precision ``policy``.
 
     A FOLD file is a graph, so edges that cross or touch another edge's interior are a structure error
     (``E_CP_NOT_PLANAR``) unless ``repair`` is set, which planarises them as for a drawing. Duplicate edges
@@ -214,14 +222,15 @@ def pattern_from_fold(document: dict[str, Any], source: str = "<fold>", *, repai
     coords = _validated_coordinates(document)
     edges = _validated_edges(document, len(coords))
     assignments, notes = fold_angle_hints(_validated_assignments(document, len(edges)),
-                                          document.get("edges_foldAngle"))
+                                          document.get("edges_foldAngle"), policy)
     _check_faces(document, len(coords), edges)
-    pattern = build_crease_pattern(coords[edges], assignments, source=source, split_crossings=repair)
+    pattern = build_crease_pattern(coords[edges], assignments, source=source, split_crossings=repair, policy=policy)
     return replace(pattern, notes=pattern.notes + tuple(notes)) if notes else pattern
 
 
-def read_fold(path: str | Path, *, repair: bool = False) -> CreasePattern:
-    """Read a ``.fold`` file into a crease pattern (CSE errors name the file, field and index)."""
+def read_fold(path: str | Path, *, repair: bool = False, policy: PrecisionPolicy = DEFAULT_POLICY) -> CreasePattern:
+    """Read a ``.fold`` file into a crease pattern built with the precision ``policy`` (CSE errors name the file,
+    field and index)."""
     path = Path(path)
     if path.stat().st_size > MAX_FILE_BYTES:
         raise CreasePatternSyntaxError(
@@ -235,7 +244,7 @@ def read_fold(path: str | Path, *, repair: bool = False) -> CreasePattern:
             "E_CP_SYNTAX_ENCODING", f"{path.name} is not UTF-8 text (byte {error.start})",
             {"source": str(path), "byte": error.start},
         ) from None
-    return pattern_from_fold(parse_fold_text(text, path.name), path.name, repair=repair)
+    return pattern_from_fold(parse_fold_text(text, path.name), path.name, repair=repair, policy=policy)
 
 
 def write_fold(document: dict[str, Any], path: str | Path) -> None:

@@ -7,7 +7,7 @@ overlaps another face by a sliver), which changes the count. The two look alike 
 moved again by its precision, a genuine gap hardly changes.
 
 :func:`genuine_gaps` finds, among the folded vertices, every vertex-vertex and vertex-edge gap narrower than a
-tolerance (and wider than :data:`~foldbench.crease.tolerance.FOLDED_DISTANCE_TOLERANCE`, which the policy
+tolerance (and wider than the policy's ``folded_distance``, which the policy
 merges even in exact input), refolds the pattern :data:`GAP_TRIALS` times with every crease-pattern vertex
 moved at random by up to the input's noise (:func:`noise_amplitude`), and returns the gaps wider than
 :data:`GAP_NOISE_FACTOR` times the most they moved: those are features of the design that the tolerance must
@@ -18,7 +18,7 @@ neighbour, :mod:`foldbench.crease.regularize`), moved by noise projected onto th
 Kawasaki exactly (:class:`GapJudge`): a design is folded from creases that meet Kawasaki, so how far its gaps
 move when its vertices move *that* way is how sensitive the design is. Moved any other way, the folded
 vertices no longer agree with themselves, and their disagreement (often a hundred times the movement) would
-pass every gap for noise. The noise is never taken below :data:`~foldbench.crease.tolerance.LEAST_NOISE`
+pass every gap for noise. The noise is never taken below the policy's ``least_noise``
 (1e-6), exact input included: jittering a pattern that much is to change no answer, so a gap that such a
 jitter can close is not one the input resolves. Whether it can is bounded, not sampled
 (:meth:`GapJudge.worst_moves`): each crease-pattern coordinate is moved alone by the noise, the folded
@@ -27,7 +27,7 @@ found at a level that keeps open a gap this bound can close (:func:`unresolved_o
 until the levels that close it have been tried (:mod:`foldbench.crease.overlay`,
 :mod:`foldbench.crease.compiler`).
 
-Without a written precision the noise is only estimated: ``NOISE_MARGIN`` times the measured precision,
+Without a written precision the noise is only estimated: ``noise_margin`` times the measured precision,
 which can be several times too large on a big pattern and up to three times too small on a tiny one (where
 the folding amplifies it, the regularisation's own movement, :func:`noise_judge`). The measured precision
 itself (at least ``LEAST_NOISE``) is :attr:`GapJudge.measured_amplitude`. A gap that the estimate can close
@@ -40,7 +40,7 @@ but the measured noise cannot is in doubt:
   precision error naming both (``E_PRECISION_GAPS``, :mod:`foldbench.crease.compiler`).
 
 Where the folding amplifies the noise, a gap may also be neither clearly noise nor clearly design: wider
-than :data:`GAP_DOUBT_FACTOR` but at most ``GAP_NOISE_FACTOR`` times its movement. Such a gap is returned
+than :data:`GAP_DOUBT_FACTOR` but at most ``gap_noise_factor`` times its movement. Such a gap is returned
 by :func:`genuine_gaps` too, marked ``certain=False``: the tolerance may not close it either
 (:mod:`foldbench.crease.overlay`), and when no other level is sound the answer is a precision error naming
 it (or, in the compiler, the states of the Kawasaki-regularised pattern, whose folded vertices agree).
@@ -60,15 +60,13 @@ from foldbench.crease.folding import FoldedGeometry, crossing_order, fold_faces
 from foldbench.crease.local_checks import vertices_creases
 from foldbench.crease.pattern import CreasePattern
 from foldbench.crease.planar import SMALL_INPUT
+from foldbench.crease.policy import DEFAULT_POLICY
 from foldbench.crease.regularize import (
-    REGULARIZED_MISMATCH,
-    REGULARIZED_RESIDUAL,
     Regularized,
     kawasaki_system,
     least_norm_steps,
     regularize_kawasaki,
 )
-from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR, LEAST_NOISE
 from foldbench.jit import kernel
 
 __all__ = [
@@ -81,25 +79,27 @@ __all__ = [
 RESPONSE_CHUNK: int = 256
 """How many one-coordinate moves are refolded at a time when bounding how far the gaps can move."""
 
-GAP_TRIALS: int = 16
-"""How many times the pattern is refolded with its vertices moved by up to the input precision."""
+GAP_TRIALS: int = DEFAULT_POLICY.gap_trials
+"""The default policy's ``gap_trials``: how many times the pattern is refolded with its vertices moved by up
+to the input precision."""
 
-GAP_NOISE_FACTOR: float = 5.0
-"""A gap wider than this many times the most the trials moved it is a feature of the design, not noise (under
-Kawasaki-consistent moves of 1e-6 the six slivers of the exact clipped triangle twist, 2e-5 wide, reach 5.9 to
-13.5 times in three seeds; the two gaps of an exact ORIPA hexagon design, 1.1e-6 and 1.3e-7 wide, at most 0.9
-times)."""
+GAP_NOISE_FACTOR: float = DEFAULT_POLICY.gap_noise_factor
+"""The default policy's ``gap_noise_factor``: a gap wider than this many times the most the trials moved it is
+a feature of the design, not noise (under Kawasaki-consistent moves of 1e-6 the six slivers of the exact
+clipped triangle twist, 2e-5 wide, reach 5.9 to 13.5 times in three seeds; the two gaps of an exact ORIPA
+hexagon design, 1.1e-6 and 1.3e-7 wide, at most 0.9 times)."""
 
 
-GAP_DOUBT_FACTOR: float = 2.0
-"""Under an estimated noise amplitude (no written precision) in a pattern whose folding amplifies the noise, a
-gap wider than this many times the most the trials moved it, but not ``GAP_NOISE_FACTOR`` times, is
-doubtful: not closed, not trusted. Noise gaps of a rounded corpus file
+GAP_DOUBT_FACTOR: float = DEFAULT_POLICY.gap_doubt_factor
+"""The default policy's ``gap_doubt_factor``: under an estimated noise amplitude (no written precision) in a
+pattern whose folding amplifies the noise, a gap wider than this many times the most the trials moved it, but
+not ``gap_noise_factor`` times, is doubtful: not closed, not trusted. Noise gaps of a rounded corpus file
 (Komatsu's Butterfly Base) reach 2.9 times under the regularisation's amplitude, the clipped twist's slivers
 jittered by 1e-6 about 3 to 6 times: neither is closed, and both are counted on the regularised pattern."""
 
-NOISE_MARGIN: float = 4.0
-"""Without a written precision, the noise amplitude is this many times the measured input precision."""
+NOISE_MARGIN: float = DEFAULT_POLICY.noise_margin
+"""The default policy's ``noise_margin``: without a written precision, the noise amplitude is this many times
+the measured input precision."""
 
 
 def noise_amplitude(pattern: CreasePattern, measured_precision: float) -> float:
@@ -107,7 +107,7 @@ def noise_amplitude(pattern: CreasePattern, measured_precision: float) -> float:
     the last written decimal when the coordinates are rounded
     (:func:`~foldbench.crease.precision.written_precision`, a bound), otherwise four times the measured
     precision (an estimate from nearly parallel creases, which a pattern with few creases can make several
-    times too small). Never less than :data:`~foldbench.crease.tolerance.LEAST_NOISE` (the jitter that is to
+    times too small). Never less than the policy's ``least_noise`` (the jitter that is to
     change no answer), which is all an exact input gets (a design drawn on a grid of tenths is not rounded to
     tenths), nor than the noise a regularised pattern carries from its input.
 
@@ -118,11 +118,12 @@ def noise_amplitude(pattern: CreasePattern, measured_precision: float) -> float:
     >>> pattern.written_precision, noise_amplitude(pattern, 0.0), noise_amplitude(pattern, 1e-6)
     (0.05, 1e-06, 0.05)
     """
-    least = max(LEAST_NOISE, pattern.carried_noise)
+    policy = pattern.policy
+    least = max(policy.least_noise, pattern.carried_noise)
     if measured_precision <= 0:
         return least
     written = pattern.written_precision
-    return max(written if written > 0 else NOISE_MARGIN * measured_precision, least)
+    return max(written if written > 0 else policy.noise_margin * measured_precision, least)
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,7 @@ class FoldedGap:
         noise: the most the gap's width changed over the trials (:func:`genuine_gaps`), or the most the noise
             can change it (:func:`unresolved_open_gaps`, :func:`gaps_beyond_measured_noise`).
         certain: from :func:`genuine_gaps`, False for a doubtful gap (between ``GAP_DOUBT_FACTOR`` and
-            ``GAP_NOISE_FACTOR`` times its noise): neither design nor noise can be told apart; from
+            ``gap_noise_factor`` times its noise): neither design nor noise can be told apart; from
             :func:`unresolved_open_gaps`, True when the measured noise can close it, not only the estimate's
             margin.
     """
@@ -279,15 +280,16 @@ class GapJudge:
         if self._refined_from is not None:
             measured, self._refined_from = self._refined_from, None
             regularized, mismatch = self.regularized()
-            if regularized.residual < REGULARIZED_RESIDUAL and mismatch <= REGULARIZED_MISMATCH:
-                self._amplitude = max(min(self._amplitude, max(measured, regularized.moved)), LEAST_NOISE)
+            policy = self.pattern.policy
+            if regularized.residual < policy.regularized_residual and mismatch <= policy.regularized_mismatch:
+                self._amplitude = max(min(self._amplitude, max(measured, regularized.moved)), policy.least_noise)
         return self._amplitude
 
     @property
     def measured_amplitude(self) -> float:
         """The noise the input shows without a margin (at most :attr:`amplitude`): where the amplitude is only
-        an estimate (``NOISE_MARGIN`` times the measured precision), the measured precision itself, at least
-        :data:`~foldbench.crease.tolerance.LEAST_NOISE`; otherwise the amplitude."""
+        an estimate (``noise_margin`` times the measured precision), the measured precision itself, at least
+        the policy's ``least_noise``; otherwise the amplitude."""
         return min(self._measured, self.amplitude)
 
     def regularized(self) -> tuple[Regularized, float]:
@@ -296,7 +298,8 @@ class GapJudge:
         if self._regularized is None:
             regularized = regularize_kawasaki(self.pattern)
             mismatch = math.inf
-            if regularized.residual < REGULARIZED_RESIDUAL and regularized.moved <= self.pattern.snap_tolerance:
+            if (regularized.residual < self.pattern.policy.regularized_residual
+                    and regularized.moved <= self.pattern.snap_tolerance):
                 mismatch = fold_faces(regularized.pattern).worst_mismatch
             self._regularized = regularized, mismatch
         return self._regularized
@@ -304,12 +307,12 @@ class GapJudge:
     def _consistent_coords(self) -> np.ndarray | None:
         """Crease-pattern coordinates whose folded vertices agree, near the input's (None: none found): the
         input's own when they disagree by less than the noise the gaps are judged against."""
-        pattern = self.pattern
-        if self.folded.worst_mismatch <= max(REGULARIZED_MISMATCH, self.amplitude):
+        pattern, policy = self.pattern, self.pattern.policy
+        if self.folded.worst_mismatch <= max(policy.regularized_mismatch, self.amplitude):
             return pattern.vertices_coords
         regularized, mismatch = self.regularized()
-        if (regularized.residual >= REGULARIZED_RESIDUAL or regularized.moved > pattern.snap_tolerance
-                or mismatch > REGULARIZED_MISMATCH):
+        if (regularized.residual >= policy.regularized_residual or regularized.moved > pattern.snap_tolerance
+                or mismatch > policy.regularized_mismatch):
             return None
         return regularized.pattern.vertices_coords
 
@@ -320,7 +323,7 @@ class GapJudge:
         consistent = self._consistent_coords() if self.amplitude > 0 else None
         start = pattern.vertices_coords if consistent is None else consistent
         generator = np.random.default_rng(self.seed)
-        moves = generator.uniform(-self.amplitude, self.amplitude, (GAP_TRIALS, *start.shape))
+        moves = generator.uniform(-self.amplitude, self.amplitude, (pattern.policy.gap_trials, *start.shape))
         correction = None if consistent is None else _kawasaki_correction(pattern, consistent, moves)
         if consistent is not None and correction is not None:
             moves = moves + correction
@@ -401,32 +404,34 @@ class GapJudge:
 def shows_noise(pattern: CreasePattern, folded: FoldedGeometry) -> bool:
     """Whether the input's noise is evidence, not a hypothesis: a measured precision above 0, or a regularised
     pattern carrying its input's noise (an exact input is only ever jittered in thought, by
-    :data:`~foldbench.crease.tolerance.LEAST_NOISE`)."""
+    the policy's ``least_noise``)."""
     return (folded.input_precision or 0.0) > 0 or pattern.carried_noise > 0
 
 
 def amplifies_noise(folded: FoldedGeometry) -> bool:
-    """Whether the input is noisy and its folded vertices disagree by more than ``FOLDED_MISMATCH_FACTOR``
-    times its precision (the folding amplifies the noise; the compiler may count the Kawasaki-regularised
-    pattern instead)."""
+    """Whether the input is noisy and its folded vertices disagree by more than the policy's
+    ``folded_mismatch_factor`` times its precision (the folding amplifies the noise; the compiler may count the
+    Kawasaki-regularised pattern instead)."""
     precision = folded.input_precision or 0.0
-    return precision > 0 and folded.worst_mismatch > FOLDED_MISMATCH_FACTOR * precision
+    return precision > 0 and folded.worst_mismatch > folded.policy.folded_mismatch_factor * precision
 
 
 def noise_judge(pattern: CreasePattern, folded: FoldedGeometry, measured_precision: float) -> GapJudge:
     """The :class:`GapJudge` of a pattern, at the noise amplitude of :func:`noise_amplitude`, refined where that
     is only an estimate and the folding amplifies it (no written precision; folded vertices disagree by more
-    than ``FOLDED_MISMATCH_FACTOR`` times the measured precision): there four times the measured precision can
-    be eight times the real noise (a clipped twist jittered by 1e-6 measures 2.3e-6), and a sliver of the
+    than the policy's ``folded_mismatch_factor`` times the measured precision): there four times the measured
+    precision can be eight times the real noise (a clipped twist jittered by 1e-6 measures 2.3e-6), and a sliver of the
     design would pass for noise. The least movement that makes every vertex meet Kawasaki
     (:mod:`foldbench.crease.regularize`) is measured noise too: when it succeeds within the snap tolerance, the
     amplitude is that movement, kept between the measured precision and four times it (at least
-    :data:`~foldbench.crease.tolerance.LEAST_NOISE`)."""
+    the policy's ``least_noise``)."""
+    policy = pattern.policy
     amplitude = noise_amplitude(pattern, measured_precision)
     estimated = pattern.written_precision == 0 and measured_precision > 0
-    measured = max(measured_precision, LEAST_NOISE, pattern.carried_noise) if estimated else None
+    measured = max(measured_precision, policy.least_noise, pattern.carried_noise) if estimated else None
     judge = GapJudge(pattern, folded, amplitude, measured=measured)
-    if estimated and folded.worst_mismatch > FOLDED_MISMATCH_FACTOR * measured_precision and amplitude > LEAST_NOISE:
+    if (estimated and folded.worst_mismatch > policy.folded_mismatch_factor * measured_precision
+            and amplitude > policy.least_noise):
         judge._refined_from = measured_precision  # refined when first needed
     return judge
 
@@ -444,7 +449,7 @@ def _kawasaki_correction(pattern: CreasePattern, coords: np.ndarray, moves: np.n
     flat = moves.reshape(len(moves), -1).T  # (2n, t)
     change = np.zeros((len(vertices), len(moves)))
     np.add.at(change, rows, values[:, None] * flat[columns])
-    steps = least_norm_steps(-change, rows, columns, values, flat.shape[0])
+    steps = least_norm_steps(-change, rows, columns, values, flat.shape[0], pattern.policy)
     if not np.all(np.isfinite(steps)) or np.any(np.linalg.norm(steps, axis=0) > 1.01 * np.linalg.norm(flat, axis=0)):
         return None
     return steps.T.reshape(moves.shape)
@@ -536,44 +541,44 @@ def genuine_gaps(
     """The gaps narrower than ``tolerance`` that moving the input by ``precision`` cannot explain.
 
     ``precision`` is the noise amplitude (:func:`noise_amplitude`; None with a ``judge``, which has its own). A
-    gap counts when it is wider than ``FOLDED_DISTANCE_TOLERANCE`` and wider than ``GAP_NOISE_FACTOR`` times the
+    gap counts when it is wider than the policy's ``folded_distance`` and wider than ``gap_noise_factor`` times the
     most its width changed over the trials of a :class:`GapJudge` (given, or made from ``precision`` and
     ``seed``: the answer is reproducible). With ``doubt_factor`` (for an estimated amplitude,
     :data:`GAP_DOUBT_FACTOR`), a gap wider than that many times its movement is returned too, with
     ``certain=False``. Returns the gaps widest first relative to their noise, so certain ones first (empty
     when none is in range).
     """
-    coords = folded.vertices_coords_folded
-    if tolerance <= FOLDED_DISTANCE_TOLERANCE or not len(coords):
+    coords, policy = folded.vertices_coords_folded, pattern.policy
+    if tolerance <= policy.folded_distance or not len(coords):
         return []
-    pairs, kinds = narrow_gaps(pattern, coords, FOLDED_DISTANCE_TOLERANCE, tolerance)
+    pairs, kinds = narrow_gaps(pattern, coords, policy.folded_distance, tolerance)
     if not len(pairs):
         return []
     widths, noise = (judge or GapJudge(pattern, folded, precision or 0.0, seed)).measure(pairs, kinds)
-    ratio = np.abs(widths) / np.maximum(noise, 1e-300)
-    kept = np.flatnonzero(ratio > min(GAP_NOISE_FACTOR, doubt_factor or GAP_NOISE_FACTOR))
+    ratio = np.abs(widths) / np.maximum(noise, np.finfo(float).tiny)
+    kept = np.flatnonzero(ratio > min(policy.gap_noise_factor, doubt_factor or policy.gap_noise_factor))
     kept = kept[np.argsort(-ratio[kept])]
-    return _gap_list(pairs, kinds, widths, noise, kept, ratio > GAP_NOISE_FACTOR)
+    return _gap_list(pairs, kinds, widths, noise, kept, ratio > policy.gap_noise_factor)
 
 
 def gaps_beyond_measured_noise(
     pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, judge: GapJudge
 ) -> list[FoldedGap]:
-    """The gaps a level of ``tolerance`` closes (wider than ``FOLDED_DISTANCE_TOLERANCE``) that the noise the
+    """The gaps a level of ``tolerance`` closes (wider than the policy's ``folded_distance``) that the noise the
     input shows without a margin (:attr:`GapJudge.measured_amplitude`) cannot close, to first order
     (:meth:`GapJudge.worst_moves`, moves not projected onto Kawasaki: the input's noise breaks it too, and a
     gap it opened can be several times wider than projected moves reach), plus the folded vertices' worst
     disagreement: only the margin of an estimated noise could. Empty when the amplitude is not an estimate.
     Widest relative to that noise first, every one ``certain=False``."""
-    coords = folded.vertices_coords_folded
+    coords, least = folded.vertices_coords_folded, pattern.policy.folded_distance
     measured = judge.measured_amplitude
-    if not 0 < measured < judge.amplitude or not len(coords) or tolerance <= FOLDED_DISTANCE_TOLERANCE:
+    if not 0 < measured < judge.amplitude or not len(coords) or tolerance <= least:
         return []
-    pairs, kinds = narrow_gaps(pattern, coords, FOLDED_DISTANCE_TOLERANCE, tolerance)
+    pairs, kinds = narrow_gaps(pattern, coords, least, tolerance)
     if not len(pairs):
         return []
     widths, worst = _measured_reach(folded, judge, pairs, kinds)
-    ratio = np.abs(widths) / np.maximum(worst, 1e-300)
+    ratio = np.abs(widths) / np.maximum(worst, np.finfo(float).tiny)
     beyond = np.flatnonzero(ratio > 1.0)
     beyond = beyond[np.argsort(-ratio[beyond])]
     return _gap_list(pairs, kinds, widths, worst, beyond, np.zeros(len(pairs), dtype=bool))
@@ -621,7 +626,7 @@ def unresolved_open_gaps(
 ) -> list[FoldedGap]:
     """The gaps a level of ``tolerance`` may keep open that the input's noise cannot resolve: wider than half
     the level (points are merged one by one, so a gap just under the level may stay open) and than
-    ``FOLDED_DISTANCE_TOLERANCE``, and closable by the noise: moving every input coordinate by up to the
+    the policy's ``folded_distance``, and closable by the noise: moving every input coordinate by up to the
     judge's amplitude can change them, to first order, by their whole width (:meth:`GapJudge.worst_moves`).
 
     A gap is ``certain`` when the noise the input shows without a margin (:attr:`GapJudge.measured_amplitude`)
@@ -630,18 +635,18 @@ def unresolved_open_gaps(
     coords = folded.vertices_coords_folded
     if judge.amplitude <= 0 or not len(coords):
         return []
-    low = max(tolerance / 2, FOLDED_DISTANCE_TOLERANCE)
+    low = max(tolerance / 2, pattern.policy.folded_distance)
     # only gaps up to eight times the trials' farthest vertex move are bounded (refolding every coordinate on
     # its own costs a refold per coordinate, too much to spend on every self-intersection of a big pattern):
     # twice the window within which moving by half its width over the trials could put a gap
-    high = 4 * GAP_DOUBT_FACTOR * judge.reach() + folded.worst_mismatch
+    high = 4 * pattern.policy.gap_doubt_factor * judge.reach() + folded.worst_mismatch
     if high <= low:
         return []
     pairs, kinds = narrow_gaps(pattern, coords, low, high)
     if not len(pairs):
         return []
     widths, worst = judge.worst_moves(pairs, kinds)
-    ratio = np.abs(widths) / np.maximum(worst, 1e-300)
+    ratio = np.abs(widths) / np.maximum(worst, np.finfo(float).tiny)
     loose = np.flatnonzero(ratio <= 1.0)
     loose = loose[np.argsort(ratio[loose])]
     measured_share = judge.measured_amplitude / judge.amplitude  # worst moves scale with the amplitude

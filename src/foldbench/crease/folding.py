@@ -8,13 +8,13 @@ crossed. Each face gets an orientation-preserving or -reversing isometry ``x -> 
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from foldbench.crease.errors import GeometricallyImpossibleFold, PrecisionProblem
 from foldbench.crease.pattern import CreasePattern
-from foldbench.crease.tolerance import FOLDED_MISMATCH_LIMIT
+from foldbench.crease.policy import DEFAULT_POLICY, PrecisionPolicy
 
 __all__ = ["FoldedGeometry", "crossing_order", "fold_faces", "folded_vertex_positions"]
 
@@ -34,6 +34,7 @@ class FoldedGeometry:
             vertices this far would change.
         vertices_coords_other: each vertex's folded position from the face that disagrees most with the one
             kept (equal to ``vertices_coords_folded`` where every face agrees).
+        policy: the precision policy of the pattern folded, carried on to the overlay.
     """
 
     vertices_coords_folded: np.ndarray
@@ -43,6 +44,7 @@ class FoldedGeometry:
     worst_mismatch: float
     input_precision: float | None = None
     vertices_coords_other: np.ndarray | None = None
+    policy: PrecisionPolicy = field(default=DEFAULT_POLICY, repr=False)
 
 
 def _reflection(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -120,7 +122,7 @@ def fold_faces(pattern: CreasePattern, input_precision: float | None = None) -> 
 
     Raises:
         GeometricallyImpossibleFold: a face is unreachable without crossing a boundary.
-        PrecisionProblem: faces disagree about a vertex by more than ``FOLDED_MISMATCH_LIMIT`` (the local
+        PrecisionProblem: faces disagree about a vertex by more than the policy's ``folded_mismatch_limit`` (the local
             checks passed, so the disagreement comes from rounded coordinates).
 
     >>> from foldbench.crease.pattern import build_crease_pattern
@@ -151,7 +153,7 @@ def fold_faces(pattern: CreasePattern, input_precision: float | None = None) -> 
     other = folded.copy()
     by_mismatch = np.argsort(mismatch, kind="stable")
     other[vertex_of_corner[by_mismatch]] = folded_corners[by_mismatch]  # the most distant position wins
-    if worst > FOLDED_MISMATCH_LIMIT:
+    if worst > pattern.policy.folded_mismatch_limit:
         corner = int(mismatch.argmax())
         vertex = int(vertex_of_corner[corner])
         raise PrecisionProblem(
@@ -163,4 +165,4 @@ def fold_faces(pattern: CreasePattern, input_precision: float | None = None) -> 
         )
     flipped = np.linalg.det(matrices) < 0
     precision = pattern.input_precision if input_precision is None else input_precision
-    return FoldedGeometry(folded, flipped, matrices, shifts, worst, precision, other)
+    return FoldedGeometry(folded, flipped, matrices, shifts, worst, precision, other, pattern.policy)

@@ -24,6 +24,7 @@ import numpy as np
 from foldbench.crease.errors import CreasePatternSyntaxError
 from foldbench.crease.fold_format import MAX_FILE_BYTES, read_fold
 from foldbench.crease.pattern import CreasePattern, build_crease_pattern
+from foldbench.crease.policy import DEFAULT_POLICY, PrecisionPolicy
 
 __all__ = ["SUPPORTED_SUFFIXES", "parse_cp_text", "parse_opx_text", "parse_svg_text", "read_crease_pattern"]
 
@@ -321,11 +322,14 @@ def _length(value: str) -> float:
     return float(value[:-2] if value.endswith("px") else value)
 
 
-def read_crease_pattern(path: str | Path, *, repair: bool = False) -> CreasePattern:
+def read_crease_pattern(
+    path: str | Path, *, repair: bool = False, policy: PrecisionPolicy = DEFAULT_POLICY
+) -> CreasePattern:
     """Read a crease pattern from ``.fold``, ``.cp``, ``.opx`` or ``.svg`` (by suffix).
 
     Drawings (``.cp``, ``.opx``, ``.svg``) are always planarised; a ``.fold`` graph with crossing edges is an
-    error unless ``repair`` (see :func:`~foldbench.crease.fold_format.pattern_from_fold`).
+    error unless ``repair`` (see :func:`~foldbench.crease.fold_format.pattern_from_fold`). ``policy`` is the
+    precision policy the pattern is built with and carries to the compiler.
 
     Raises:
         CreasePatternSyntaxError: unknown suffix, unreadable or malformed file (with the location).
@@ -340,7 +344,7 @@ def read_crease_pattern(path: str | Path, *, repair: bool = False) -> CreasePatt
     if not path.is_file():
         raise CreasePatternSyntaxError("E_CP_NO_FILE", f"{path} is not a file", {"source": str(path)})
     if suffix == ".fold":
-        return read_fold(path, repair=repair)
+        return read_fold(path, repair=repair, policy=policy)
     if path.stat().st_size > MAX_FILE_BYTES:
         raise CreasePatternSyntaxError("E_CP_FILE_TOO_LARGE", f"{path.name} is too large", {"source": str(path)})
     text = path.read_text(encoding="utf-8", errors="replace")
@@ -348,4 +352,4 @@ def read_crease_pattern(path: str | Path, *, repair: bool = False) -> CreasePatt
         raise CreasePatternSyntaxError("E_CP_SYNTAX_EMPTY", f"{path.name} is empty", {"source": str(path)})
     parser = {".cp": parse_cp_text, ".opx": parse_opx_text, ".svg": parse_svg_text}[suffix]
     segments, letters = parser(text, path.name)
-    return build_crease_pattern(segments, letters, source=path.name)
+    return build_crease_pattern(segments, letters, source=path.name, policy=policy)

@@ -18,8 +18,8 @@ import numpy as np
 
 from foldbench.crease.errors import GeometricallyImpossibleFold, PrecisionProblem
 from foldbench.crease.pattern import CreasePattern
+from foldbench.crease.policy import DEFAULT_POLICY, PrecisionPolicy
 from foldbench.crease.precision import kawasaki_explained_by, kawasaki_noise
-from foldbench.crease.tolerance import ANGLE_NOISE_FACTOR, ANGLE_TOLERANCE, KAWASAKI_IMPOSSIBLE, PRECISION_MARGIN
 
 __all__ = ["LocalCheckReport", "check_vertices", "vertices_creases"]
 
@@ -93,13 +93,15 @@ def kawasaki_residuals(pattern: CreasePattern) -> tuple[dict[int, float], dict[i
 
 
 def check_vertices(pattern: CreasePattern) -> LocalCheckReport:
-    """Raise :class:`GeometricallyImpossibleFold` at the first vertex breaking a local condition.
+    """Raise :class:`GeometricallyImpossibleFold` at the first vertex breaking a local condition (angles judged
+    by the pattern's precision policy).
 
     >>> from foldbench.crease.pattern import build_crease_pattern
     >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
     >>> check_vertices(build_crease_pattern(square, "BBBB")).checked_vertices
     0
     """
+    policy = pattern.policy
     neighbours, on_boundary = vertices_creases(pattern)
     errors: dict[int, float] = {}
     shortest: dict[int, float] = {}
@@ -131,14 +133,15 @@ def check_vertices(pattern: CreasePattern) -> LocalCheckReport:
         errors[vertex] = error
         ends = pattern.vertices_coords[pattern.edges_vertices[edges]]
         shortest[vertex] = float(np.hypot(*(ends[:, 1] - ends[:, 0]).T).min())
-        if error > ANGLE_TOLERANCE:
-            if error > KAWASAKI_IMPOSSIBLE:
+        if error > policy.angle:
+            if error > policy.kawasaki_impossible:
                 failures.append((vertex, alternating, sectors, where))
                 continue
             imprecise.append(vertex)
         if "U" in letters:
             continue
-        for first, length in _locally_smallest_runs(sectors, max(ANGLE_TOLERANCE, ANGLE_NOISE_FACTOR * error)):
+        for first, length in _locally_smallest_runs(sectors, max(policy.angle, policy.angle_noise_factor * error),
+                                                    policy):
             creases = [(first + offset) % len(sectors) for offset in range(length + 1)]
             run_letters = [letters[c] for c in creases]
             difference = abs(run_letters.count("M") - run_letters.count("V"))
@@ -152,7 +155,7 @@ def check_vertices(pattern: CreasePattern) -> LocalCheckReport:
                     {**where, "sector_angles_degrees": [round(math.degrees(s), 6) for s in sectors],
                      "run_edges": [edges[c] for c in creases]},
                 )
-    noise = kawasaki_noise(errors, shortest)
+    noise = kawasaki_noise(errors, shortest, policy)
     if failures:
         _judge_kawasaki_failures(pattern, failures, max(noise, pattern.input_precision))
     return LocalCheckReport(checked, errors, tuple(imprecise), noise)
@@ -161,7 +164,7 @@ def check_vertices(pattern: CreasePattern) -> LocalCheckReport:
 def _judge_kawasaki_failures(
     pattern: CreasePattern, failures: list[tuple[int, float, list[float], dict]], measured_noise: float
 ) -> None:
-    """Raise for vertices whose Kawasaki error exceeds ``KAWASAKI_IMPOSSIBLE``: a geometric verdict, unless the
+    """Raise for vertices whose Kawasaki error exceeds the policy's ``kawasaki_impossible``: a verdict, unless the
     input is visibly noisy (``measured_noise`` > 0) and moving every point by its precision (the measured noise,
     or half the last decimal the coordinates are written to, whichever is larger) could explain every failure;
     then a precision problem (rule 9 of :mod:`foldbench.crease.tolerance`)."""
@@ -190,12 +193,14 @@ def _judge_kawasaki_failures(
     )
 
 
-def _locally_smallest_runs(sectors: list[float], tolerance: float = ANGLE_TOLERANCE) -> list[tuple[int, int]]:
+def _locally_smallest_runs(
+    sectors: list[float], tolerance: float | None = None, policy: PrecisionPolicy = DEFAULT_POLICY
+) -> list[tuple[int, int]]:
     """Runs of equal sectors with a clearly bigger sector on each side, as ``(first sector, length)``.
 
     Sector ``i`` lies between creases ``i`` and ``i + 1``. Sectors within ``tolerance`` (the vertex's angle
-    tolerance, the one Kawasaki used) are equal; a neighbour must be bigger by ``tolerance`` and by at least
-    ``ANGLE_TOLERANCE * PRECISION_MARGIN`` (closer calls are left to the layer solver). A
+    tolerance, the one Kawasaki used; default the policy's ``angle``) are equal; a neighbour must be bigger by
+    ``tolerance`` and by at least ``angle * precision_margin`` (closer calls are left to the layer solver). A
     vertex whose sectors are all equal has no such run.
 
     >>> _locally_smallest_runs([1.0, 1.0, 2.0, 1.0, 1.0, 2.0])
@@ -204,7 +209,8 @@ def _locally_smallest_runs(sectors: list[float], tolerance: float = ANGLE_TOLERA
     [(1, 1), (3, 1)]
     """
     count = len(sectors)
-    clearly = max(tolerance, ANGLE_TOLERANCE * PRECISION_MARGIN)
+    tolerance = policy.angle if tolerance is None else tolerance
+    clearly = max(tolerance, policy.angle * policy.precision_margin)
     starts = [i for i in range(count) if abs(sectors[i] - sectors[i - 1]) > tolerance]
     runs = []
     for position, first in enumerate(starts):

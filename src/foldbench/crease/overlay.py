@@ -8,12 +8,12 @@ A level is accepted when three things hold (rule 6 of :mod:`foldbench.crease.tol
 2. **Consistent:** walking across segments gives every cell one set of covering faces;
 3. **Coherent:** every constraint found along the segments compares faces that share a cell.
 
-4. **Consistent with the disagreement:** a level finer than ``FOLDED_MISMATCH_FACTOR`` times the worst
+4. **Consistent with the disagreement:** a level finer than the policy's ``folded_mismatch_factor`` times the worst
    folded-vertex mismatch is trusted only when the overlay built with every vertex at its other folded
    position (from the face that disagrees most) has the same points, segments, variables and local
    constraints. A level that separates points only the disagreement keeps apart fails this.
 5. **Closes no genuine gap:** no folded vertex lies within the level of another vertex or of an edge (and
-   farther than :data:`~foldbench.crease.tolerance.FOLDED_DISTANCE_TOLERANCE`) by a gap that moving the input
+   farther than the policy's ``folded_distance``) by a gap that moving the input
    by its noise hardly changes (:mod:`foldbench.crease.folded_gaps`): such a gap is a feature of the
    design (a sliver of overlap), and merging it would change the count. Where the noise is only estimated
    and the folded vertices agree, no gap is closed that the measured noise cannot close, only the
@@ -25,19 +25,19 @@ levels that close it are tried, and the verdict stands only when none is sound. 
 margin can close every such gap, a sound level that closes them does not decide either: the overlay says so
 (``in_doubt``) and the compiler answers with a precision error.
 
-Levels are tried from the starting tolerance down by factors of four to the floor, ``FOLDED_MISMATCH_FACTOR``
-times the input precision (:mod:`foldbench.crease.precision`; at least :data:`FOLDED_TOLERANCE_FLOOR`): finer
-levels would separate points that only the input's noise keeps apart. Then up by factors of four to the
-coarsest sensible level (an eighth of the shortest folded edge, at most :data:`FOLDED_MISMATCH_LIMIT`). When
-none passes, the same series is tried again from twice the starting level (a window free of folded features
-may span a factor of four and still hold no level of the first series). When none of those passes either,
-noisy input whose folding does not amplify its noise gets a third series, levels placed between the folded
-features themselves (:func:`noise_explained_levels`): stability there compares a level with half of it,
-where every feature between a quarter of the level and the level is noise the input shows. When no level
-passes, the compiler reports a precision problem listing what each level failed; it never answers from an
-overlay that failed a check. Nor does it answer, for noisy input, with a self-intersection found only at
-levels that keep open a gap the measured noise can close, when no level closing it is sound: that is a
-precision problem naming the gap.
+Levels are tried from the starting tolerance down by factors of four to the floor, the policy's
+``folded_mismatch_factor`` times the input precision (:mod:`foldbench.crease.precision`; at least its
+``folded_floor``): finer levels would separate points that only the input's noise keeps apart. Then up by factors
+of four to the coarsest sensible level (an eighth of the shortest folded edge, at most its
+``folded_mismatch_limit``). When none passes, the same series is tried again from twice the starting level (a
+window free of folded features may span a factor of four and still hold no level of the first series). When none of
+those passes either, noisy input whose folding does not amplify its noise gets a third series, levels placed
+between the folded features themselves (:func:`noise_explained_levels`): stability there compares a level with half
+of it, where every feature between a quarter of the level and the level is noise the input shows. When no level
+passes, the compiler reports a precision problem listing what each level failed; it never answers from an overlay
+that failed a check. Nor does it answer, for noisy input, with a self-intersection found only at levels that keep
+open a gap the measured noise can close, when no level closing it is sound: that is a precision problem naming the
+gap.
 """
 
 from __future__ import annotations
@@ -51,7 +51,6 @@ import numpy as np
 from foldbench.crease.cells import OverlapCells, build_cells, overlay_folded_edges
 from foldbench.crease.errors import PrecisionProblem, SelfIntersection
 from foldbench.crease.folded_gaps import (
-    GAP_DOUBT_FACTOR,
     FoldedGap,
     GapJudge,
     amplifies_noise,
@@ -70,30 +69,28 @@ from foldbench.crease.folding import FoldedGeometry
 from foldbench.crease.layer_constraints import LayerConstraints, build_layer_constraints
 from foldbench.crease.pattern import CreasePattern
 from foldbench.crease.planar import PlanarGraph, planarize_segments
-from foldbench.crease.tolerance import (
-    FOLDED_DISTANCE_TOLERANCE,
-    FOLDED_MISMATCH_FACTOR,
-    FOLDED_MISMATCH_LIMIT,
-    FOLDED_TOLERANCE_FLOOR,
-)
+from foldbench.crease.policy import DEFAULT_POLICY
 
 __all__ = [
     "FoldedOverlay", "build_overlay", "coarsest_level", "folded_tolerance_floor", "folded_tolerance_levels",
     "noise_explained_levels",
 ]
 
-LEVEL_STEP: float = 4.0
-"""Neighbouring tolerance levels differ by this factor; stability compares a level with the next finer one."""
+LEVEL_STEP: float = DEFAULT_POLICY.level_step
+"""The default policy's ``level_step``: neighbouring tolerance levels differ by this factor; stability compares
+a level with the next finer one."""
 
 HALF_STEP: float = LEVEL_STEP**0.5
-"""The second series of levels lies this factor above the first (halfway, on a logarithmic scale)."""
+"""The default policy's second series of levels lies this factor above the first (halfway, on a logarithmic
+scale)."""
 
-NOISE_STEP: float = 2.0
-"""A level of the third series (:func:`noise_explained_levels`) is compared for stability with the level this
-factor finer; the folded features between a quarter of it and that are all noise the input shows."""
+NOISE_STEP: float = DEFAULT_POLICY.noise_step
+"""The default policy's ``noise_step``: a level of the third series (:func:`noise_explained_levels`) is compared
+for stability with the level this factor finer; the folded features between a quarter of it and that are all
+noise the input shows."""
 
-NOISE_LEVELS: int = 8
-"""At most this many levels of the third series are tried."""
+NOISE_LEVELS: int = DEFAULT_POLICY.noise_levels
+"""The default policy's ``noise_levels``: at most this many levels of the third series are tried."""
 
 
 @dataclass(frozen=True)
@@ -118,27 +115,31 @@ class FoldedOverlay:
 
 
 def folded_tolerance_floor(folded: FoldedGeometry) -> float:
-    """The finest folded tolerance tried: ``FOLDED_MISMATCH_FACTOR`` times the input precision, at least
-    :data:`FOLDED_TOLERANCE_FLOOR`."""
-    return max(FOLDED_TOLERANCE_FLOOR, FOLDED_MISMATCH_FACTOR * (folded.input_precision or 0.0))
+    """The finest folded tolerance tried: the policy's ``folded_mismatch_factor`` times the input precision, at
+    least its ``folded_floor``."""
+    policy = folded.policy
+    return max(policy.folded_floor, policy.folded_mismatch_factor * (folded.input_precision or 0.0))
 
 
 def coarsest_level(pattern: CreasePattern, folded: FoldedGeometry) -> float:
-    """The coarsest folded tolerance worth trying: an eighth of the shortest folded edge, at most the limit."""
+    """The coarsest folded tolerance worth trying: the shortest folded edge over the policy's
+    ``coarsest_edge_fraction`` (an eighth), at most its ``folded_mismatch_limit``."""
+    policy = folded.policy
     segments = folded.vertices_coords_folded[pattern.edges_vertices]
     lengths = np.hypot(*(segments[:, 1] - segments[:, 0]).T)
     positive = lengths[lengths > 0]
-    return min(FOLDED_MISMATCH_LIMIT, float(positive.min()) / 8 if len(positive) else FOLDED_MISMATCH_LIMIT)
+    limit = policy.folded_mismatch_limit
+    return min(limit, float(positive.min()) / policy.coarsest_edge_fraction if len(positive) else limit)
 
 
 def folded_tolerance_levels(pattern: CreasePattern, folded: FoldedGeometry) -> Iterator[float]:
     """Tolerances to try, in order: the starting level, finer levels down to the floor, then coarser levels;
     then the same again from twice the starting level (levels halfway between, on a logarithmic scale).
 
-    The starting level is ``max(FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR * worst mismatch)``, at most
-    the coarsest level and at least the floor (see :func:`folded_tolerance_floor`). The halfway levels are
+    The starting level is ``max(folded_distance, folded_mismatch_factor * worst mismatch)`` (the policy's), at
+    most the coarsest level and at least the floor (see :func:`folded_tolerance_floor`). The halfway levels are
     reached only when no level of the first series is accepted: a window free of folded features that spans
-    a factor of ``LEVEL_STEP`` but holds no level of the first series (noise spreads a jittered strip's
+    a factor of ``level_step`` but holds no level of the first series (noise spreads a jittered strip's
     flush edges up to 1e-5 apart, and its design gap is 1e-4 wide) holds one of them.
 
     >>> from foldbench.crease.pattern import build_crease_pattern
@@ -149,19 +150,22 @@ def folded_tolerance_levels(pattern: CreasePattern, folded: FoldedGeometry) -> I
     >>> levels[:3], levels[-1] <= 1e-2, 2e-06 in levels
     ([1e-06, 2.5e-07, 6.25e-08], True, True)
     """
+    policy = folded.policy
+    step, slack = policy.level_step, policy.level_rounding
     floor = folded_tolerance_floor(folded)
     coarsest = coarsest_level(pattern, folded)
-    start = max(min(max(FOLDED_DISTANCE_TOLERANCE, FOLDED_MISMATCH_FACTOR * folded.worst_mismatch), coarsest), floor)
-    for first in (start, start * HALF_STEP):
+    start = max(min(max(policy.folded_distance, policy.folded_mismatch_factor * folded.worst_mismatch), coarsest),
+                floor)
+    for first in (start, start * step**0.5):
         level = first
-        while level >= floor * (1 - 1e-9):
-            if first == start or level <= coarsest * (1 + 1e-9):  # the start itself even when above (floor)
+        while level >= floor * (1 - slack):
+            if first == start or level <= coarsest * (1 + slack):  # the start itself even when above (floor)
                 yield level
-            level /= LEVEL_STEP
-        level = first * LEVEL_STEP
+            level /= step
+        level = first * step
         while level <= coarsest:
             yield level
-            level *= LEVEL_STEP
+            level *= step
 
 
 def noise_explained_levels(
@@ -170,30 +174,30 @@ def noise_explained_levels(
     """The third series of levels, tried where the first two fail, for noisy input
     (:func:`~foldbench.crease.folded_gaps.shows_noise`) whose folding does not amplify the noise
     (:func:`~foldbench.crease.folded_gaps.amplifies_noise`; the compiler counts the regularised pattern
-    there). One level in each window wider than a factor ``NOISE_STEP`` between neighbouring folded
+    there). One level in each window wider than a factor ``noise_step`` between neighbouring folded
     features (:func:`folded_features`), at its logarithmic middle above that factor, when every feature from
     a quarter of the level up to it is one the input's measured noise can close
     (:func:`closable_by_measured_noise`). Such a level merges the coincidences the noise broke (a jittered
-    strip's flush edges, up to 6e-6 apart) and keeps open, by a factor ``NOISE_STEP``, the first feature the
-    noise cannot close (its overhang of 2e-5), where no window of a factor ``LEVEL_STEP`` exists. Ascending,
-    at most ``NOISE_LEVELS``, none already ``tried``, between the floor and the coarsest level."""
+    strip's flush edges, up to 6e-6 apart) and keeps open, by a factor ``noise_step``, the first feature the
+    noise cannot close (its overhang of 2e-5), where no window of a factor ``level_step`` exists. Ascending,
+    at most ``noise_levels``, none already ``tried``, between the floor and the coarsest level."""
     if not shows_noise(pattern, folded) or amplifies_noise(folded):
         return
+    policy = folded.policy
     floor, coarsest = folded_tolerance_floor(folded), coarsest_level(pattern, folded)
-    pairs, kinds, widths = folded_features(pattern, folded.vertices_coords_folded, FOLDED_DISTANCE_TOLERANCE,
-                                           coarsest)
+    pairs, kinds, widths = folded_features(pattern, folded.vertices_coords_folded, policy.folded_distance, coarsest)
     order = np.argsort(widths)
     pairs, kinds, widths = pairs[order], kinds[order], widths[order]
-    bounds = np.concatenate([[FOLDED_DISTANCE_TOLERANCE], widths, [NOISE_STEP * LEVEL_STEP * coarsest]])
+    bounds = np.concatenate([[policy.folded_distance], widths, [policy.noise_step * policy.level_step * coarsest]])
     below, above = bounds[:-1], bounds[1:]
-    levels = np.minimum(np.maximum(np.sqrt(NOISE_STEP * below * above), floor), coarsest)
-    fits = (NOISE_STEP * below < levels) & (levels < above)
+    levels = np.minimum(np.maximum(np.sqrt(policy.noise_step * below * above), floor), coarsest)
+    fits = (policy.noise_step * below < levels) & (levels < above)
     levels = [float(level) for level in levels[fits]
-              if not any(abs(level / old - 1) < 1e-6 for old in tried)]
+              if not any(abs(level / old - 1) < policy.same_level for old in tried)]
     if not levels:
         return
     # the features each level relies on the noise for: those from a quarter of it up to it
-    starts = np.searchsorted(widths, np.array(levels) / LEVEL_STEP, side="left")
+    starts = np.searchsorted(widths, np.array(levels) / policy.level_step, side="left")
     stops = np.searchsorted(widths, levels, side="left")
     needed = np.unique(np.concatenate([np.arange(a, b, dtype=np.int64) for a, b in zip(starts, stops, strict=True)]))
     closable = np.ones(len(widths), dtype=bool)
@@ -203,7 +207,7 @@ def noise_explained_levels(
         if closable[start:stop].all():
             yield level
             yielded += 1
-            if yielded == NOISE_LEVELS:
+            if yielded == policy.noise_levels:
                 return
 
 
@@ -218,9 +222,10 @@ def _fingerprint(pattern: CreasePattern, folded: FoldedGeometry, tolerance: floa
 
 def _robust(pattern: CreasePattern, folded: FoldedGeometry, tolerance: float, graph: PlanarGraph) -> bool:
     """Whether the overlay's counts stay the same with every vertex at its other folded position (the face
-    that disagrees most), when the level is finer than ``FOLDED_MISMATCH_FACTOR`` times the disagreement."""
+    that disagrees most), when the level is finer than the policy's ``folded_mismatch_factor`` times the
+    disagreement."""
     coords = folded.vertices_coords_other
-    if coords is None or tolerance >= FOLDED_MISMATCH_FACTOR * folded.worst_mismatch:
+    if coords is None or tolerance >= folded.policy.folded_mismatch_factor * folded.worst_mismatch:
         return True
     try:
         reference = _fingerprint(pattern, folded, tolerance, graph)
@@ -265,7 +270,7 @@ def build_overlay(
     # folded points move; where they agree, a tiny pattern's estimate may be 7 times too small and its noise
     # gaps reach 3 times their movement (a single fold jittered by 1e-6)
     amplified = amplifies_noise(folded)
-    doubt_factor = GAP_DOUBT_FACTOR if pattern.written_precision == 0 and amplified else None
+    doubt_factor = pattern.policy.gap_doubt_factor if pattern.written_precision == 0 and amplified else None
     doubtful: FoldedGap | None = None
     loose_above: FoldedGap | None = None  # a gap the input cannot resolve, kept open where a verdict was found
     unsettled: SelfIntersection | None = None  # found at a level that keeps such gaps open
@@ -273,8 +278,9 @@ def build_overlay(
     in_doubt: tuple[SelfIntersection, FoldedGap] | None = None  # one whose gaps only an estimate's margin closes
     rejected: list[tuple[float, str]] = []
     series = list(folded_tolerance_levels(pattern, folded))
-    levels = chain(((tolerance, LEVEL_STEP) for tolerance in series),
-                   ((tolerance, NOISE_STEP) for tolerance in noise_explained_levels(pattern, folded, judge, series)))
+    steps = folded.policy.level_step, folded.policy.noise_step
+    levels = chain(((tolerance, steps[0]) for tolerance in series),
+                   ((tolerance, steps[1]) for tolerance in noise_explained_levels(pattern, folded, judge, series)))
     for tolerance, step in levels:
         if tolerance <= above:
             continue

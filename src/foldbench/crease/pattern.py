@@ -16,17 +16,8 @@ import shapely
 from foldbench.crease.budget import enter_stage
 from foldbench.crease.errors import CreasePatternSyntaxError, GeometricallyImpossibleFold
 from foldbench.crease.planar import PlanarGraph, find_faces, planarize_segments
+from foldbench.crease.policy import DEFAULT_POLICY, PrecisionPolicy
 from foldbench.crease.precision import direction_noise, written_precision
-from foldbench.crease.tolerance import (
-    AREA_TOLERANCE,
-    CREASE_DISTANCE_TOLERANCE,
-    IMPORT_TOLERANCE_LIMIT,
-    NOISE_CROSSING_FACTOR,
-    NOISE_FEATURE_FACTOR,
-    NOISE_GAP_RATIO,
-    SNAP_FACTOR,
-    TINY_OVERLAP_LIMIT,
-)
 
 __all__ = ["ASSIGNMENTS", "MAX_SEGMENTS", "CreasePattern", "build_crease_pattern", "normalize_coordinates"]
 
@@ -39,9 +30,9 @@ MAX_SEGMENTS: int = 250_000
 
 NOISY_JOINT_ERRORS: frozenset[str] = frozenset({"E_GEOM_CREASE_OUTSIDE_PAPER", "E_CP_DEGENERATE_FACE", "E_CP_NO_FACES"})
 """Errors that, in an input with measured noise or in a drawing, may come from joints drawn apart: the pattern is
-then built again with the snap tolerance ten times wider (up to ``IMPORT_TOLERANCE_LIMIT``), like a disconnected
-drawing. A mountain and a valley crease that overlap over less than ``TINY_OVERLAP_LIMIT`` are merged the same
-way."""
+then built again with the snap tolerance ten times wider (up to the policy's ``import_limit``), like a
+disconnected drawing. A mountain and a valley crease that overlap over less than its ``tiny_overlap_limit`` are
+merged the same way."""
 
 MAX_DANGLING_CHECKED: int = 1000
 """Dangling crease ends beyond this number are not measured (a drawing that broken is reported as it is)."""
@@ -72,6 +63,8 @@ class CreasePattern:
         carried_noise: the noise amplitude of the input this pattern was made from (paper size = 1; 0 for an
             input): a Kawasaki-regularised pattern meets Kawasaki exactly but keeps the rest of its input's
             noise, and its folded gaps are judged against it (:func:`foldbench.crease.folded_gaps.noise_amplitude`).
+        policy: the precision policy the pattern was built with, which every later stage follows
+            (:class:`~foldbench.crease.policy.PrecisionPolicy`).
     """
 
     vertices_coords: np.ndarray
@@ -84,9 +77,10 @@ class CreasePattern:
     offset: tuple[float, float] = (0.0, 0.0)
     notes: tuple[str, ...] = field(default=())
     input_precision: float = 0.0
-    snap_tolerance: float = CREASE_DISTANCE_TOLERANCE
+    snap_tolerance: float = DEFAULT_POLICY.crease_distance
     written_precision: float = 0.0
     carried_noise: float = 0.0
+    policy: PrecisionPolicy = field(default=DEFAULT_POLICY, repr=False)
 
     @property
     def vertex_count(self) -> int:
@@ -141,19 +135,21 @@ def build_crease_pattern(
     segments: np.ndarray,
     assignments: Sequence[str],
     *,
-    tolerance: float = CREASE_DISTANCE_TOLERANCE,
+    tolerance: float | None = None,
     source: str = "segments",
     split_crossings: bool = True,
+    policy: PrecisionPolicy = DEFAULT_POLICY,
 ) -> CreasePattern:
     """Planarise assigned segments into a crease pattern with faces; validate its structure.
 
     Args:
         segments: ``(k, 2, 2)`` endpoints in any units.
         assignments: one FOLD letter per segment.
-        tolerance: merge distance as a fraction of the paper size.
+        tolerance: merge distance as a fraction of the paper size (default: the policy's ``crease_distance``).
         source: names the input in error messages.
         split_crossings: split segments where they cross or touch another one (drawings); when False, such
             a segment is an error (a FOLD graph must already be planar). Duplicates merge either way.
+        policy: the precision policy; the pattern carries it to every later stage.
 
     Raises:
         CreasePatternSyntaxError: unknown assignment, a coordinate that is not a finite number, conflicting
@@ -196,35 +192,36 @@ def build_crease_pattern(
             "E_CP_SYNTAX_VALUE_OUT_OF_RANGE", f"segment {index} has a coordinate that is not a finite number",
             {"source": source, "index": index},
         )
+    tolerance = policy.crease_distance if tolerance is None else tolerance
     normalized, scale, offset = normalize_coordinates(segments.reshape(-1, 2))
-    precision = direction_noise(normalized.reshape(-1, 2, 2))
-    snapped, precision = _noise_snap(normalized.reshape(-1, 2, 2), tolerance, precision)
+    precision = direction_noise(normalized.reshape(-1, 2, 2), policy)
+    snapped, precision = _noise_snap(normalized.reshape(-1, 2, 2), tolerance, precision, policy)
     current = snapped
     merged_overlap = False
     while True:
         try:
             pattern = _build_at_tolerance(
-                normalized.reshape(-1, 2, 2), letters, current, scale, offset, source, split_crossings
+                normalized.reshape(-1, 2, 2), letters, current, scale, offset, source, split_crossings, policy
             )
         except (CreasePatternSyntaxError, GeometricallyImpossibleFold) as error:
             tiny_overlap = (error.code == "E_CP_CONFLICTING_ASSIGNMENT"
-                            and error.where.get("length", np.inf) < TINY_OVERLAP_LIMIT)
+                            and error.where.get("length", np.inf) < policy.tiny_overlap_limit)
             retry = (error.code == "E_CP_DISCONNECTED" or tiny_overlap
                      or ((precision > 0 or split_crossings) and error.code in NOISY_JOINT_ERRORS))
             wider = max(current * 10, 2 * error.where["length"]) if tiny_overlap else current * 10
-            if not retry or wider > IMPORT_TOLERANCE_LIMIT:
+            if not retry or wider > policy.import_limit:
                 raise
             if tiny_overlap:
                 merged_overlap = True
             current = wider
             continue
         residual = _kawasaki_precision(pattern)
-        if SNAP_FACTOR * residual > current and current < IMPORT_TOLERANCE_LIMIT:
+        if policy.snap_factor * residual > current and current < policy.import_limit:
             precision = max(precision, residual)
-            wider = min(SNAP_FACTOR * residual, max(tolerance, IMPORT_TOLERANCE_LIMIT))
+            wider = min(policy.snap_factor * residual, max(tolerance, policy.import_limit))
             try:
                 pattern = _build_at_tolerance(
-                    normalized.reshape(-1, 2, 2), letters, wider, scale, offset, source, split_crossings
+                    normalized.reshape(-1, 2, 2), letters, wider, scale, offset, source, split_crossings, policy
                 )
                 snapped = current = wider
             except (CreasePatternSyntaxError, GeometricallyImpossibleFold):
@@ -238,14 +235,14 @@ def build_crease_pattern(
         if merged_overlap:
             notes += (f"a mountain and a valley crease overlapped over less than {current:.0e} of the paper: "
                       "merged at their meeting point",)
-        return replace(pattern, notes=notes, input_precision=max(precision, current / SNAP_FACTOR)
+        return replace(pattern, notes=notes, input_precision=max(precision, current / policy.snap_factor)
                        if current > snapped else precision, snap_tolerance=current,
-                       written_precision=written_precision(segments, scale))
+                       written_precision=written_precision(segments, scale, policy))
 
 
 def _build_at_tolerance(
     normalized: np.ndarray, letters: list[str], tolerance: float, scale: float, offset: tuple[float, float],
-    source: str, split_crossings: bool = True,
+    source: str, split_crossings: bool = True, policy: PrecisionPolicy = DEFAULT_POLICY,
 ) -> CreasePattern:
     graph = planarize_segments(normalized, tolerance)
     segments = normalized
@@ -287,7 +284,7 @@ def _build_at_tolerance(
             {"vertices": vertex_count, "edges": edge_count, "faces": face_count},
         )
     areas = [_polygon_area(graph.vertices_coords[list(face)]) for face in faces.faces_vertices]
-    tiny = [index for index, area in enumerate(areas) if area < AREA_TOLERANCE]
+    tiny = [index for index, area in enumerate(areas) if area < policy.area]
     if tiny:
         raise CreasePatternSyntaxError(
             "E_CP_DEGENERATE_FACE", f"{len(tiny)} face(s) have (almost) zero area", {"faces": tiny[:10]}
@@ -318,39 +315,45 @@ def _build_at_tolerance(
         scale=scale,
         offset=offset,
         notes=tuple(notes),
+        policy=policy,
     )
 
 
-def _noise_snap(segments: np.ndarray, tolerance: float, precision: float) -> tuple[float, float]:
+def _noise_snap(
+    segments: np.ndarray, tolerance: float, precision: float, policy: PrecisionPolicy = DEFAULT_POLICY
+) -> tuple[float, float]:
     """The snap tolerance for an input with measured ``precision``, and the precision revised by artefacts.
 
     Noise shows again after planarising: crossings meant to be one point become tiny edges, and creases meant
-    to end on another crease stop just short of it. Such features shorter than ``NOISE_FEATURE_FACTOR`` times
-    the precision are taken as noise: the precision grows to cover them and the input is snapped again (at
-    most three times). Exact input (precision 0) is left alone.
+    to end on another crease stop just short of it. Such features shorter than the policy's
+    ``noise_feature_factor`` times the precision are taken as noise: the precision grows to cover them and the
+    input is snapped again (at most three times). Exact input (precision 0) is left alone.
     """
-    limit = max(tolerance, IMPORT_TOLERANCE_LIMIT)
-    snap = min(max(tolerance, SNAP_FACTOR * precision), limit)
+    limit = max(tolerance, policy.import_limit)
+    snap = min(max(tolerance, policy.snap_factor * precision), limit)
     for _ in range(3):
         if precision <= 0 or snap >= limit:
             break
-        artefact = _noise_artefact(planarize_segments(segments, snap), NOISE_FEATURE_FACTOR * precision,
-                                   precision)
+        artefact = _noise_artefact(planarize_segments(segments, snap), policy.noise_feature_factor * precision,
+                                   precision, policy)
         if artefact <= precision:
             break
         precision = artefact
-        wider = min(SNAP_FACTOR * precision, limit)
+        wider = min(policy.snap_factor * precision, limit)
         if wider <= snap:
             break
         snap = wider
     return snap, precision
 
 
-def _noise_artefact(graph: PlanarGraph, below: float, precision: float) -> float:
+def _noise_artefact(
+    graph: PlanarGraph, below: float, precision: float, policy: PrecisionPolicy = DEFAULT_POLICY
+) -> float:
     """The longest noise artefact: an edge, a gap between a dangling crease end and another edge, or the
     distance between two vertices (creases meant to meet at one point that stop at several), shorter than
-    ``below``; or an edge shorter than ``NOISE_CROSSING_FACTOR * precision`` that every other edge exceeds by
-    ``NOISE_GAP_RATIO`` (lines crossing at a small angle move their crossing by much more than the noise)."""
+    ``below``; or an edge shorter than ``noise_crossing_factor * precision`` that every other edge exceeds by
+    ``noise_gap_ratio`` (the policy's; lines crossing at a small angle move their crossing by much more than the
+    noise)."""
     ends = graph.vertices_coords[graph.edges_vertices]
     lengths = np.hypot(*(ends[:, 1] - ends[:, 0]).T)
     short = lengths[lengths < below]
@@ -363,7 +366,8 @@ def _noise_artefact(graph: PlanarGraph, below: float, precision: float) -> float
             worst = max(worst, float(distances.max()))
     ordered = np.sort(lengths[lengths > 0])
     ratios = ordered[1:] / ordered[:-1]
-    gaps = np.flatnonzero((ratios >= NOISE_GAP_RATIO) & (ordered[:-1] < NOISE_CROSSING_FACTOR * precision))
+    gaps = np.flatnonzero((ratios >= policy.noise_gap_ratio)
+                          & (ordered[:-1] < policy.noise_crossing_factor * precision))
     if len(gaps):
         worst = max(worst, float(ordered[gaps[-1]]))
     degree = np.bincount(graph.edges_vertices.ravel(), minlength=len(graph.vertices_coords))
@@ -385,7 +389,7 @@ def _kawasaki_precision(pattern: CreasePattern) -> float:
     from foldbench.crease.local_checks import kawasaki_residuals
     from foldbench.crease.precision import kawasaki_noise
 
-    return kawasaki_noise(*kawasaki_residuals(pattern))
+    return kawasaki_noise(*kawasaki_residuals(pattern), pattern.policy)
 
 
 def _reject_split_segments(graph: PlanarGraph, segment_count: int, scale: float, offset: tuple[float, float]) -> None:

@@ -3,8 +3,8 @@
 Drawing programs and models write coordinates with noise. Exact patterns still show it: creases meant to be
 parallel or collinear point in directions that differ by a tiny angle, and a vertex's alternating sector sums
 miss 180 degrees by a tiny amount. Both angles, times the lengths of the creases involved, estimate how far the
-endpoints were moved. Angles below :data:`~foldbench.crease.tolerance.EXACT_ANGLE` are floating-point rounding
-(no noise); angles above :data:`~foldbench.crease.tolerance.NOISE_ANGLE_LIMIT` are design features.
+endpoints were moved. Angles below the policy's ``exact_angle`` are floating-point rounding (no noise); angles
+above its ``noise_angle_limit`` are design features (:class:`~foldbench.crease.policy.PrecisionPolicy`).
 """
 
 from __future__ import annotations
@@ -13,18 +13,18 @@ import math
 
 import numpy as np
 
-from foldbench.crease.tolerance import EXACT_ANGLE, KAWASAKI_IMPOSSIBLE, NOISE_ANGLE_LIMIT
+from foldbench.crease.policy import DEFAULT_POLICY, PrecisionPolicy
 
 __all__ = ["MAX_WRITTEN_DECIMALS", "direction_noise", "kawasaki_explained_by", "kawasaki_noise", "written_precision"]
 
-MAX_WRITTEN_DECIMALS: int = 6
-"""Coordinates written with more decimals than this are taken as exact."""
+MAX_WRITTEN_DECIMALS: int = DEFAULT_POLICY.max_written_decimals
+"""The default policy's ``max_written_decimals``: coordinates written with more decimals are taken as exact."""
 
 
-def direction_noise(segments: np.ndarray) -> float:
+def direction_noise(segments: np.ndarray, policy: PrecisionPolicy = DEFAULT_POLICY) -> float:
     """How far endpoints seem displaced, judged from groups of nearly parallel segments (paper size = 1).
 
-    Segments whose directions (modulo 180 degrees) differ by less than ``NOISE_ANGLE_LIMIT`` form a group; each
+    Segments whose directions (modulo 180 degrees) differ by less than ``policy.noise_angle_limit`` form a group; each
     segment's deviation from the length-weighted mean direction of its group, times its length, estimates the
     displacement of its endpoints. Returns the largest estimate (0 for exact input).
 
@@ -47,14 +47,14 @@ def direction_noise(segments: np.ndarray) -> float:
     angles, lengths = angles[order], lengths[order]
     # close the circle of directions: the last group may continue past pi into the first one
     gaps = np.diff(np.concatenate([angles, [angles[0] + math.pi]]))
-    breaks = np.flatnonzero(gaps >= NOISE_ANGLE_LIMIT)
+    breaks = np.flatnonzero(gaps >= policy.noise_angle_limit)
     if not len(breaks):
         return 0.0  # every direction within the limit of the next: one long fan, no parallel groups
     start = int(breaks[-1]) + 1
     rolled = np.roll(np.arange(len(angles)), -start)
     unwrapped = angles[rolled] + np.where(rolled < start, math.pi, 0.0)
     rolled_gaps = np.diff(unwrapped)
-    group_starts = np.concatenate([[0], np.flatnonzero(rolled_gaps >= NOISE_ANGLE_LIMIT) + 1])
+    group_starts = np.concatenate([[0], np.flatnonzero(rolled_gaps >= policy.noise_angle_limit) + 1])
     group_ends = np.concatenate([group_starts[1:], [len(unwrapped)]])
     worst = 0.0
     for first, last in zip(group_starts.tolist(), group_ends.tolist(), strict=True):
@@ -62,21 +62,23 @@ def direction_noise(segments: np.ndarray) -> float:
             continue
         group_angles = unwrapped[first:last]
         group_lengths = lengths[rolled[first:last]]
-        if group_angles[-1] - group_angles[0] < EXACT_ANGLE:
+        if group_angles[-1] - group_angles[0] < policy.exact_angle:
             continue
         mean = float(np.average(group_angles, weights=group_lengths))
         deviation = np.abs(group_angles - mean)
-        deviation[deviation < EXACT_ANGLE] = 0.0
+        deviation[deviation < policy.exact_angle] = 0.0
         worst = max(worst, float((deviation * group_lengths).max()) / 2)
     return worst
 
 
-def kawasaki_noise(errors: dict[int, float], shortest_crease_at: dict[int, float]) -> float:
+def kawasaki_noise(
+    errors: dict[int, float], shortest_crease_at: dict[int, float], policy: PrecisionPolicy = DEFAULT_POLICY
+) -> float:
     """How far endpoints seem displaced, judged from the vertices' Kawasaki errors (paper size = 1).
 
     A vertex whose alternating sum misses 180 degrees by ``e`` radians has creases turned by about ``e`` in
-    all; moving an endpoint of a crease of length ``L`` by ``d`` turns it by ``d / L``. Errors below
-    ``EXACT_ANGLE`` are rounding; errors up to ``KAWASAKI_IMPOSSIBLE`` are what the local checks accept as
+    all; moving an endpoint of a crease of length ``L`` by ``d`` turns it by ``d / L``. Errors below the
+    policy's ``exact_angle`` are rounding; errors up to its ``kawasaki_impossible`` are what the local checks accept as
     approximately flat, so they are noise too (larger ones are a verdict, not noise).
 
     >>> kawasaki_noise({0: 4e-6, 1: 1e-15, 2: 0.3}, {0: 0.5, 1: 0.5, 2: 0.5})
@@ -84,17 +86,18 @@ def kawasaki_noise(errors: dict[int, float], shortest_crease_at: dict[int, float
     """
     worst = 0.0
     for vertex, error in errors.items():
-        if EXACT_ANGLE <= error < KAWASAKI_IMPOSSIBLE:
+        if policy.exact_angle <= error < policy.kawasaki_impossible:
             worst = max(worst, error * shortest_crease_at.get(vertex, 0.0) / 2)
     return worst
 
 
-def written_precision(points: np.ndarray, scale: float) -> float:
+def written_precision(points: np.ndarray, scale: float, policy: PrecisionPolicy = DEFAULT_POLICY) -> float:
     """Half the last decimal digit the input's coordinates are written to, as a fraction of the paper size.
 
-    Coordinates rounded to ``k`` decimals (1 <= k <= ``MAX_WRITTEN_DECIMALS``) may each be off by half a unit
-    of the last digit. Integers are taken as exact (designs drawn on an integer grid), and so are coordinates
-    that need more decimals. Returns 0 when no such rounding is seen.
+    Coordinates rounded to ``k`` decimals (1 <= k <= the policy's ``max_written_decimals``) may each be off by
+    half a unit of the last digit (a coordinate within ``written_digit_match`` of such a number counts).
+    Integers are taken as exact (designs drawn on an integer grid), and so are coordinates that need more
+    decimals. Returns 0 when no such rounding is seen.
 
     >>> written_precision(np.array([[0.0, 0.123], [100.0, 57.7]]), 100.0)
     5e-06
@@ -107,9 +110,9 @@ def written_precision(points: np.ndarray, scale: float) -> float:
     values = values[np.isfinite(values)]
     if not len(values) or scale <= 0:
         return 0.0
-    for decimals in range(0, MAX_WRITTEN_DECIMALS + 1):
+    for decimals in range(0, policy.max_written_decimals + 1):
         shifted = values * 10.0**decimals
-        if np.all(np.abs(shifted - np.round(shifted)) <= 1e-6 * np.maximum(1.0, np.abs(shifted)) * 1e-3):
+        if np.all(np.abs(shifted - np.round(shifted)) <= policy.written_digit_match * np.maximum(1.0, np.abs(shifted))):
             return 0.0 if decimals == 0 else 0.5 * 10.0**-decimals / scale
     return 0.0
 

@@ -20,17 +20,20 @@ import numpy as np
 
 from foldbench.crease.local_checks import vertices_creases
 from foldbench.crease.pattern import CreasePattern
+from foldbench.crease.policy import DEFAULT_POLICY, PrecisionPolicy
 
 __all__ = [
     "REGULARIZED_MISMATCH", "REGULARIZED_RESIDUAL", "Regularized", "kawasaki_system", "least_norm_steps",
     "regularize_kawasaki",
 ]
 
-REGULARIZED_RESIDUAL: float = 1e-12
-"""The Kawasaki error (radians) below which a regularised vertex counts as exact."""
+REGULARIZED_RESIDUAL: float = DEFAULT_POLICY.regularized_residual
+"""The default policy's ``regularized_residual``: the Kawasaki error (radians) below which a regularised vertex
+counts as exact."""
 
-REGULARIZED_MISMATCH: float = 1e-9
-"""A regularised pattern is used only when its folded vertices agree to within this (paper size = 1)."""
+REGULARIZED_MISMATCH: float = DEFAULT_POLICY.regularized_mismatch
+"""The default policy's ``regularized_mismatch``: a regularised pattern is used only when its folded vertices
+agree to within this (paper size = 1)."""
 
 DENSE_LIMIT: int = 250_000
 """Systems with at most this many matrix entries are solved densely (less fixed cost than the iterations)."""
@@ -127,11 +130,12 @@ class _SparseRows:
 
 
 def least_norm_steps(
-    targets: np.ndarray, rows: np.ndarray, columns: np.ndarray, values: np.ndarray, size: int
+    targets: np.ndarray, rows: np.ndarray, columns: np.ndarray, values: np.ndarray, size: int,
+    policy: PrecisionPolicy = DEFAULT_POLICY,
 ) -> np.ndarray:
     """The smallest ``steps`` (``(size, k)``) with ``J @ steps = targets`` (``(count, k)``), one column per
     right-hand side (a dense least-norm solve for small systems, else conjugate gradients on ``J J^T``, all
-    columns at once)."""
+    columns at once, to the policy's ``linear_solve_rounding``)."""
     targets = np.asarray(targets, dtype=float).reshape(len(targets), -1)
     if len(targets) * size <= DENSE_LIMIT:
         dense = np.zeros((len(targets), size))
@@ -142,7 +146,7 @@ def least_norm_steps(
     remainder = targets.copy()
     direction = remainder.copy()
     norm = np.einsum("ij,ij->j", remainder, remainder)
-    goal = (1e-14 * np.maximum(1.0, np.abs(targets).max(axis=0, initial=0.0))) ** 2
+    goal = (policy.linear_solve_rounding * np.maximum(1.0, np.abs(targets).max(axis=0, initial=0.0))) ** 2
     for _ in range(10 * len(targets) + 100):
         active = norm > goal
         if not active.any():
@@ -163,7 +167,8 @@ def least_norm_steps(
 
 def regularize_kawasaki(pattern: CreasePattern) -> Regularized:
     """Move the interior vertices as little as possible so that every interior vertex with folded creases
-    meets Kawasaki exactly (boundary vertices stay). The graph, assignments and faces are unchanged.
+    meets Kawasaki exactly (boundary vertices stay; exact means below the pattern's policy's
+    ``regularized_residual``). The graph, assignments and faces are unchanged.
 
     >>> from foldbench.crease.pattern import build_crease_pattern
     >>> centre = [0.5 + 1e-5, 0.5 + 2e-5]
@@ -179,14 +184,15 @@ def regularize_kawasaki(pattern: CreasePattern) -> Regularized:
     fixed = np.zeros(2 * len(coords), dtype=bool)
     for vertex, boundary in enumerate(on_boundary):
         fixed[2 * vertex : 2 * vertex + 2] = boundary
-    residual = 0.0
+    residual, policy = 0.0, pattern.policy
     for _ in range(NEWTON_STEPS):
         residuals, rows, columns, values = kawasaki_system(pattern, coords, vertices, creases)
         residual = float(np.abs(residuals).max()) if len(residuals) else 0.0
-        if residual < REGULARIZED_RESIDUAL:
+        if residual < policy.regularized_residual:
             break
         keep = ~fixed[columns]
-        step = least_norm_steps(-residuals[:, None], rows[keep], columns[keep], values[keep], 2 * len(coords))[:, 0]
+        step = least_norm_steps(-residuals[:, None], rows[keep], columns[keep], values[keep], 2 * len(coords),
+                                policy)[:, 0]
         coords += step.reshape(-1, 2)
     moved = float(np.hypot(*(coords - pattern.vertices_coords).T).max()) if len(coords) else 0.0
     return Regularized(replace(pattern, vertices_coords=coords), moved, residual, len(vertices))

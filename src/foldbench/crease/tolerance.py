@@ -1,7 +1,9 @@
-"""The one tolerance policy of the crease-pattern compiler.
+"""The rules of the crease-pattern compiler's precision policy, and its default values by their old names.
 
-Crease patterns arrive as floating-point coordinates, so exact arithmetic is not available. The compiler
-follows one rule, applied everywhere through the constants below:
+Crease patterns arrive as floating-point coordinates, so exact arithmetic is not available. Every threshold
+is a field of :class:`~foldbench.crease.policy.PrecisionPolicy`, which the stages read from the pattern they
+work on; the constants below are the fields of :data:`~foldbench.crease.policy.DEFAULT_POLICY` under the
+names they had before the policy object (kept for callers; the stages do not read them). The rules:
 
 1. **Normalise first.** Every input is translated and scaled so that the paper's bounding box has its longest
    side equal to 1. All distances below are therefore fractions of the paper size.
@@ -75,6 +77,8 @@ accumulates rounding error (about one unit of rounding per fold in a chain).
 
 from __future__ import annotations
 
+from foldbench.crease.policy import DEFAULT_POLICY
+
 __all__ = [
     "ANGLE_NOISE_FACTOR",
     "ANGLE_TOLERANCE",
@@ -97,68 +101,59 @@ __all__ = [
     "PRECISION_MARGIN",
 ]
 
-CREASE_DISTANCE_TOLERANCE: float = 1e-7
-"""Points of the crease pattern closer than this (paper size = 1) are merged."""
+CREASE_DISTANCE_TOLERANCE: float = DEFAULT_POLICY.crease_distance
+"""The default policy's :attr:`~foldbench.crease.policy.PrecisionPolicy.crease_distance`."""
 
-FOLDED_DISTANCE_TOLERANCE: float = 1e-6
-"""The starting folded tolerance: points of the folded state closer than this (paper size = 1) are merged when
-building overlap cells, unless the file needs another level (rule 6)."""
+FOLDED_DISTANCE_TOLERANCE: float = DEFAULT_POLICY.folded_distance
+"""The default policy's :attr:`~foldbench.crease.policy.PrecisionPolicy.folded_distance`."""
 
-FOLDED_TOLERANCE_FLOOR: float = 1e-11
-"""The finest folded tolerance tried: about a hundred thousand times the rounding of coordinates near 1."""
+FOLDED_TOLERANCE_FLOOR: float = DEFAULT_POLICY.folded_floor
+"""The default policy's :attr:`~foldbench.crease.policy.PrecisionPolicy.folded_floor`."""
 
-ANGLE_TOLERANCE: float = 1e-6
-"""Angles (radians) that differ by less than this are equal (Kawasaki sums, straight vertices)."""
+ANGLE_TOLERANCE: float = DEFAULT_POLICY.angle
+"""The default policy's :attr:`~foldbench.crease.policy.PrecisionPolicy.angle`."""
 
-AREA_TOLERANCE: float = 1e-12
-"""Faces or cells with a smaller area (paper area = 1) are degenerate."""
+AREA_TOLERANCE: float = DEFAULT_POLICY.area
+"""The default policy's :attr:`~foldbench.crease.policy.PrecisionPolicy.area`."""
 
-PRECISION_MARGIN: float = 1e3
-"""A check that fails by less than this many tolerances is a precision problem, not a geometric verdict."""
+PRECISION_MARGIN: float = DEFAULT_POLICY.precision_margin
+"""The default policy's :attr:`~foldbench.crease.policy.PrecisionPolicy.precision_margin`."""
 
-FOLDED_MISMATCH_FACTOR: float = 8.0
-"""The starting folded tolerance is at least this many times the worst folded-vertex mismatch."""
+FOLDED_MISMATCH_FACTOR: float = DEFAULT_POLICY.folded_mismatch_factor
+"""The default policy's :attr:`~foldbench.crease.policy.PrecisionPolicy.folded_mismatch_factor`."""
 
-FOLDED_MISMATCH_LIMIT: float = 1e-2
-"""A folded-vertex mismatch larger than this (paper size = 1) cannot be absorbed by the tolerance."""
+FOLDED_MISMATCH_LIMIT: float = DEFAULT_POLICY.folded_mismatch_limit
+"""The default policy's :attr:`~foldbench.crease.policy.PrecisionPolicy.folded_mismatch_limit`."""
 
-KAWASAKI_IMPOSSIBLE: float = 1e-2
-"""A Kawasaki error (radians) above this is a geometric verdict; between ``ANGLE_TOLERANCE`` and this it is a
-precision warning and the folded geometry decides."""
+KAWASAKI_IMPOSSIBLE: float = DEFAULT_POLICY.kawasaki_impossible
+"""The default policy's :attr:`~foldbench.crease.policy.PrecisionPolicy.kawasaki_impossible`."""
 
-EXACT_ANGLE: float = 1e-10
-"""Directions or Kawasaki sums that differ by less than this (radians) differ by floating-point rounding only."""
+EXACT_ANGLE: float = DEFAULT_POLICY.exact_angle
+"""The default policy's :attr:`~foldbench.crease.policy.PrecisionPolicy.exact_angle`."""
 
-NOISE_ANGLE_LIMIT: float = 1e-5
-"""Directions or Kawasaki sums that differ by more than this (radians) differ by design, not by noise."""
+NOISE_ANGLE_LIMIT: float = DEFAULT_POLICY.noise_angle_limit
+"""The default policy's :attr:`~foldbench.crease.policy.PrecisionPolicy.noise_angle_limit`."""
 
-SNAP_FACTOR: float = 8.0
-"""Crease-pattern points closer than this many input precisions are the same point."""
+SNAP_FACTOR: float = DEFAULT_POLICY.snap_factor
+"""The default policy's :attr:`~foldbench.crease.policy.PrecisionPolicy.snap_factor`."""
 
-ANGLE_NOISE_FACTOR: float = 10.0
-"""At a vertex with Kawasaki error ``e``, sectors within ``ANGLE_NOISE_FACTOR * e`` of each other count as equal
-(big-little-big)."""
+ANGLE_NOISE_FACTOR: float = DEFAULT_POLICY.angle_noise_factor
+"""The default policy's :attr:`~foldbench.crease.policy.PrecisionPolicy.angle_noise_factor`."""
 
-NOISE_FEATURE_FACTOR: float = 16.0
-"""In an input with measured noise, an edge, or a gap between a dangling crease end and another crease, shorter
-than this many input precisions is an artefact of the noise: the input precision grows to cover it."""
+NOISE_FEATURE_FACTOR: float = DEFAULT_POLICY.noise_feature_factor
+"""The default policy's :attr:`~foldbench.crease.policy.PrecisionPolicy.noise_feature_factor`."""
 
-NOISE_CROSSING_FACTOR: float = 1000.0
-"""In an input with measured noise, an edge shorter than this many input precisions and set apart from every
-longer edge by ``NOISE_GAP_RATIO`` is an artefact too (creases crossing at a small angle move their crossing by
-much more than the noise)."""
+NOISE_CROSSING_FACTOR: float = DEFAULT_POLICY.noise_crossing_factor
+"""The default policy's :attr:`~foldbench.crease.policy.PrecisionPolicy.noise_crossing_factor`."""
 
-NOISE_GAP_RATIO: float = 100.0
-"""See :data:`NOISE_CROSSING_FACTOR`."""
+NOISE_GAP_RATIO: float = DEFAULT_POLICY.noise_gap_ratio
+"""The default policy's :attr:`~foldbench.crease.policy.PrecisionPolicy.noise_gap_ratio`."""
 
-TINY_OVERLAP_LIMIT: float = 5e-5
-"""A mountain and a valley crease of a drawing that overlap over less than this are merged with a note (an
-overlap any longer is a structure error)."""
+TINY_OVERLAP_LIMIT: float = DEFAULT_POLICY.tiny_overlap_limit
+"""The default policy's :attr:`~foldbench.crease.policy.PrecisionPolicy.tiny_overlap_limit`."""
 
-LEAST_NOISE: float = 1e-6
-"""The least input noise folded gaps are judged against (paper size = 1), exact input included: jittering a
-pattern by up to this much is to change no count and no verdict, so no folded gap that such a jitter can close
-is resolved (:mod:`foldbench.crease.folded_gaps`)."""
+LEAST_NOISE: float = DEFAULT_POLICY.least_noise
+"""The default policy's :attr:`~foldbench.crease.policy.PrecisionPolicy.least_noise`."""
 
-IMPORT_TOLERANCE_LIMIT: float = 1e-4
-"""The widest crease-pattern tolerance tried when a drawing does not connect at the default one."""
+IMPORT_TOLERANCE_LIMIT: float = DEFAULT_POLICY.import_limit
+"""The default policy's :attr:`~foldbench.crease.policy.PrecisionPolicy.import_limit`."""
