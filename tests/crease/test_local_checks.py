@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 import pytest
 from hypothesis import given, settings
@@ -8,7 +9,7 @@ from hypothesis import strategies as st
 
 from foldbench.crease.compiler import compile_crease_pattern
 from foldbench.crease.errors import GeometricallyImpossibleFold
-from foldbench.crease.local_checks import check_vertices
+from foldbench.crease.local_checks import check_vertices, vertices_creases
 
 from .builders import ray_end, square_with
 
@@ -122,3 +123,26 @@ def test_big_little_big_rejects_only_vertices_the_solver_cannot_layer(directions
     except GeometricallyImpossibleFold as error:
         assert error.code == "E_GEOM_BIG_LITTLE_BIG"
         assert _layer_states(pattern) == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 23), min_size=1, max_size=8, unique=True), st.sampled_from("MVU"))
+def test_creases_around_a_vertex_are_listed_counter_clockwise(steps: list[int], letter: str) -> None:
+    # directions on a 15-degree lattice include the exact horizontal ones (180 degrees: a signed zero in y)
+    pattern = square_with(_vertex([(15 * step, letter) for step in steps]))
+    neighbours, on_boundary = vertices_creases(pattern)
+    centre = next(v for v, xy in enumerate(pattern.vertices_coords.tolist()) if xy == [0.5, 0.5])
+    assert not on_boundary[centre]
+
+    def direction(edge: int) -> float:
+        a, b = pattern.edges_vertices[edge].tolist()
+        other = pattern.vertices_coords[b if a == centre else a]
+        return math.degrees(math.atan2(other[1] - 0.5, other[0] - 0.5)) % 360
+
+    listed = [direction(edge) for edge in neighbours[centre]]
+    assert len(listed) == len(steps)
+    # counter-clockwise from the direction nearest to -180 degrees: at most one descent, closing the circle
+    turns = [(later - earlier) % 360 for earlier, later in zip(listed, listed[1:] + listed[:1], strict=True)]
+    assert all(turn > 0 for turn in turns) or len(listed) == 1
+    assert math.isclose(sum(turns), 360, abs_tol=1e-9) or len(listed) == 1
+    assert sorted(round(d, 6) for d in listed) == sorted(round(15.0 * step, 6) for step in steps)

@@ -69,6 +69,11 @@ def test_chords_of_a_square_tile_it_and_satisfy_euler(chords: list[tuple[float, 
     total = sum(_area(graph.vertices_coords[list(f)]) for f in faces.faces_vertices)
     assert abs(total - 1) < 1e-9
     assert len(graph.vertices_coords) - len(graph.edges_vertices) + len(faces.faces_vertices) == 1
+    # each face's area comes with it, the polygon's own shoelace area, never zero or negative
+    assert len(faces.faces_areas) == len(faces.faces_vertices)
+    for face, area in zip(faces.faces_vertices, faces.faces_areas, strict=True):
+        assert area > 0
+        assert abs(area - _area(graph.vertices_coords[list(face)])) < 1e-12
 
 
 def _through(point: np.ndarray, degrees: float, half_length: float = 0.3) -> np.ndarray:

@@ -73,7 +73,7 @@ def build_cells(
         graph = overlay_folded_edges(pattern, folded, tolerance)
     faces = find_faces(graph.vertices_coords, graph.edges_vertices)
     segments_cells = faces.edges_faces
-    edges_faces = pattern.edges_faces
+    edges_faces = pattern.edges_faces.tolist()
     segment_face_lists: list[list[int]] = []
     for sources in graph.edges_sources:
         # a face on both sides of an edge (a flat slit into the face) is crossed twice: no change in cover
@@ -81,19 +81,20 @@ def build_cells(
         for edge in sources:
             for face in edges_faces[edge]:
                 if face >= 0:
-                    toggled_faces.symmetric_difference_update((int(face),))
+                    toggled_faces ^= {face}
         segment_face_lists.append(sorted(toggled_faces))
     cell_count = len(faces.faces_vertices)
     cells_faces: list[set[int] | None] = [None] * cell_count
     cell_segments: list[list[int]] = [[] for _ in range(cell_count)]
-    for segment, (left, right) in enumerate(segments_cells.tolist()):
+    sides = segments_cells.tolist()
+    for segment, (left, right) in enumerate(sides):
         if left >= 0:
             cell_segments[left].append(segment)
         if right >= 0 and right != left:
             cell_segments[right].append(segment)
     queue: deque[int] = deque()
     consistent = True
-    for segment, (left, right) in enumerate(segments_cells.tolist()):
+    for segment, (left, right) in enumerate(sides):
         if (left < 0) != (right < 0):
             inside = left if left >= 0 else right
             if cells_faces[inside] is None:
@@ -105,8 +106,8 @@ def build_cells(
         current = cells_faces[cell]
         assert current is not None
         for segment in cell_segments[cell]:
-            left, right = segments_cells[segment]
-            neighbour = int(right if left == cell else left)
+            left, right = sides[segment]
+            neighbour = right if left == cell else left
             if neighbour < 0:
                 continue
             toggled = set(current)

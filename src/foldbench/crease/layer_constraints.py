@@ -173,31 +173,9 @@ def build_layer_constraints(
                     found.append((TACO_TORTILLA, (a, b, face)))
                 else:
                     found.append((TORTILLA_TORTILLA, (a, b, face, face)))
-    local_count = len(found)
-    kinds = np.zeros(local_count, dtype=np.int8)
-    faces_array = np.full((local_count, 4), -1, dtype=np.int32)
-    for row, (kind, faces) in enumerate(found):
-        kinds[row] = kind
-        faces_array[row, : len(faces)] = faces
-    slot_variables = np.full((local_count, 6), -1, dtype=np.int32)
-    slot_flipped = np.zeros((local_count, 6), dtype=np.bool_)
-    for kind in (TACO_TACO, TACO_TORTILLA, TORTILLA_TORTILLA):
-        rows = np.flatnonzero(kinds == kind)
-        for slot, (x, y) in enumerate(CONSTRAINT_SLOTS[kind]):
-            f = faces_array[rows, x].astype(np.int64)
-            g = faces_array[rows, y].astype(np.int64)
-            keys = np.minimum(f, g) * face_count + np.maximum(f, g)
-            index = np.searchsorted(variable_keys, keys)
-            clipped = np.minimum(index, max(len(variable_keys) - 1, 0))
-            if len(keys) and (not len(variable_keys) or not (variable_keys[clipped] == keys).all()):
-                raise PrecisionProblem(
-                    "E_PRECISION_OVERLAP",
-                    f"a {CONSTRAINT_NAMES[kind]} constraint compares faces that share no cell: the folded edges "
-                    "and cells disagree, the coordinates are too imprecise",
-                    {"constraint_type": CONSTRAINT_NAMES[kind]},
-                )
-            slot_variables[rows, slot] = index
-            slot_flipped[rows, slot] = f > g
+    kinds = np.array([kind for kind, _ in found], dtype=np.int8)
+    faces_array = np.array([(*faces, -1, -1, -1, -1)[:4] for _, faces in found], dtype=np.int32).reshape(-1, 4)
+    slot_variables, slot_flipped = _slot_variables(kinds, faces_array, variable_keys, face_count)
     if not with_transitivity or check_local is not None:
         local = LayerConstraints(pairs, kinds, faces_array, slot_variables, slot_flipped,
                                  np.zeros((0, 3), dtype=np.int32))
@@ -227,6 +205,42 @@ def build_layer_constraints(
         transitivity=transitivity,
         transitivity_triples=int(transitivity_triples),
     )
+
+
+_SLOT_FIRST = np.array([[x for x, _ in slots] + [-1] * (6 - len(slots)) for slots in CONSTRAINT_SLOTS[:3]])
+_SLOT_SECOND = np.array([[y for _, y in slots] + [-1] * (6 - len(slots)) for slots in CONSTRAINT_SLOTS[:3]])
+
+
+def _slot_variables(
+    kinds: np.ndarray, faces_array: np.ndarray, variable_keys: np.ndarray, face_count: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each local constraint, the variable of each slot and whether the slot's pair is the variable's pair
+    reversed (unused slots: -1 and False), all constraints at once.
+
+    Raises:
+        PrecisionProblem: a slot compares two faces that share no cell (named by the first such constraint type).
+    """
+    first_positions, second_positions = _SLOT_FIRST[kinds], _SLOT_SECOND[kinds]
+    used = first_positions >= 0
+    rows = np.arange(len(kinds))[:, None]
+    f = faces_array[rows, np.maximum(first_positions, 0)].astype(np.int64)
+    g = faces_array[rows, np.maximum(second_positions, 0)].astype(np.int64)
+    keys = np.minimum(f, g) * face_count + np.maximum(f, g)
+    index = np.searchsorted(variable_keys, keys)
+    if len(variable_keys):
+        matched = variable_keys[np.minimum(index, len(variable_keys) - 1)] == keys
+    else:
+        matched = np.zeros(keys.shape, dtype=bool)
+    missing = used & ~matched
+    if missing.any():
+        kind = int(kinds[missing.any(axis=1)].min())
+        raise PrecisionProblem(
+            "E_PRECISION_OVERLAP",
+            f"a {CONSTRAINT_NAMES[kind]} constraint compares faces that share no cell: the folded edges "
+            "and cells disagree, the coordinates are too imprecise",
+            {"constraint_type": CONSTRAINT_NAMES[kind]},
+        )
+    return np.where(used, index, -1).astype(np.int32), used & (f > g)
 
 
 def _same_side_groups(found: list[tuple[int, tuple[int, ...]]], face_count: int) -> tuple[np.ndarray, np.ndarray]:

@@ -44,51 +44,58 @@ class LocalCheckReport:
 
 def vertices_creases(pattern: CreasePattern) -> tuple[list[list[int]], list[bool]]:
     """For each vertex: its folded creases sorted counter-clockwise, and whether it touches the boundary."""
-    neighbours: list[list[int]] = [[] for _ in range(pattern.vertex_count)]
+    angled, on_boundary = _vertices_crease_angles(pattern)
+    return [[edge for _, edge in creases] for creases in angled], on_boundary
+
+
+def _vertices_crease_angles(pattern: CreasePattern) -> tuple[list[list[tuple[float, int]]], list[bool]]:
+    """For each vertex: ``(direction angle, edge)`` of its folded creases sorted counter-clockwise (ties kept in
+    edge order), and whether it touches the boundary. Each direction is ``atan2`` of the other end minus the
+    vertex, subtracted in that order for both ends of an edge (so a signed zero is the one the vertex sees)."""
+    neighbours: list[list[tuple[float, int]]] = [[] for _ in range(pattern.vertex_count)]
     on_boundary = [False] * pattern.vertex_count
-    for edge, (a, b) in enumerate(pattern.edges_vertices.tolist()):
-        assignment = pattern.edges_assignment[edge]
+    coords = pattern.vertices_coords
+    edges_vertices = pattern.edges_vertices
+    forward = (coords[edges_vertices[:, 1]] - coords[edges_vertices[:, 0]]).tolist()
+    backward = (coords[edges_vertices[:, 0]] - coords[edges_vertices[:, 1]]).tolist()
+    atan2 = math.atan2
+    for edge, ((a, b), assignment) in enumerate(zip(edges_vertices.tolist(), pattern.edges_assignment, strict=True)):
         if assignment == "B":
             on_boundary[a] = on_boundary[b] = True
         elif assignment in "MVU":
-            neighbours[a].append(edge)
-            neighbours[b].append(edge)
-    coords = pattern.vertices_coords
-    for vertex, edges in enumerate(neighbours):
-        def angle(edge: int, vertex: int = vertex) -> float:
-            a, b = pattern.edges_vertices[edge]
-            other = b if a == vertex else a
-            dx, dy = coords[other] - coords[vertex]
-            return math.atan2(dy, dx)
-
-        edges.sort(key=angle)
+            neighbours[a].append((atan2(forward[edge][1], forward[edge][0]), edge))
+            neighbours[b].append((atan2(backward[edge][1], backward[edge][0]), edge))
+    for creases in neighbours:
+        creases.sort(key=_first)
     return neighbours, on_boundary
 
 
-def _sector_angles(pattern: CreasePattern, vertex: int, edges: list[int]) -> list[float]:
-    coords = pattern.vertices_coords
-    angles = []
-    for edge in edges:
-        a, b = pattern.edges_vertices[edge]
-        other = b if a == vertex else a
-        dx, dy = coords[other] - coords[vertex]
-        angles.append(math.atan2(dy, dx))
+def _first(item: tuple[float, int]) -> float:
+    return item[0]
+
+
+def _sector_angles(angles: list[float]) -> list[float]:
+    """The sectors between consecutive crease directions (counter-clockwise, in radians)."""
     return [((angles[(i + 1) % len(angles)] - angles[i]) % (2 * math.pi)) or 2 * math.pi for i in range(len(angles))]
+
+
+def _shortest_crease(pattern: CreasePattern, edges: list[int]) -> float:
+    ends = pattern.vertices_coords[pattern.edges_vertices[edges]]
+    return float(np.hypot(*(ends[:, 1] - ends[:, 0]).T).min())
 
 
 def kawasaki_residuals(pattern: CreasePattern) -> tuple[dict[int, float], dict[int, float]]:
     """For each interior vertex with an even number of folded creases: its Kawasaki error (radians) and the
     length of its shortest crease (no verdict; :func:`check_vertices` decides)."""
-    neighbours, on_boundary = vertices_creases(pattern)
+    angled, on_boundary = _vertices_crease_angles(pattern)
     errors: dict[int, float] = {}
     shortest: dict[int, float] = {}
-    for vertex, edges in enumerate(neighbours):
-        if on_boundary[vertex] or not edges or len(edges) % 2:
+    for vertex, creases in enumerate(angled):
+        if on_boundary[vertex] or not creases or len(creases) % 2:
             continue
-        sectors = _sector_angles(pattern, vertex, edges)
+        sectors = _sector_angles([angle for angle, _ in creases])
         errors[vertex] = abs(sum(sectors[0::2]) - math.pi)
-        ends = pattern.vertices_coords[pattern.edges_vertices[edges]]
-        shortest[vertex] = float(np.hypot(*(ends[:, 1] - ends[:, 0]).T).min())
+        shortest[vertex] = _shortest_crease(pattern, [edge for _, edge in creases])
     return errors, shortest
 
 
@@ -102,40 +109,38 @@ def check_vertices(pattern: CreasePattern) -> LocalCheckReport:
     0
     """
     policy = pattern.policy
-    neighbours, on_boundary = vertices_creases(pattern)
+    angled, on_boundary = _vertices_crease_angles(pattern)
     errors: dict[int, float] = {}
     shortest: dict[int, float] = {}
     imprecise: list[int] = []
     failures: list[tuple[int, float, list[float], dict]] = []
     checked = 0
-    for vertex, edges in enumerate(neighbours):
-        if on_boundary[vertex] or not edges:
+    for vertex, directions in enumerate(angled):
+        if on_boundary[vertex] or not directions:
             continue
+        edges = [edge for _, edge in directions]
         checked += 1
         letters = [pattern.edges_assignment[e] for e in edges]
-        where = {"vertex": vertex, "coordinates": _input_coords(pattern, vertex), "edges": edges,
-                 "assignments": letters}
         mountains, valleys = letters.count("M"), letters.count("V")
         if "U" not in letters and abs(mountains - valleys) != 2:
             raise GeometricallyImpossibleFold(
                 "E_GEOM_MAEKAWA",
                 f"vertex {vertex}: |M - V| = |{mountains} - {valleys}| = {abs(mountains - valleys)}, must be 2",
-                {**where, "mountains": mountains, "valleys": valleys},
+                {**_where(pattern, vertex, edges, letters), "mountains": mountains, "valleys": valleys},
             )
         if len(edges) % 2:
             raise GeometricallyImpossibleFold(
                 "E_GEOM_ODD_DEGREE", f"vertex {vertex} has {len(edges)} creases; a flat vertex needs an even number",
-                where,
+                _where(pattern, vertex, edges, letters),
             )
-        sectors = _sector_angles(pattern, vertex, edges)
+        sectors = _sector_angles([angle for angle, _ in directions])
         alternating = sum(sectors[0::2])
         error = abs(alternating - math.pi)
         errors[vertex] = error
-        ends = pattern.vertices_coords[pattern.edges_vertices[edges]]
-        shortest[vertex] = float(np.hypot(*(ends[:, 1] - ends[:, 0]).T).min())
+        shortest[vertex] = _shortest_crease(pattern, edges)
         if error > policy.angle:
             if error > policy.kawasaki_impossible:
-                failures.append((vertex, alternating, sectors, where))
+                failures.append((vertex, alternating, sectors, _where(pattern, vertex, edges, letters)))
                 continue
             imprecise.append(vertex)
         if "U" in letters:
@@ -152,7 +157,8 @@ def check_vertices(pattern: CreasePattern) -> LocalCheckReport:
                     f"degrees lie between creases {''.join(run_letters)} (edges {[edges[c] for c in creases]}); "
                     f"between bigger sectors their mountains and valleys must differ by {(length + 1) % 2}, "
                     f"not {difference}",
-                    {**where, "sector_angles_degrees": [round(math.degrees(s), 6) for s in sectors],
+                    {**_where(pattern, vertex, edges, letters),
+                     "sector_angles_degrees": [round(math.degrees(s), 6) for s in sectors],
                      "run_edges": [edges[c] for c in creases]},
                 )
     noise = kawasaki_noise(errors, shortest, policy)
@@ -220,6 +226,11 @@ def _locally_smallest_runs(
         if sectors[first - 1] - value > clearly and sectors[following % count] - value > clearly:
             runs.append((first, length))
     return runs
+
+
+def _where(pattern: CreasePattern, vertex: int, edges: list[int], letters: list[str]) -> dict:
+    """The ``where`` of an error at ``vertex``: its input coordinates, creases and their assignments."""
+    return {"vertex": vertex, "coordinates": _input_coords(pattern, vertex), "edges": edges, "assignments": letters}
 
 
 def _input_coords(pattern: CreasePattern, vertex: int) -> list[float]:

@@ -283,8 +283,7 @@ def _build_at_tolerance(
             f"V - E + F = {vertex_count - edge_count + face_count}, expected 1 (2 counting the outside)",
             {"vertices": vertex_count, "edges": edge_count, "faces": face_count},
         )
-    areas = [_polygon_area(graph.vertices_coords[list(face)]) for face in faces.faces_vertices]
-    tiny = [index for index, area in enumerate(areas) if area < policy.area]
+    tiny = [index for index, area in enumerate(faces.faces_areas) if area < policy.area]
     if tiny:
         raise CreasePatternSyntaxError(
             "E_CP_DEGENERATE_FACE", f"{len(tiny)} face(s) have (almost) zero area", {"faces": tiny[:10]}
@@ -426,8 +425,3 @@ def _reject_split_segments(graph: PlanarGraph, segment_count: int, scale: float,
                 "planar",
                 {"field": "edges_vertices", "index": segment, "edges": others, "coordinates": point},
             )
-
-
-def _polygon_area(points: np.ndarray) -> float:
-    shifted = np.roll(points, -1, axis=0)
-    return 0.5 * float(np.sum(points[:, 0] * shifted[:, 1] - points[:, 1] * shifted[:, 0]))

@@ -58,12 +58,14 @@ class PlaneFaces:
         edges_faces: ``(m, 2)`` int array: the face left of the edge walked from ``edges_vertices[e][0]`` to
             ``[1]``, then the face on its right; ``-1`` for the unbounded side.
         outer_cycles: vertex cycles of the unbounded side (one per connected component).
+        faces_areas: each face's area (shoelace sum over its sides in walking order).
     """
 
     faces_vertices: tuple[tuple[int, ...], ...]
     faces_edges: tuple[tuple[int, ...], ...]
     edges_faces: np.ndarray
     outer_cycles: tuple[tuple[int, ...], ...]
+    faces_areas: tuple[float, ...] = ()
 
 
 def merge_close_points(points: np.ndarray, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
@@ -361,19 +363,6 @@ def _planarize_arrays(segments: np.ndarray, tolerance: float) -> PlanarGraph:
     )
 
 
-def _cycle_areas(
-    vertices_coords: np.ndarray, origin: np.ndarray, target: np.ndarray, cycles: list[list[int]]
-) -> np.ndarray:
-    """Signed area of each half-edge cycle (shoelace sum over its half-edges)."""
-    if not cycles:
-        return np.zeros(0)
-    half_edges = np.fromiter((h for cycle in cycles for h in cycle), dtype=np.int64)
-    starts = np.zeros(len(cycles), dtype=np.int64)
-    np.cumsum([len(cycle) for cycle in cycles[:-1]], out=starts[1:])
-    a, b = vertices_coords[origin[half_edges]], vertices_coords[target[half_edges]]
-    return 0.5 * np.add.reduceat(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0], starts)
-
-
 def find_faces(vertices_coords: np.ndarray, edges_vertices: np.ndarray) -> PlaneFaces:
     """Faces of a plane graph by walking each half-edge with the face on its left.
 
@@ -403,37 +392,47 @@ def find_faces(vertices_coords: np.ndarray, edges_vertices: np.ndarray) -> Plane
     previous = start_of_twin + (twin_position - start_of_twin - 1) % np.maximum(size_of_twin, 1)
     next_half_edge = order[previous] if edge_count else np.zeros(0, dtype=np.int64)
     next_list = next_half_edge.tolist()
-    origin_list = origin.tolist()
-    half_edge_face = [-1] * (2 * edge_count)
-    cycles: list[list[int]] = []
+    half_edge_cycle = [-1] * (2 * edge_count)
+    walk: list[int] = []  # half-edges cycle after cycle, each cycle in walking order
+    cycle_starts: list[int] = []
     for start in range(2 * edge_count):
-        if half_edge_face[start] != -1:
+        if half_edge_cycle[start] != -1:
             continue
-        cycle = []
+        cycle = len(cycle_starts)
+        cycle_starts.append(len(walk))
         current = start
-        while half_edge_face[current] == -1:
-            half_edge_face[current] = len(cycles)
-            cycle.append(current)
+        while half_edge_cycle[current] == -1:
+            half_edge_cycle[current] = cycle
+            walk.append(current)
             current = next_list[current]
-        cycles.append(cycle)
+    if not walk:
+        return PlaneFaces((), (), np.zeros((0, 2), dtype=np.int64), ())
+    walked = np.array(walk, dtype=np.int64)
+    a, b = vertices_coords[origin[walked]], vertices_coords[target[walked]]
+    areas = (0.5 * np.add.reduceat(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0], cycle_starts)).tolist()
+    walk_origins = origin[walked].tolist()
+    walk_edges = (walked % edge_count).tolist()
+    cycle_stops = [*cycle_starts[1:], len(walk)]
     faces_vertices: list[tuple[int, ...]] = []
     faces_edges: list[tuple[int, ...]] = []
+    faces_areas: list[float] = []
     outer_cycles: list[tuple[int, ...]] = []
     cycle_to_face: list[int] = []
-    areas = _cycle_areas(vertices_coords, origin, target, cycles)
-    for cycle, area in zip(cycles, areas.tolist(), strict=True):
+    for first, stop, area in zip(cycle_starts, cycle_stops, areas, strict=True):
         if area > 0:
             cycle_to_face.append(len(faces_vertices))
-            faces_vertices.append(tuple(origin_list[h] for h in cycle))
-            faces_edges.append(tuple(h % edge_count for h in cycle) if edge_count else ())
+            faces_vertices.append(tuple(walk_origins[first:stop]))
+            faces_edges.append(tuple(walk_edges[first:stop]))
+            faces_areas.append(area)
         else:
             cycle_to_face.append(-1)
-            outer_cycles.append(tuple(origin_list[h] for h in cycle))
-    face_of_half_edge = np.array([cycle_to_face[c] for c in half_edge_face], dtype=np.int64)
+            outer_cycles.append(tuple(walk_origins[first:stop]))
+    face_of_half_edge = np.array(cycle_to_face, dtype=np.int64)[np.array(half_edge_cycle, dtype=np.int64)]
     edges_faces = np.stack([face_of_half_edge[:edge_count], face_of_half_edge[edge_count:]], axis=1)
     return PlaneFaces(
         faces_vertices=tuple(faces_vertices),
         faces_edges=tuple(faces_edges),
         edges_faces=edges_faces.reshape(-1, 2),
         outer_cycles=tuple(outer_cycles),
+        faces_areas=tuple(faces_areas),
     )
