@@ -62,11 +62,11 @@ from foldbench.crease.similarity import (
     score_generated,
 )
 from foldbench.envs.code_reward import RewardShaping, RewardTerms
-from foldbench.tasks.base import ParseFailure
 from foldbench.tasks.origamispace.answer import parse_fold_reply
 from foldbench.tasks.origamispace.flat_pattern import flat_pattern_png
 from foldbench.tasks.origamispace.instances import DIFFICULTY_FOLDS as STEP_RANGES
 from foldbench.tasks.origamispace.instances import Instance, pleat_instance, simple_fold_instance
+from foldbench.text.replies import ParseFailure
 
 __all__ = ["CODE_ENV_ID", "DEFAULT_FOLDS", "DIFFICULTY_FOLDS", "CreasePatternCodeEnv"]
 

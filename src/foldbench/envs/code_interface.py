@@ -12,7 +12,7 @@ from foldbench.envs.code_env import CreasePatternCodeEnv
 from foldbench.envs.code_reward import RewardShaping
 from foldbench.envs.wrappers import IMAGE_PLACEHOLDER
 from foldbench.tasks.origamispace.instances import Instance
-from foldbench.tasks.prompts import load_prompt
+from foldbench.text.prompts import load_prompt
 
 __all__ = ["CodeTextInterface"]
 

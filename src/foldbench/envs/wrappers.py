@@ -31,7 +31,7 @@ from foldbench.envs.folded import silhouette_of
 from foldbench.envs.origami_env import ENV_ID, OrigamiSynthesisEnv
 from foldbench.envs.target_split import TRAINING_STREAM, SimpleFoldTargets
 from foldbench.envs.targets import Target
-from foldbench.tasks.prompts import load_prompt
+from foldbench.text.prompts import load_prompt
 
 __all__ = ["GYMNASIUM_WRAPPERS", "IMAGE_PLACEHOLDER", "LatticeActions", "RandomFoldTargets", "TextInterface",
            "edge_to_edge_pairs", "lattice_pairs"]

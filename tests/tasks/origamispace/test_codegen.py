@@ -17,7 +17,7 @@ from foldbench.errors import InvalidKnobError
 from foldbench.tasks import make
 from foldbench.tasks.base import ParseFailure
 from foldbench.tasks.origamispace.answer import parse_fold_reply
-from foldbench.tasks.replies import MAX_OBJECT_CHARS
+from foldbench.text.replies import MAX_OBJECT_CHARS
 
 
 @pytest.fixture(scope="module")

@@ -56,7 +56,7 @@ from foldbench.tasks.origamibench.synthesis_protocol import (
     plain_state,
 )
 from foldbench.tasks.origamibench.synthesis_targets import source_targets
-from foldbench.tasks.prompts import load_prompt
+from foldbench.text.prompts import load_prompt
 
 __all__ = ["PRESETS", "SynthesisAnswer", "SynthesisKnobs", "SynthesisTask"]
 

@@ -27,7 +27,7 @@ from foldbench.envs.folded import AlignedFold
 from foldbench.envs.pictures import crease_pattern_image, episode_window, fitted_window, folded_image, png_bytes
 from foldbench.envs.sheet import Sheet, apply_action, blank_sheet
 from foldbench.messages import ImagePart, Part, TextPart
-from foldbench.tasks.prompts import PromptTemplate, load_prompt
+from foldbench.text.prompts import PromptTemplate, load_prompt
 
 __all__ = [
     "EXAMPLE_IMAGES",

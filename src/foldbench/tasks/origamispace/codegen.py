@@ -63,7 +63,7 @@ from foldbench.tasks.origamispace.instances import (
 from foldbench.tasks.origamispace.knobs import CodegenKnobs
 from foldbench.tasks.origamispace.named_patterns import display_name
 from foldbench.tasks.origamispace.rounds import read_round_scores
-from foldbench.tasks.prompts import load_prompt
+from foldbench.text.prompts import load_prompt
 
 __all__ = ["ENGINE_VERSION", "ERROR_CLASSES", "CodegenFeedbackTask", "CodegenTask", "feedback_text"]
 

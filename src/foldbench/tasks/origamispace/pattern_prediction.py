@@ -61,7 +61,7 @@ from foldbench.tasks.origamispace.named_patterns import (
     pattern_digest,
     source_pattern,
 )
-from foldbench.tasks.prompts import load_prompt
+from foldbench.text.prompts import load_prompt
 
 __all__ = ["ENGINE_VERSION", "PatternPredictionError", "PatternPredictionKnobs", "PatternPredictionTask",
            "draw_name_set"]

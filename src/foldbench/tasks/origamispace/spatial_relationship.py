@@ -67,7 +67,7 @@ from foldbench.tasks.origamispace.relationship_questions import (
 )
 from foldbench.tasks.origamispace.relationships import FoldReference
 from foldbench.tasks.origamispace.stability import reference_stability
-from foldbench.tasks.prompts import load_prompt
+from foldbench.text.prompts import load_prompt
 
 __all__ = ["ENGINE_VERSION", "RelationshipGenerationError", "SpatialRelationshipKnobs", "SpatialRelationshipTask",
            "question_type_of"]
