@@ -15,8 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from foldbench.crease.generated import MAX_REPLY_CHARS
-from foldbench.tasks.base import ParseFailure
-from foldbench.text.replies import excerpt, scan_json_objects
+from foldbench.text.replies import ParseFailure, excerpt, scan_json_objects
 
 __all__ = ["FOLD_KEYS", "FoldAnswer", "parse_fold_reply"]
 

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from foldbench.crease.sheet_rules import MIN_CREASE_LENGTH, SNAP_DISTANCE
-from foldbench.envs.actions import PAPER_SIZE
+from foldbench.origami.actions import PAPER_SIZE
 
 __all__ = [
     "MIN_CREASE_LENGTH",
