@@ -26,7 +26,7 @@ import time
 import numpy as np
 
 from foldbench.envs import CreasePatternCodeEnv
-from foldbench.tasks.origamispace.instances import simple_fold_instance
+from foldbench.origami.instances import simple_fold_instance
 
 
 def _timed(call) -> tuple[float, float]:  # type: ignore[no-untyped-def]

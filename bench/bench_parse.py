@@ -2,7 +2,7 @@
 
 Usage: python bench/bench_parse.py [--sizes 32768,1000000] [--repeats 7]
 
-For each size (by default the searched tail, :data:`foldbench.tasks.replies.SCAN_LIMIT`, where a whole reply is
+For each size (by default the searched tail, :data:`foldbench.text.replies.SCAN_LIMIT`, where a whole reply is
 searched, and 1 MB), each hostile shape (``tests/support/hostile_text.py``) and each reply parser
 (MentalBlackboard prediction and planning, Paper Folding Puzzles' letter), the median time over the repeats is
 printed; the last line is the worst of them, against the target of 50 ms for any reply of up to 1 MB.

@@ -20,9 +20,9 @@ import numpy as np
 import shapely
 
 from foldbench.envs import OrigamiSynthesisEnv
-from foldbench.envs.folded import silhouette_of
-from foldbench.envs.metrics import geometric_similarity
-from foldbench.envs.targets import match_distance, random_simple_fold_target, target_from_file
+from foldbench.origami.folded import silhouette_of
+from foldbench.origami.metrics import geometric_similarity
+from foldbench.origami.targets import match_distance, random_simple_fold_target, target_from_file
 
 
 def main() -> None:

@@ -25,7 +25,7 @@ from foldbench.crease.pattern import build_crease_pattern
 from foldbench.crease.simple_folds import random_simple_folds, simple_fold_pattern
 from foldbench.crease.summary import compile_with_summary
 from foldbench.envs import CodeTextInterface
-from foldbench.tasks.origamispace.instances import Instance
+from foldbench.origami.instances import Instance
 
 FoldLine = tuple[tuple[float, float], tuple[float, float]]
 OPENING_REPLY = "Let me look at the pictures first: the model seems to be folded a few times."

@@ -26,9 +26,9 @@ from typing import Any
 import numpy as np
 
 from foldbench.envs import OrigamiSynthesisEnv, Target
-from foldbench.envs.policies import random_valid_action
 from foldbench.envs.target_split import SimpleFoldTargets
 from foldbench.envs.wrappers import RandomFoldTargets
+from foldbench.origami.policies import random_valid_action
 
 INSTALL_HINT = "this example needs Stable-Baselines3 and torch: pip install 'foldbench[rl]'"
 STEP_CACHE = 20000

@@ -39,7 +39,11 @@ def _modules(layer: str) -> list[Path]:
 FORBIDDEN = {
     "messages": ("foldbench.tasks", "foldbench.models", "foldbench.harness", "foldbench.cli"),
     "models": ("foldbench.tasks", "foldbench.harness", "foldbench.cli"),
-    "tasks": ("foldbench.models", "foldbench.harness", "foldbench.cli"),
+    "tasks": ("foldbench.models", "foldbench.envs", "foldbench.harness", "foldbench.cli"),
+    "envs": ("foldbench.tasks", "foldbench.harness", "foldbench.cli"),
+    "crease": ("foldbench.origami", "foldbench.tasks", "foldbench.envs", "foldbench.harness", "foldbench.cli"),
+    "origami": ("foldbench.tasks", "foldbench.envs", "foldbench.harness", "foldbench.cli"),
+    "text": ("foldbench.crease", "foldbench.origami", "foldbench.tasks", "foldbench.envs", "foldbench.harness"),
     "harness": ("foldbench.cli",),
 }
 

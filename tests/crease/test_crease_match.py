@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from foldbench.crease import build_crease_pattern, random_simple_folds, simple_fold_pattern
 from foldbench.crease.crease_match import chance_corrected, crease_agreement, paper_grid
 from foldbench.crease.similarity import prepare_reference, score_generated
-from foldbench.tasks.origamispace.instances import pleat_instance
+from foldbench.origami.instances import pleat_instance
 
 BORDER = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
 # a reference without symmetry: a vertical fold off centre, then a slanted fold of the folded strip

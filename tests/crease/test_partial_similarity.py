@@ -6,7 +6,7 @@ import numpy as np
 
 from foldbench.crease.generated import compile_generated
 from foldbench.crease.similarity import partial_similarity, prepare_reference, score_generated
-from foldbench.tasks.origamispace.instances import simple_fold_instance
+from foldbench.origami.instances import simple_fold_instance
 
 SQUARE = {"vertices_coords": [[0, 0], [1, 0], [1, 1], [0, 1]], "edges_vertices": [[0, 1], [1, 2], [2, 3], [3, 0]],
           "edges_assignment": ["B", "B", "B", "B"]}

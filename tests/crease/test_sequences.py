@@ -24,7 +24,7 @@ from foldbench.crease.sequences import (
     simple_fold_sequence,
     square_border,
 )
-from foldbench.envs.folded import align_fold, silhouette_of
+from foldbench.origami.folded import align_fold, silhouette_of
 from tests.support.shared import FLAT_FOLDER, needs_shared
 
 # The built-in sequences by name, in catalogue order: written out so that collecting the tests does not build them

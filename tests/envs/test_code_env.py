@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from foldbench.crease.render import ASSIGNMENT_COLOURS
 from foldbench.envs import CODE_ENV_ID, CodeTextInterface, CreasePatternCodeEnv, RewardShaping
-from foldbench.tasks.origamispace.instances import simple_fold_instance
+from foldbench.origami.instances import simple_fold_instance
 
 INSTANCE = simple_fold_instance(np.random.default_rng(3), 3, 200)
 SQUARE = {"vertices_coords": [[0, 0], [1, 0], [1, 1], [0, 1]], "edges_vertices": [[0, 1], [1, 2], [2, 3], [3, 0]],

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from foldbench.crease.errors import CreasePatternError
-from foldbench.envs.targets import InvalidTargetError, target_from_file
+from foldbench.origami.targets import InvalidTargetError, target_from_file
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

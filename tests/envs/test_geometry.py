@@ -6,8 +6,8 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from foldbench.envs.geometry import MIN_CREASE_LENGTH, SNAP_DISTANCE, GeometryRejection, check_crease, snap_point
-from foldbench.envs.sheet import apply_action, blank_sheet
+from foldbench.origami.geometry import MIN_CREASE_LENGTH, SNAP_DISTANCE, GeometryRejection, check_crease, snap_point
+from foldbench.origami.sheet import apply_action, blank_sheet
 
 SQUARE = np.array([[[0, 0], [10, 0]], [[10, 0], [10, 10]], [[10, 10], [0, 10]], [[0, 10], [0, 0]]], float)
 DIAGONAL = np.array([[[0, 0], [10, 10]]], float)

@@ -8,7 +8,7 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from foldbench.envs.metrics import geometric_similarity, mask_iou, query_efficiency, raster_geometric_similarity
+from foldbench.origami.metrics import geometric_similarity, mask_iou, query_efficiency, raster_geometric_similarity
 
 
 def _creases(*segments: tuple[float, float, float, float]) -> np.ndarray:

@@ -18,8 +18,8 @@ from foldbench.envs import (
     silhouette_of,
     simple_fold_target,
 )
-from foldbench.envs.pictures import episode_window, folded_image
-from foldbench.envs.sheet import blank_sheet
+from foldbench.origami.pictures import episode_window, folded_image
+from foldbench.origami.sheet import blank_sheet
 
 SQUARE = [(60, 60), (160, 60), (160, 160), (60, 160)]
 TRIANGLE = [(40, 200), (220, 200), (60, 60)]

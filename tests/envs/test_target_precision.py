@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from foldbench.crease.collection import paper_models
 from foldbench.envs import OrigamiSynthesisEnv
-from foldbench.envs.targets import MATCH_CAP, match_distance, random_simple_fold_target, target_from_file
+from foldbench.origami.targets import MATCH_CAP, match_distance, random_simple_fold_target, target_from_file
 
 
 def _written(path: Path, fold: dict, decimals: int) -> Path:

@@ -10,7 +10,7 @@ import pytest
 
 import foldbench.tasks
 from foldbench.tasks.pfp.common import load_template
-from foldbench.tasks.prompts import load_prompt, prompt_environment
+from foldbench.text.prompts import load_prompt, prompt_environment
 
 FAMILIES = ("foldbench.tasks.mentalblackboard", "foldbench.tasks.pfp")
 

@@ -10,9 +10,9 @@ from PIL import Image
 
 from foldbench.cli._common import console
 from foldbench.envs import OrigamiSynthesisEnv, random_simple_fold_target
-from foldbench.envs.policies import oracle_action, random_valid_action
-from foldbench.envs.targets import Target, target_from_file
 from foldbench.errors import UsageError
+from foldbench.origami.policies import oracle_action, random_valid_action
+from foldbench.origami.targets import Target, target_from_file
 
 __all__ = ["run_episodes"]
 

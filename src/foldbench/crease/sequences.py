@@ -38,6 +38,7 @@ import numpy as np
 from foldbench.crease.compiler import CompiledFold, compile_crease_pattern
 from foldbench.crease.errors import CreasePatternError
 from foldbench.crease.pattern import CreasePattern, build_crease_pattern
+from foldbench.crease.sheet_rules import MAX_CREASES_PER_ACTION, MIN_CREASE_LENGTH, SNAP_DISTANCE
 
 __all__ = [
     "CATEGORIES",
@@ -380,9 +381,6 @@ def _clear_of_snapping(creases: tuple[Crease, ...], new: tuple[Crease, ...]) -> 
     """Whether the environment takes the fold adding ``new`` to ``creases`` as it is: at most its number of
     creases per action, and no two vertices of the planarised pattern (nor a vertex and an edge it does not end
     on) within twice its snapping distance, so snapping moves nothing and no piece is shorter than its minimum."""
-    from foldbench.envs.actions import MAX_CREASES_PER_ACTION  # lazy: the environment imports this module
-    from foldbench.envs.geometry import MIN_CREASE_LENGTH, SNAP_DISTANCE
-
     if len(new) > MAX_CREASES_PER_ACTION:
         return False
     clearance = max(2 * SNAP_DISTANCE, MIN_CREASE_LENGTH)

@@ -1,7 +1,7 @@
 """``foldbench/CreasePatternCode-v1``: write the crease pattern of a pictured origami model as FOLD JSON, compiled
 and scored after every attempt (OrigamiSpace's reinforcement-learning setting for code generation).
 
-Each episode draws a reference instance (:mod:`foldbench.tasks.origamispace.instances`): by default a seeded
+Each episode draws a reference instance (:mod:`foldbench.origami.instances`): by default a seeded
 random simple-fold model of 3 to 6 steps. Each step is one complete answer; the compiler reads it, folds it, and
 the reward tells how much closer it came (:mod:`foldbench.envs.code_reward`).
 
@@ -15,7 +15,7 @@ Action space:
 
 Observation space (``gymnasium.spaces.Dict``):
     ``flat_pattern``: the reference's compiled flat pattern (its folded state: layer-count shading, outline,
-    folded creases; :mod:`foldbench.tasks.origamispace.flat_pattern`; never the crease pattern itself);
+    folded creases; :mod:`foldbench.origami.flat_pattern`; never the crease pattern itself);
     ``folded``: the reference folded flat (front); both RGB arrays of ``image_size`` pixels, the same for the
     whole episode; ``text``: JSON with the model's name, the step, the budget and the verdict on the previous
     answer (compiled or the error's class, code, message and place; its partial score; the reward terms). With
@@ -62,11 +62,11 @@ from foldbench.crease.similarity import (
     score_generated,
 )
 from foldbench.envs.code_reward import RewardShaping, RewardTerms
-from foldbench.tasks.base import ParseFailure
-from foldbench.tasks.origamispace.answer import parse_fold_reply
-from foldbench.tasks.origamispace.flat_pattern import flat_pattern_png
-from foldbench.tasks.origamispace.instances import DIFFICULTY_FOLDS as STEP_RANGES
-from foldbench.tasks.origamispace.instances import Instance, pleat_instance, simple_fold_instance
+from foldbench.origami.flat_pattern import flat_pattern_png
+from foldbench.origami.fold_reply import parse_fold_reply
+from foldbench.origami.instances import DIFFICULTY_FOLDS as STEP_RANGES
+from foldbench.origami.instances import Instance, pleat_instance, simple_fold_instance
+from foldbench.text.replies import ParseFailure
 
 __all__ = ["CODE_ENV_ID", "DEFAULT_FOLDS", "DIFFICULTY_FOLDS", "CreasePatternCodeEnv"]
 

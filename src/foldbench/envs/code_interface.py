@@ -11,8 +11,8 @@ from typing import Any
 from foldbench.envs.code_env import CreasePatternCodeEnv
 from foldbench.envs.code_reward import RewardShaping
 from foldbench.envs.wrappers import IMAGE_PLACEHOLDER
-from foldbench.tasks.origamispace.instances import Instance
-from foldbench.tasks.prompts import load_prompt
+from foldbench.origami.instances import Instance
+from foldbench.text.prompts import load_prompt
 
 __all__ = ["CodeTextInterface"]
 

@@ -16,7 +16,7 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from foldbench.envs.actions import PAPER_SIZE
+from foldbench.origami.actions import PAPER_SIZE
 
 __all__ = ["COVERAGE_WINDOW", "SAMPLES", "coverage_grid"]
 

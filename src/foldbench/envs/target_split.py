@@ -14,9 +14,9 @@ import numpy as np
 import shapely
 
 from foldbench.crease.simple_folds import random_simple_folds
-from foldbench.envs.folded import silhouette_of
-from foldbench.envs.geometry import MIN_CREASE_LENGTH
-from foldbench.envs.targets import FoldLine, Target, simple_fold_target, smallest_feature
+from foldbench.origami.folded import silhouette_of
+from foldbench.origami.geometry import MIN_CREASE_LENGTH
+from foldbench.origami.targets import FoldLine, Target, simple_fold_target, smallest_feature
 
 __all__ = ["HELD_OUT_STREAM", "KEY_GRID", "SimpleFoldTargets", "TRAINING_STREAM", "VALIDATION_STREAM", "shape_key"]
 
@@ -36,7 +36,7 @@ def shape_key(target: Target) -> str:
     """The target's aligned folded silhouette as normalised text, rounded to :data:`KEY_GRID`: two targets with
     the same key fold to the same outline (the only thing the reward compares), whatever their creases.
 
-    >>> from foldbench.envs.targets import simple_fold_target
+    >>> from foldbench.origami.targets import simple_fold_target
     >>> book = simple_fold_target("book", [((0.5, 0.0), (0.0, 1.0))])
     >>> shape_key(book) == shape_key(simple_fold_target("other book", [((0.5, 1.0), (0.0, -1.0))]))
     True

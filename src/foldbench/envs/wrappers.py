@@ -11,7 +11,7 @@
 * :class:`TextInterface`: the environment for RL frameworks that speak raw model text (VAGEN style):
   ``reset(seed) -> (obs, info)``, ``step(action_text) -> (obs, reward, done, info)``, ``system_prompt()``. The
   text is untrusted: it is read strictly as one JSON action (a surrounding code fence is allowed; at most
-  :data:`~foldbench.envs.actions.MAX_ACTION_CHARS` characters), never evaluated, and anything else is a refused
+  :data:`~foldbench.origami.actions.MAX_ACTION_CHARS` characters), never evaluated, and anything else is a refused
   step with feedback.
 """
 
@@ -25,13 +25,13 @@ import numpy as np
 from gymnasium import spaces
 from PIL import Image
 
-from foldbench.envs.actions import PAPER_SIZE
 from foldbench.envs.coverage import coverage_grid
-from foldbench.envs.folded import silhouette_of
 from foldbench.envs.origami_env import ENV_ID, OrigamiSynthesisEnv
 from foldbench.envs.target_split import TRAINING_STREAM, SimpleFoldTargets
-from foldbench.envs.targets import Target
-from foldbench.tasks.prompts import load_prompt
+from foldbench.origami.actions import PAPER_SIZE
+from foldbench.origami.folded import silhouette_of
+from foldbench.origami.targets import Target
+from foldbench.text.prompts import load_prompt
 
 __all__ = ["GYMNASIUM_WRAPPERS", "IMAGE_PLACEHOLDER", "LatticeActions", "RandomFoldTargets", "TextInterface",
            "edge_to_edge_pairs", "lattice_pairs"]
@@ -243,7 +243,7 @@ class TextInterface:
 
     def system_prompt(self) -> str:
         """The instructions (task, pictures, coordinates, the action format and the rules)."""
-        return load_prompt("foldbench.envs", "synthesis.txt").render(images=self.images, budget=self.env.budget)
+        return load_prompt("foldbench.origami", "synthesis.txt").render(images=self.images, budget=self.env.budget)
 
     def reset(self, seed: int | None = None, target: Target | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         """A new episode (the same seed gives the same episode)."""

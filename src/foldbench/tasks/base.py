@@ -11,7 +11,8 @@ A task turns engine states into questions and scores answers to them:
 * ``spec`` -> a :class:`TaskSpec`: engine version, metrics, headline, breakdowns, plots, gallery, turn budget;
 * multi-turn tasks (``spec.max_turns > 1``) also give ``step(item, reply, turn)`` -> :class:`Feedback`.
 
-The message types (:class:`Prompt`, :class:`Conversation`, parts) live in :mod:`foldbench.messages` and are
+The message types (:class:`Prompt`, :class:`Conversation`, parts) live in :mod:`foldbench.messages`, and
+:class:`ParseFailure` in :mod:`foldbench.text.replies` (below the environments, which read replies too); both are
 re-exported here.
 """
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -28,6 +29,7 @@ from foldbench.errors import InvalidKnobError
 from foldbench.messages import Conversation, ImagePart, Message, Prompt, TextPart, VideoPart
 from foldbench.tasks.knobs import Knobs
 from foldbench.tasks.spec import Feedback, Metric, Plot, RoundPlot, TaskSpec
+from foldbench.text.replies import ParseFailure
 
 __all__ = [
     "Conversation",
@@ -73,15 +75,6 @@ class Item(BaseModel):
     """The ground truth."""
     metadata: dict[str, Any] = Field(default_factory=dict)
     """Facts for grouping results (configuration group, fold families, ...), never shown to a model."""
-
-
-@dataclass(frozen=True, slots=True)
-class ParseFailure:
-    """A reply that could not be read as an answer; it scores as wrong and is reported by kind."""
-
-    kind: Literal["no_json", "invalid_json", "schema", "empty", "too_long"]
-    message: str
-    raw_excerpt: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ Accepted replies, in order of precedence:
 
 A reply that offers different final letters (``Answer: B`` then ``Answer: C``) is ambiguous and fails, as does
 anything else. Nothing in a reply is ever evaluated, and the time spent is bounded: only the end of a long reply
-is read (:data:`~foldbench.tasks.replies.SCAN_LIMIT` characters; a ``too_long`` failure says so when nothing is
+is read (:data:`~foldbench.text.replies.SCAN_LIMIT` characters; a ``too_long`` failure says so when nothing is
 found there), and the patterns run on the text with its whitespace runs collapsed, so none can backtrack.
 """
 
@@ -24,7 +24,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from foldbench.tasks.base import ParseFailure, Scores
-from foldbench.tasks.replies import reply_tail, scan_json_objects
+from foldbench.text.replies import reply_tail, scan_json_objects
 
 __all__ = ["GREY_SIZE", "LETTERS", "MASK_SIZE", "WHITE_LEVEL", "Choice", "answer_slot", "choice_images",
            "option_pictures", "parse_choice", "random_choice", "reference_picture",

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict
 
 from foldbench.errors import FoldbenchError
 from foldbench.tasks.base import Item, Metric, ParseFailure, Scores
-from foldbench.tasks.replies import excerpt, last_json_object
+from foldbench.text.replies import excerpt, last_json_object
 
 __all__ = [
     "PROBE_METRICS",

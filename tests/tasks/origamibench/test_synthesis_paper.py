@@ -15,9 +15,9 @@ import foldbench.tasks  # noqa: F401  (registers the tasks)
 from foldbench.crease.collection import PAPER_MODEL_COUNT, paper_models, table3
 from foldbench.crease.sequences import sequence_by_name
 from foldbench.envs import OrigamiSynthesisEnv, simple_fold_target
-from foldbench.envs.targets import target_from_sequence
 from foldbench.errors import InvalidKnobError
 from foldbench.messages import ImagePart, TextPart
+from foldbench.origami.targets import target_from_sequence
 from foldbench.tasks import make
 from foldbench.tasks.origamibench import synthesis
 from foldbench.tasks.origamibench.synthesis_protocol import EXAMPLE_SEQUENCE, example_actions

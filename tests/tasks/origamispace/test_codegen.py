@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from foldbench.crease.collection import paper_models, paper_models_folder
 from foldbench.errors import InvalidKnobError
+from foldbench.origami.fold_reply import parse_fold_reply
 from foldbench.tasks import make
 from foldbench.tasks.base import ParseFailure
-from foldbench.tasks.origamispace.answer import parse_fold_reply
-from foldbench.tasks.replies import MAX_OBJECT_CHARS
+from foldbench.text.replies import MAX_OBJECT_CHARS
 
 
 @pytest.fixture(scope="module")
@@ -73,8 +73,8 @@ def _share_of_creases_drawn(pattern, drawn: np.ndarray) -> float:
 def test_no_picture_or_prompt_shows_the_crease_pattern(task_id: str) -> None:
     from foldbench.crease import pattern_from_fold
     from foldbench.crease.render import ASSIGNMENT_COLOURS
+    from foldbench.origami.flat_pattern import flat_pattern_lines
     from foldbench.tasks.origamispace.codegen import _reference_of, item_pictures
-    from foldbench.tasks.origamispace.flat_pattern import flat_pattern_lines
 
     task = make(task_id)
     for item in task.generate(6, 41, modalities=("image",), knobs={"difficulty": "mixed"}):
@@ -203,7 +203,7 @@ def test_difficulty_knob_errors(task, knobs: dict, word: str) -> None:
 @given(seed=st.integers(0, 2**32 - 1), folds=st.integers(2, 32))
 def test_pleated_models_fold_flat_in_one_state(seed: int, folds: int) -> None:
     from foldbench.crease.local_checks import check_vertices
-    from foldbench.tasks.origamispace.instances import pleat_instance
+    from foldbench.origami.instances import pleat_instance
 
     instance = pleat_instance(np.random.default_rng(seed), folds, 200)
     assert instance.fold_count == folds and instance.pattern.face_count == 2 * folds

@@ -36,7 +36,7 @@ from foldbench.pft.actions import Fold, parse_action
 from foldbench.pft.grid import NUM_POSITIONS, position_of_row_col_tri
 from foldbench.pft.holes import Hole, Shape, Size, direction_period
 from foldbench.tasks.base import ParseFailure
-from foldbench.tasks.replies import excerpt, last_json_object
+from foldbench.text.replies import excerpt, last_json_object
 
 __all__ = ["HoleAnswer", "PredictionAnswer", "PlanningAnswer", "parse_prediction", "parse_planning"]
 

@@ -1,5 +1,5 @@
 """Prompts for MentalBlackboard items, rendered from the templates in ``prompts/`` (loaded by
-:func:`foldbench.tasks.prompts.load_prompt`).
+:func:`foldbench.text.prompts.load_prompt`).
 
 Templates emit plain text with ``@@image PATH`` lines where a picture goes and ``@@video PATH|FRAME,FRAME,...``
 lines where a video goes (with the key frames sent to models that take images only); :func:`render_prompt` turns
@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from foldbench.tasks.base import ImagePart, Prompt, TextPart, VideoPart
-from foldbench.tasks.prompts import load_prompt
+from foldbench.text.prompts import load_prompt
 
 __all__ = ["TEMPLATE_VERSION", "render_prompt"]
 

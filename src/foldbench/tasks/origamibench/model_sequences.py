@@ -7,7 +7,7 @@ every step one action of the environment and every state checked by the compiler
    of every layer along a line in the unfolded sheet), are taken one at a time, longest first, and a line
    becomes the next step when the creases so far plus that line fold flat;
 2. the model's remaining creases are the last step (a collapse, like the bird base's), when there are at most
-   :data:`~foldbench.envs.actions.MAX_CREASES_PER_ACTION` of them, so the step is one ``add_creases`` action;
+   :data:`~foldbench.crease.sheet_rules.MAX_CREASES_PER_ACTION` of them, so the step is one ``add_creases`` action;
 3. the sequence counts when it has at least two steps (a one-step item needs a folded reference and the fold
    after it) and its final state, the model itself, folds flat.
 
@@ -30,6 +30,7 @@ from foldbench.crease.collection import CollectionEntry, paper_models
 from foldbench.crease.errors import CreasePatternError
 from foldbench.crease.importers import read_crease_pattern
 from foldbench.crease.sequences import PAPER_SIZE, Crease, FoldSequence, FoldStep
+from foldbench.crease.sheet_rules import MAX_CREASES_PER_ACTION
 
 __all__ = ["ModelSequence", "derive_model_sequence", "model_coverage", "model_sequences", "model_stems"]
 
@@ -112,7 +113,6 @@ def _folds_flat(creases: tuple[Crease, ...]) -> bool:
 
 def derive_model_sequence(entry: CollectionEntry) -> ModelSequence:
     """The sequence of :mod:`this module's <foldbench.tasks.origamibench.model_sequences>` rule for one model."""
-    from foldbench.envs.actions import MAX_CREASES_PER_ACTION  # lazy: the environment imports the sequences
 
     creases = _creases(entry)
     if isinstance(creases, str):

@@ -63,7 +63,7 @@ from foldbench.tasks.choice import (
     wrong_choice,
 )
 from foldbench.tasks.knobs import CommaList, Knobs, Whole, parse_knobs
-from foldbench.tasks.prompts import load_prompt
+from foldbench.text.prompts import load_prompt
 
 __all__ = [
     "ENGINE_VERSION",

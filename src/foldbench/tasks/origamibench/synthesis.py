@@ -34,15 +34,15 @@ from PIL import Image
 from pydantic import BaseModel, ConfigDict, Field
 
 from foldbench.crease.pattern import build_crease_pattern
-from foldbench.envs.actions import AddCrease, AddCreases, ParsedAction, SchemaRejection, parse_action
-from foldbench.envs.origami_env import OrigamiSynthesisEnv
-from foldbench.envs.pictures import crease_pattern_image, episode_window, folded_image, png_bytes
-from foldbench.envs.policies import oracle_action, random_valid_action
-from foldbench.envs.sheet import apply_action, blank_sheet
-from foldbench.envs.similarity import ImageEmbedder, OpenClipEmbedder, ShapeDescriptorEmbedder, semantic_similarity
-from foldbench.envs.targets import Target, random_simple_fold_target
 from foldbench.errors import InvalidKnobError
 from foldbench.messages import ImagePart, Part, TextPart
+from foldbench.origami.actions import AddCrease, AddCreases, ParsedAction, SchemaRejection, parse_action
+from foldbench.origami.episode import SynthesisEpisode
+from foldbench.origami.pictures import crease_pattern_image, episode_window, folded_image, png_bytes
+from foldbench.origami.policies import oracle_action, random_valid_action
+from foldbench.origami.sheet import apply_action, blank_sheet
+from foldbench.origami.similarity import ImageEmbedder, OpenClipEmbedder, ShapeDescriptorEmbedder, semantic_similarity
+from foldbench.origami.targets import Target, random_simple_fold_target
 from foldbench.tasks.base import Feedback, Item, Metric, ParseFailure, Plot, Prompt, Scores, TaskSpec
 from foldbench.tasks.knobs import Knobs, Whole, apply_preset, parse_knobs
 from foldbench.tasks.origamibench.synthesis_protocol import (
@@ -56,7 +56,7 @@ from foldbench.tasks.origamibench.synthesis_protocol import (
     plain_state,
 )
 from foldbench.tasks.origamibench.synthesis_targets import source_targets
-from foldbench.tasks.prompts import load_prompt
+from foldbench.text.prompts import load_prompt
 
 __all__ = ["PRESETS", "SynthesisAnswer", "SynthesisKnobs", "SynthesisTask"]
 
@@ -135,7 +135,7 @@ class SynthesisTask:
 
     def __init__(self) -> None:
         self._targets: dict[str, Target] = {}
-        self._episodes: dict[str, OrigamiSynthesisEnv] = {}
+        self._episodes: dict[str, SynthesisEpisode] = {}
         self._embedders: dict[str, ImageEmbedder] = {}
         self.spec = TaskSpec(
             engine_version=ENGINE_VERSION,
@@ -196,8 +196,8 @@ class SynthesisTask:
 
     def assets(self, item: Item) -> Iterator[tuple[str, bytes]]:
         """The target picture and the blank square's pictures, in the episode's window."""
-        env = self._fresh_env(item)
-        pictures = env.pictures()
+        episode = self._fresh_episode(item)
+        pictures = episode.pictures()
         images = item.inputs["images"]
         yield images["target"], _png(pictures["target"])
         yield images["front"], _png(folded_image(blank_sheet().aligned, "front", IMAGE_SIZE, (-0.6, -0.6, 11.2),
@@ -210,10 +210,10 @@ class SynthesisTask:
             for name in EXAMPLE_IMAGES:
                 yield images[name], examples[name]
 
-    def _fresh_env(self, item: Item) -> OrigamiSynthesisEnv:
-        env = OrigamiSynthesisEnv(target=self.target(item), budget=int(item.inputs["budget"]), image_size=IMAGE_SIZE)
-        env.reset(seed=item.seed)
-        return env
+    def _fresh_episode(self, item: Item) -> SynthesisEpisode:
+        episode = SynthesisEpisode(budget=int(item.inputs["budget"]), image_size=IMAGE_SIZE)
+        episode.begin(self.target(item))
+        return episode
 
     # -- conversation ----------------------------------------------------------------------------------------
     def render(self, item: Item, modality: str) -> Prompt:
@@ -224,10 +224,10 @@ class SynthesisTask:
             shown |= {"current_folded": shown["front"], "current_pattern": shown["crease_pattern"]}
             paper_parts, version = paper_prompt_parts(shown)
             return Prompt(tuple(paper_parts), template_version=version)
-        template = load_prompt("foldbench.envs", "synthesis.txt")
-        env = self._fresh_env(item)
+        template = load_prompt("foldbench.origami", "synthesis.txt")
+        episode = self._fresh_episode(item)
         text = template.render(images=modality == "image", budget=item.inputs["budget"])
-        state = env.state_json(None)
+        state = episode.state_json(None)
         parts: list[Part] = [TextPart(text)]
         if modality == "image":
             images = item.inputs["images"]
@@ -238,14 +238,14 @@ class SynthesisTask:
     def step(self, item: Item, reply: str, turn: int) -> Feedback:
         """Apply reply ``turn`` to the item's episode (a new episode at turn 0) and show the next observation."""
         if turn == 0 or item.id not in self._episodes:
-            self._episodes[item.id] = self._fresh_env(item)
-        env = self._episodes[item.id]
-        observation, _, terminated, truncated, info = env.step(reply)
+            self._episodes[item.id] = self._fresh_episode(item)
+        episode = self._episodes[item.id]
+        observation, _, terminated, truncated, info = episode.step(reply)
         feedback = info["feedback"] or {}
         done = bool(terminated or truncated)
         mode = _feedback_mode(item)
         if _prompt_mode(item) == "paper" and "current_front" in observation:
-            return Feedback(tuple(feedback_parts(feedback, mode, env.pictures())), done=done)
+            return Feedback(tuple(feedback_parts(feedback, mode, episode.pictures())), done=done)
         if feedback.get("accepted"):
             verdict = "Your action was kept."
         elif mode == "detailed":
@@ -254,7 +254,7 @@ class SynthesisTask:
             verdict = "Your action was refused: it could not be folded."
         parts: list[Part] = [TextPart(verdict)]
         if "current_front" in observation:
-            pictures = env.pictures()
+            pictures = episode.pictures()
             parts += [ImagePart(data=_png(pictures[name]))
                       for name in ("target", "current_front", "current_back", "crease_pattern")]
         state = observation["text"] if mode == "detailed" else plain_state(observation["text"])
@@ -269,33 +269,33 @@ class SynthesisTask:
         if isinstance(parsed, SchemaRejection):
             kind = {"E_ACTION_TOO_LONG": "too_long", "E_ACTION_NOT_JSON": "invalid_json"}.get(parsed.code, "schema")
             return ParseFailure(kind, parsed.message, text[:200])  # type: ignore[arg-type]
-        env = self._episodes.get(item.id)
-        episode = [] if env is None else [
+        episode = self._episodes.get(item.id)
+        steps = [] if episode is None else [
             {"action": s.action if isinstance(s.action, dict) else _action_dict(s.action), "accepted": s.accepted,
-             "gs": s.gs} for s in env.history]
-        return SynthesisAnswer(action=parsed.to_dict(), episode=episode)
+             "gs": s.gs} for s in episode.history]
+        return SynthesisAnswer(action=parsed.to_dict(), episode=steps)
 
     # -- scores ----------------------------------------------------------------------------------------------
     def score(self, item: Item, answer: BaseModel | ParseFailure) -> Scores:
         """The episode's final metrics (the stored episode when the conversation ran; otherwise ``answer`` alone
         from the blank square; a parse failure without an episode scores 0 everywhere)."""
-        env = self._episodes.pop(item.id, None)
+        episode = self._episodes.pop(item.id, None)
         failed = isinstance(answer, ParseFailure)
         clip = self._clip(item)
         ss_note = (f"SS: {clip.name} (the paper's CLIP set-up)" if clip is not None
                    else "SS: no CLIP weights given, so no semantic similarity; ss_shape is a shape stand-in")
-        if env is None:
+        if episode is None:
             if failed:
                 zeros = dict.fromkeys(("gs_raster", "gs", "ss_shape", "qe", "solved"), 0.0)
                 return Scores({**zeros, "ss_clip": None if clip is None else 0.0, "parse_failure": 1.0},
                               {"steps": 0, "accepted": 0}, (ss_note,))
-            env = self._fresh_env(item)
+            episode = self._fresh_episode(item)
             assert isinstance(answer, BaseModel)
             action = answer.action if isinstance(answer, SynthesisAnswer) else answer.model_dump(mode="json")
-            env.step(action)
-        metrics = env.final_metrics()
-        accepted = sum(s.accepted for s in env.history)
-        target_picture, result_picture = paper_pictures(self.target(item).aligned, env.sheet.aligned)
+            episode.step(action)
+        metrics = episode.final_metrics()
+        accepted = sum(s.accepted for s in episode.history)
+        target_picture, result_picture = paper_pictures(self.target(item).aligned, episode.sheet.aligned)
         if metrics["gs"] >= 1.0:  # the same outline within the target's precision: drawn alike, not off by a pixel
             result_picture = target_picture
         values = {
@@ -304,8 +304,8 @@ class SynthesisTask:
             "ss_shape": semantic_similarity(target_picture, result_picture, ShapeDescriptorEmbedder()),
             "qe": metrics["qe"], "solved": float(metrics["gs"] >= 1.0), "parse_failure": float(failed),
         }
-        notes = (f"GS per step: {', '.join(f'{s.gs:.3f}' for s in env.history)}", ss_note)
-        return Scores(values, {"steps": len(env.history), "accepted": accepted}, notes)
+        notes = (f"GS per step: {', '.join(f'{s.gs:.3f}' for s in episode.history)}", ss_note)
+        return Scores(values, {"steps": len(episode.history), "accepted": accepted}, notes)
 
     def _clip(self, item: Item) -> ImageEmbedder | None:
         """The CLIP embedder of the item's ``clip_weights`` (built once per checkpoint), or None."""
@@ -326,16 +326,17 @@ class SynthesisTask:
         if not self.target(item).actions:
             raise InvalidKnobError(f"{self.id}: item {item.id} (target {item.target['name']}) comes from a "
                                    "crease-pattern file without fold steps: no oracle; use source=random or builtin")
-        env = self._episodes.get(item.id)
-        action = oracle_action(self.target(item), 0 if env is None else sum(s.accepted for s in env.history))
+        episode = self._episodes.get(item.id)
+        kept = 0 if episode is None else sum(s.accepted for s in episode.history)
+        action = oracle_action(self.target(item), kept)
         model = AddCreases if action.get("action") == "add_creases" else AddCrease
         return model.model_validate(action)
 
     def random_answer(self, item: Item, rng: np.random.Generator) -> AddCrease:
         """A random lattice crease that the item's current sheet accepts
-        (:func:`~foldbench.envs.policies.random_valid_action`)."""
-        env = self._episodes.get(item.id)
-        return random_valid_action(env.sheet if env is not None else blank_sheet(), rng)
+        (:func:`~foldbench.origami.policies.random_valid_action`)."""
+        episode = self._episodes.get(item.id)
+        return random_valid_action(episode.sheet if episode is not None else blank_sheet(), rng)
 
     # -- reports ---------------------------------------------------------------------------------------------
     def gallery(self, item: Item, answer: Mapping[str, Any] | None) -> list[tuple[str, bytes]]:

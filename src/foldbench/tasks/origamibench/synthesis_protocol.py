@@ -23,11 +23,11 @@ from typing import Any, Literal
 
 from PIL import Image
 
-from foldbench.envs.folded import AlignedFold
-from foldbench.envs.pictures import crease_pattern_image, episode_window, fitted_window, folded_image, png_bytes
-from foldbench.envs.sheet import Sheet, apply_action, blank_sheet
 from foldbench.messages import ImagePart, Part, TextPart
-from foldbench.tasks.prompts import PromptTemplate, load_prompt
+from foldbench.origami.folded import AlignedFold
+from foldbench.origami.pictures import crease_pattern_image, episode_window, fitted_window, folded_image, png_bytes
+from foldbench.origami.sheet import Sheet, apply_action, blank_sheet
+from foldbench.text.prompts import PromptTemplate, load_prompt
 
 __all__ = [
     "EXAMPLE_IMAGES",
@@ -59,7 +59,7 @@ _IMAGE_MARK = re.compile(r"<image:([a-z_]+)>")
 @cache
 def paper_template() -> PromptTemplate:
     """The paper-protocol prompt template."""
-    return load_prompt("foldbench.envs", "synthesis-paper.txt")
+    return load_prompt("foldbench.origami", "synthesis-paper.txt")
 
 
 @cache

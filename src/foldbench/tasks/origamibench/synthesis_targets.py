@@ -12,8 +12,8 @@ from typing import overload
 import numpy as np
 
 from foldbench.crease.collection import CollectionEntry
-from foldbench.envs.targets import Target
 from foldbench.errors import FoldbenchError, InvalidKnobError
+from foldbench.origami.targets import Target
 
 __all__ = ["paper_entries", "source_targets"]
 
@@ -53,12 +53,12 @@ def source_targets(task_id: str, source: str) -> Sequence[Target] | None:
         return _PaperTargets(paper_entries())
     if source == "builtin":
         from foldbench.crease.sequences import builtin_sequences
-        from foldbench.envs.targets import target_from_sequence
+        from foldbench.origami.targets import target_from_sequence
 
         return [target_from_sequence(sequence) for sequence in builtin_sequences()]
     from foldbench.crease.collection import load_collection
     from foldbench.crease.errors import CreasePatternError
-    from foldbench.envs.targets import target_from_file
+    from foldbench.origami.targets import target_from_file
 
     if not Path(source).is_dir():
         raise InvalidKnobError(f"{task_id}: source {source!r} is not random, builtin or a folder")
@@ -95,7 +95,7 @@ class _PaperTargets(Sequence[Target]):
         if isinstance(index, slice):
             return [self[i] for i in range(len(self))[index]]
         if index not in self._read:
-            from foldbench.envs.targets import target_from_file
+            from foldbench.origami.targets import target_from_file
 
             target = target_from_file(self.entries[index].path, check_folds=False)
             self._read[index] = replace(target, compile_timeout=None)  # shipped models: no wall-clock limit

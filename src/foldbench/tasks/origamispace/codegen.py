@@ -1,5 +1,5 @@
 """OrigamiSpace's crease-pattern code generation: from the compiled flat pattern (the folded state the compiler
-computes, :mod:`foldbench.tasks.origamispace.flat_pattern`) and the folded-shape pictures, front and back, write
+computes, :mod:`foldbench.origami.flat_pattern`) and the folded-shape pictures, front and back, write
 the crease pattern as FOLD JSON; the crease pattern itself is never shown. Scored by compiling it and comparing
 it with the reference (:mod:`foldbench.crease.similarity`).
 
@@ -33,6 +33,18 @@ from foldbench.crease.similarity import (
     score_generated,
 )
 from foldbench.errors import InvalidKnobError
+from foldbench.origami.flat_pattern import flat_pattern_png
+from foldbench.origami.fold_reply import FoldAnswer, parse_fold_reply
+from foldbench.origami.instances import (
+    DIFFICULTY_FOLDS,
+    Instance,
+    difficulty_of,
+    folder_instance,
+    pattern_files,
+    pleat_instance,
+    png_bytes,
+    simple_fold_instance,
+)
 from foldbench.tasks.base import (
     Feedback,
     ImagePart,
@@ -48,22 +60,10 @@ from foldbench.tasks.base import (
     check_modalities,
 )
 from foldbench.tasks.knobs import Knobs, parse_knobs
-from foldbench.tasks.origamispace.answer import FoldAnswer, parse_fold_reply
-from foldbench.tasks.origamispace.flat_pattern import flat_pattern_png
-from foldbench.tasks.origamispace.instances import (
-    DIFFICULTY_FOLDS,
-    Instance,
-    difficulty_of,
-    folder_instance,
-    pattern_files,
-    pleat_instance,
-    png_bytes,
-    simple_fold_instance,
-)
 from foldbench.tasks.origamispace.knobs import CodegenKnobs
 from foldbench.tasks.origamispace.named_patterns import display_name
 from foldbench.tasks.origamispace.rounds import read_round_scores
-from foldbench.tasks.prompts import load_prompt
+from foldbench.text.prompts import load_prompt
 
 __all__ = ["ENGINE_VERSION", "ERROR_CLASSES", "CodegenFeedbackTask", "CodegenTask", "feedback_text"]
 
@@ -278,7 +278,7 @@ class CodegenTask:
                       template_version=prompt.version or "")
 
     def parse(self, item: Item, text: str) -> FoldAnswer | ParseFailure:
-        """The FOLD object of the reply (see :mod:`foldbench.tasks.origamispace.answer`)."""
+        """The FOLD object of the reply (see :mod:`foldbench.origami.fold_reply`)."""
         return parse_fold_reply(text)
 
     def evaluate(self, item: Item, answer: BaseModel | ParseFailure) -> SimilarityScore:

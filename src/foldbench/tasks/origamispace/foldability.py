@@ -24,6 +24,7 @@ from foldbench.crease.generated import compile_generated
 from foldbench.crease.local_checks import vertices_creases
 from foldbench.crease.render import crease_pattern_png
 from foldbench.errors import InvalidKnobError
+from foldbench.origami.instances import png_bytes
 from foldbench.tasks.base import (
     ImagePart,
     Item,
@@ -44,9 +45,8 @@ from foldbench.tasks.choice import (
     score_choice,
 )
 from foldbench.tasks.knobs import CommaList, Knobs, Whole, parse_knobs
-from foldbench.tasks.origamispace.instances import png_bytes
 from foldbench.tasks.origamispace.stability import option_stability
-from foldbench.tasks.prompts import load_prompt
+from foldbench.text.prompts import load_prompt
 
 __all__ = ["ENGINE_VERSION", "VARIANTS", "FoldabilityKnobs", "FoldabilityTask", "near_miss"]
 

@@ -23,7 +23,7 @@ from foldbench.crease.errors import CreasePatternError
 from foldbench.crease.importers import read_crease_pattern
 from foldbench.crease.pattern import CreasePattern
 from foldbench.crease.sequences import builtin_sequences, sequence_by_name
-from foldbench.tasks.origamispace.instances import difficulty_of
+from foldbench.origami.instances import difficulty_of
 
 __all__ = ["BUILTIN", "NamedPattern", "builtin_named_patterns", "display_name", "folder_named_patterns",
            "load_pattern", "pattern_digest", "source_pattern"]

@@ -36,6 +36,7 @@ from pydantic import BaseModel, field_validator
 
 from foldbench.crease.sequences import CATEGORIES, FoldSequence, builtin_sequences
 from foldbench.errors import FoldbenchError, InvalidKnobError
+from foldbench.origami.instances import difficulty_of
 from foldbench.tasks.base import (
     ImagePart,
     Item,
@@ -57,8 +58,7 @@ from foldbench.tasks.choice import (
 )
 from foldbench.tasks.knobs import CommaList, Knobs, Whole, parse_knobs
 from foldbench.tasks.origamibench.one_step import contains_creases
-from foldbench.tasks.origamispace.instances import difficulty_of
-from foldbench.tasks.prompts import load_prompt
+from foldbench.text.prompts import load_prompt
 
 __all__ = ["DEFAULT_PICTURES", "EDIT_KINDS", "ENGINE_VERSION", "PAPER_QUESTIONS", "OrderingError", "OrderingKnobs",
            "OrderingTask", "edit_group", "order_text"]

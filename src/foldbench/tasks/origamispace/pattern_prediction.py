@@ -30,6 +30,7 @@ from pydantic import BaseModel, field_validator
 from foldbench.crease.collection import paper_models_folder
 from foldbench.crease.render import crease_pattern_png
 from foldbench.errors import FoldbenchError, InvalidKnobError
+from foldbench.origami.instances import png_bytes
 from foldbench.tasks.base import (
     ImagePart,
     Item,
@@ -52,7 +53,6 @@ from foldbench.tasks.choice import (
     wrong_choice,
 )
 from foldbench.tasks.knobs import Knobs, Whole, parse_knobs
-from foldbench.tasks.origamispace.instances import png_bytes
 from foldbench.tasks.origamispace.named_patterns import (
     BUILTIN,
     NamedPattern,
@@ -61,7 +61,7 @@ from foldbench.tasks.origamispace.named_patterns import (
     pattern_digest,
     source_pattern,
 )
-from foldbench.tasks.prompts import load_prompt
+from foldbench.text.prompts import load_prompt
 
 __all__ = ["ENGINE_VERSION", "PatternPredictionError", "PatternPredictionKnobs", "PatternPredictionTask",
            "draw_name_set"]

@@ -2,7 +2,7 @@
 change, asked about crease patterns the compiler folds.
 
 References are the states (one fold or more) of the built-in fold sequences (:mod:`foldbench.crease.sequences`,
-the default) or seeded random simple-fold instances (:mod:`foldbench.tasks.origamispace.instances`). As in the
+the default) or seeded random simple-fold instances (:mod:`foldbench.origami.instances`). As in the
 paper (section 4.3), each item shows the crease pattern only, with labelled points, and asks one question of
 :mod:`foldbench.tasks.origamispace.relationship_questions` about what becomes of them after folding; the
 ``folded_picture`` knob adds the folded model (front view, unmarked) as a second picture. The answer and every
@@ -35,6 +35,7 @@ from pydantic import BaseModel, Field
 from foldbench.crease import compile_crease_pattern, pattern_from_fold
 from foldbench.crease.sequences import FoldSequence, builtin_sequences
 from foldbench.errors import FoldbenchError, InvalidKnobError
+from foldbench.origami.instances import difficulty_of, png_bytes, simple_fold_instance
 from foldbench.tasks.base import (
     ImagePart,
     Item,
@@ -55,7 +56,6 @@ from foldbench.tasks.choice import (
     score_choice,
 )
 from foldbench.tasks.knobs import CommaList, Knobs, Whole, parse_knobs
-from foldbench.tasks.origamispace.instances import difficulty_of, png_bytes, simple_fold_instance
 from foldbench.tasks.origamispace.relationship_answers import solve_question
 from foldbench.tasks.origamispace.relationship_pictures import pattern_picture
 from foldbench.tasks.origamispace.relationship_questions import (
@@ -67,7 +67,7 @@ from foldbench.tasks.origamispace.relationship_questions import (
 )
 from foldbench.tasks.origamispace.relationships import FoldReference
 from foldbench.tasks.origamispace.stability import reference_stability
-from foldbench.tasks.prompts import load_prompt
+from foldbench.text.prompts import load_prompt
 
 __all__ = ["ENGINE_VERSION", "RelationshipGenerationError", "SpatialRelationshipKnobs", "SpatialRelationshipTask",
            "question_type_of"]

@@ -40,7 +40,7 @@ from foldbench.tasks.choice import (
 from foldbench.tasks.choice import answer_slot as balanced_slot
 from foldbench.tasks.knobs import Knobs, parse_knobs
 from foldbench.tasks.pfp.knobs import PfpKnobs
-from foldbench.tasks.prompts import load_prompt
+from foldbench.text.prompts import load_prompt
 
 __all__ = [
     "MAX_TRIES",

@@ -4,7 +4,7 @@ raster protocol) and the silhouette mask the raster protocol and the shape descr
 * **QE**: the share of steps (every action submitted, refused ones included) whose creases are all still in the
   final pattern and that changed the folded form.
 * **GS (exact)**: the IoU of the target's and the final folded silhouettes, computed from the folded polygons with
-  shapely, both aligned by :mod:`foldbench.envs.folded` (folded from the same square, the face under the reference
+  shapely, both aligned by :mod:`foldbench.origami.folded` (folded from the same square, the face under the reference
   point stays where it lies).
 * **GS (raster)**: the published protocol on two pictures: grey ``0.299 R + 0.587 G + 0.114 B``, foreground
   where it is below 250, the largest connected foreground region with its holes filled, then the IoU of the two

@@ -17,8 +17,8 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from foldbench.crease.render import BACK_COLOUR, FRONT_COLOUR, crease_pattern_png
-from foldbench.envs.actions import PAPER_SIZE
-from foldbench.envs.folded import REFERENCE_POINT, AlignedFold
+from foldbench.origami.actions import PAPER_SIZE
+from foldbench.origami.folded import REFERENCE_POINT, AlignedFold
 
 __all__ = ["SAFE_WINDOW", "Window", "crease_pattern_image", "episode_window", "fitted_window", "folded_image",
            "png_bytes"]

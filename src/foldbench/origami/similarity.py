@@ -17,8 +17,8 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 from PIL import Image
 
-from foldbench.envs.metrics import silhouette_mask
 from foldbench.errors import MissingDependencyError
+from foldbench.origami.metrics import silhouette_mask
 
 __all__ = ["ImageEmbedder", "OpenClipEmbedder", "ShapeDescriptorEmbedder", "semantic_similarity"]
 

@@ -21,10 +21,10 @@ from foldbench.crease.importers import read_crease_pattern
 from foldbench.crease.pattern import CreasePattern, build_crease_pattern
 from foldbench.crease.simple_folds import random_simple_folds, simple_fold_pattern
 from foldbench.crease.summary import compile_with_summary
-from foldbench.envs.actions import PAPER_SIZE
-from foldbench.envs.folded import AlignedFold, align_fold
-from foldbench.envs.geometry import MIN_CREASE_LENGTH
 from foldbench.errors import FoldbenchError
+from foldbench.origami.actions import PAPER_SIZE
+from foldbench.origami.folded import AlignedFold, align_fold
+from foldbench.origami.geometry import MIN_CREASE_LENGTH
 
 __all__ = [
     "FoldSequenceLike",
@@ -117,7 +117,7 @@ class Target:
 
     @cached_property
     def aligned(self) -> AlignedFold:
-        """The target's folded form in the paper frame (see :mod:`foldbench.envs.folded`)."""
+        """The target's folded form in the paper frame (see :mod:`foldbench.origami.folded`)."""
         return align_fold(self.compiled)
 
     def to_dict(self) -> dict[str, Any]:
@@ -191,7 +191,7 @@ def smallest_feature(pattern: CreasePattern) -> float:
 def random_simple_fold_target(rng: np.random.Generator, folds: int, *, grid: int | None = 8,
                               name: str = "", max_tries: int = 50) -> Target:
     """A target of ``folds`` random simple folds (lines on a ``1/grid`` lattice, or free when ``grid`` is None)
-    whose vertices lie at least :data:`~foldbench.envs.geometry.MIN_CREASE_LENGTH` apart, so that its own
+    whose vertices lie at least :data:`~foldbench.origami.geometry.MIN_CREASE_LENGTH` apart, so that its own
     actions survive the environment's snapping (draws again up to ``max_tries`` times, then takes the last)."""
     for _ in range(max_tries):
         pattern = random_simple_folds(rng, folds, grid=grid)

@@ -14,6 +14,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from foldbench.crease.sheet_rules import MAX_CREASES_PER_ACTION
+
 __all__ = [
     "MAX_ACTION_CHARS",
     "MAX_CREASES_PER_ACTION",
@@ -28,8 +30,6 @@ __all__ = [
 
 PAPER_SIZE: float = 10.0
 """The side of the square in the action frame."""
-MAX_CREASES_PER_ACTION: int = 32
-"""An ``add_creases`` action with more creases is refused (a fold step of a simple fold rarely needs ten)."""
 MAX_ACTION_CHARS: int = 8192
 """JSON text longer than this is refused before it is parsed."""
 

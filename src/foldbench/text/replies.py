@@ -2,7 +2,7 @@
 
 A reply may wrap its answer in prose and code fences. :func:`last_json_object` returns the last complete
 top-level JSON object in the text (so a model that drafts an answer and then corrects it is read by its final
-answer); anything else is a :class:`~foldbench.tasks.base.ParseFailure` with a kind and a short excerpt.
+answer); anything else is a :class:`ParseFailure` with a kind and a short excerpt.
 
 Replies are untrusted, so the search is bounded whatever the reply holds:
 
@@ -20,9 +20,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
-
-from foldbench.tasks.base import ParseFailure
+from typing import Any, Literal
 
 __all__ = [
     "MAX_ATTEMPTS",
@@ -32,6 +30,7 @@ __all__ = [
     "SCAN_LIMIT",
     "WORK_BUDGET",
     "JsonScan",
+    "ParseFailure",
     "excerpt",
     "json_objects",
     "last_json_object",
@@ -53,6 +52,15 @@ MAX_NUMBER_DIGITS = 100
 """The longest integer literal read."""
 
 _OBJECT_START = re.compile(r'\{[ \t\r\n]*["}]')
+
+
+@dataclass(frozen=True, slots=True)
+class ParseFailure:
+    """A reply that could not be read as an answer; it scores as wrong and is reported by kind."""
+
+    kind: Literal["no_json", "invalid_json", "schema", "empty", "too_long"]
+    message: str
+    raw_excerpt: str = ""
 
 
 class _NumberTooLong(ValueError):

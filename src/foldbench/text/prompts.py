@@ -1,6 +1,7 @@
-"""The one prompt-template loader of every task family.
+"""The one prompt-template loader of every task family and environment.
 
-Each family keeps its templates in a ``prompts/`` folder inside its package and loads them with
+Each family (and each environment or engine package with prompts) keeps its templates in a ``prompts/`` folder
+inside its package and loads them with
 :func:`load_prompt` (one jinja2 environment per package, cached): undefined variables are errors
 (``StrictUndefined``), nothing is escaped (prompts are plain text), and a single trailing newline is dropped. A
 template may start with a ``version: ...`` line, which is taken off and returned as the template's version (the

@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from foldbench.envs.actions import AddCrease, ParsedAction
-from foldbench.envs.sheet import Sheet, apply_action
-from foldbench.envs.targets import Target
+from foldbench.origami.actions import AddCrease, ParsedAction
+from foldbench.origami.sheet import Sheet, apply_action
+from foldbench.origami.targets import Target
 
 __all__ = ["LATTICE", "RANDOM_TRIES", "oracle_action", "random_valid_action"]
 

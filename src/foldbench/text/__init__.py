@@ -1,4 +1,6 @@
-"""Text that came from outside (a model's reply, a participant's answer, a file) made safe to store and print."""
+"""Text below every layer: text that came from outside (a model's reply, a participant's answer, a file) made safe
+to store and print (:func:`valid_text`), model replies read strictly (:mod:`foldbench.text.replies`) and prompt
+templates loaded (:mod:`foldbench.text.prompts`)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 The whole reply (or its last fenced code block) is read as JSON first, up to
 :data:`~foldbench.crease.generated.MAX_REPLY_CHARS` characters, since a crease pattern may be longer than the
-answers the general reply search reads; otherwise the bounded search of :mod:`foldbench.tasks.replies` finds the
+answers the general reply search reads; otherwise the bounded search of :mod:`foldbench.text.replies` finds the
 last JSON object with FOLD fields. Whether the fields are well formed is not checked here: the compiler's
 syntax verdict (CSE, naming field and index) is part of the score.
 """
@@ -15,8 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from foldbench.crease.generated import MAX_REPLY_CHARS
-from foldbench.tasks.base import ParseFailure
-from foldbench.tasks.replies import excerpt, scan_json_objects
+from foldbench.text.replies import ParseFailure, excerpt, scan_json_objects
 
 __all__ = ["FOLD_KEYS", "FoldAnswer", "parse_fold_reply"]
 

@@ -19,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from foldbench.envs.actions import PAPER_SIZE
+from foldbench.crease.sheet_rules import MIN_CREASE_LENGTH, SNAP_DISTANCE
+from foldbench.origami.actions import PAPER_SIZE
 
 __all__ = [
     "MIN_CREASE_LENGTH",
@@ -29,11 +30,6 @@ __all__ = [
     "snap_point",
 ]
 
-SNAP_DISTANCE: float = 0.05
-"""Snapping distance in the paper frame (0.5 % of the side): endpoints this close to a vertex or a segment move
-onto it. Coarse enough for coordinates a model writes with two decimals, fine enough for a 1/64 grid."""
-MIN_CREASE_LENGTH: float = 2 * SNAP_DISTANCE
-"""Shorter creases (after snapping) are refused as degenerate."""
 _PARALLEL_SINE = 1e-6
 
 

@@ -1,6 +1,6 @@
 """The environment's state: the creases made so far on the square, compiled; and adding an action's creases.
 
-An action's creases are checked and snapped (:mod:`foldbench.envs.geometry`), inserted into the planar graph
+An action's creases are checked and snapped (:mod:`foldbench.origami.geometry`), inserted into the planar graph
 with the square's boundary (:func:`foldbench.crease.build_crease_pattern` splits them where they cross), and kept
 only when the compiler finds at least one flat-folded state within :data:`COMPILE_TIME_BUDGET`. A refused
 action leaves the sheet as it was and says why: the stage (schema, geometry or compiler), the compiler's error
@@ -19,9 +19,9 @@ from foldbench.crease.compiler import CompiledFold
 from foldbench.crease.errors import CreasePatternError
 from foldbench.crease.pattern import build_crease_pattern
 from foldbench.crease.summary import compile_with_summary
-from foldbench.envs.actions import PAPER_SIZE, Crease, ParsedAction, SchemaRejection, parse_action
-from foldbench.envs.folded import AlignedFold, align_fold
-from foldbench.envs.geometry import GeometryRejection, check_crease
+from foldbench.origami.actions import PAPER_SIZE, Crease, ParsedAction, SchemaRejection, parse_action
+from foldbench.origami.folded import AlignedFold, align_fold
+from foldbench.origami.geometry import GeometryRejection, check_crease
 
 __all__ = ["COMPILE_TIME_BUDGET", "MAX_CREASES", "ActionResult", "Sheet", "apply_action", "blank_sheet"]
 
@@ -42,7 +42,7 @@ class Sheet:
         creases: ``(k, 2, 2)`` creases as added (snapped), paper frame.
         assignments: ``M`` or ``V`` per crease.
         compiled: the compiled crease pattern (boundary plus creases, split at crossings).
-        aligned: the folded form aligned in the paper frame (:mod:`foldbench.envs.folded`).
+        aligned: the folded form aligned in the paper frame (:mod:`foldbench.origami.folded`).
     """
 
     creases: np.ndarray

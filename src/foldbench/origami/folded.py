@@ -4,7 +4,7 @@ The compiler folds with its face 0 fixed, and which face is face 0 depends on ho
 compare two folded forms of the same square, both are moved so that the face under :data:`REFERENCE_POINT`
 (a point near the bottom-left corner, off every crease a lattice or simple fold makes) stays where it lies on
 the unfolded square, front side up. Every square pattern is read in its normalised frame (the square's bounding
-box scaled to side 1), then scaled to the paper frame (side :data:`~foldbench.envs.actions.PAPER_SIZE`), so a
+box scaled to side 1), then scaled to the paper frame (side :data:`~foldbench.origami.actions.PAPER_SIZE`), so a
 pattern drawn on a unit square and one drawn on a 400-unit square align the same way. A blank square is then
 the square itself; folding the right half over onto the left half gives the left half.
 """
@@ -18,7 +18,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from foldbench.crease.compiler import CompiledFold
-from foldbench.envs.actions import PAPER_SIZE
+from foldbench.origami.actions import PAPER_SIZE
 
 __all__ = ["REFERENCE_POINT", "AlignedFold", "align_fold", "silhouette_of"]
 
