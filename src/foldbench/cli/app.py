@@ -88,12 +88,13 @@ def list_tasks(
 ) -> None:
     """List the registered task ids (and, with --knobs, the knobs each one's generator takes); a task left out of
     the default suite says so beside its id."""
-    from foldbench.tasks import make, task_ids
-    from foldbench.tasks.base import in_default_suite
     from foldbench.tasks.knobs import knob_infos
+    from foldbench.tasks.registry import make, problems, runs_in_default_suite, task_ids
 
+    for problem in problems():
+        err_console.print(Text("warning: ", style="bold yellow") + Text(problem))
     for task_id in task_ids():
-        note = "" if in_default_suite(make(task_id)) else f"  (not in the default suite: suite --tasks {task_id})"
+        note = "" if runs_in_default_suite(task_id) else f"  (not in the default suite: suite --tasks {task_id})"
         typer.echo(task_id + note)
         if knobs:
             for info in knob_infos(make(task_id).knob_schema):

@@ -56,7 +56,7 @@ def plan_suite(
     with_video: bool | None = None,
 ) -> list[SuitePart]:
     """The suite's datasets: each task (default: every registered one that is in the default suite, see
-    :func:`foldbench.tasks.base.in_default_suite`) in each requested modality it has (default: all it has, video
+    :func:`foldbench.tasks.registry.runs_in_default_suite`) in each requested modality it has (default: all it has, video
     ones only when ``with_video``, by default when the encoder is installed). A task left out of the default suite
     is planned when it is named in ``tasks``.
 
@@ -64,11 +64,10 @@ def plan_suite(
         UnknownNameError: a task name is not registered.
         InvalidKnobError: a requested modality is one that no chosen task has.
     """
-    from foldbench.tasks import make, resolve, task_ids
-    from foldbench.tasks.base import in_default_suite
+    from foldbench.tasks.registry import make, resolve, runs_in_default_suite, task_ids
 
     with_video = video_available() if with_video is None else with_video
-    chosen = [resolve(name) for name in tasks] if tasks else [t for t in task_ids() if in_default_suite(make(t))]
+    chosen = [resolve(name) for name in tasks] if tasks else [t for t in task_ids() if runs_in_default_suite(t)]
     parts: list[SuitePart] = []
     seen: set[str] = set()
     for task_id in chosen:
