@@ -37,6 +37,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "TaskEntry",
     "TaskLoadError",
+    "default_suite_ids",
     "make",
     "origin",
     "problems",
@@ -170,6 +171,21 @@ def runs_in_default_suite(task_id: str) -> bool:
     return _class_in_default_suite(factory if isinstance(factory, type) else make(task_id))
 
 
+def default_suite_ids() -> list[str]:
+    """The ids ``foldbench suite`` runs when no ``--tasks`` are given: every task that runs in the default suite
+    (:func:`runs_in_default_suite`) and can be loaded; one that cannot is left out and reported in
+    :func:`problems`. Imports every such task's module."""
+    chosen = []
+    for task_id in task_ids():
+        try:
+            if runs_in_default_suite(task_id):
+                _factory(task_id)
+                chosen.append(task_id)
+        except TaskLoadError:
+            continue  # _factory recorded it
+    return chosen
+
+
 def origin(task_id: str) -> str:
     """Where ``task_id`` was declared: a built-in family, an entry point (with its distribution), or
     :func:`register`."""
@@ -177,8 +193,9 @@ def origin(task_id: str) -> str:
 
 
 def problems() -> list[str]:
-    """What went wrong reading the declarations (a family table that cannot be loaded, an id declared twice or
-    outside its family), one line each; the tasks concerned are left out, every other one works."""
+    """What went wrong so far reading the declarations (a family table that cannot be loaded, an id declared twice
+    or outside its family) and loading tasks, one line each; the tasks concerned are left out, every other one
+    works."""
     with _lock:
         _load()
         return list(_problems)
@@ -194,9 +211,15 @@ def _factory(task_id: str) -> Callable[[], Task]:
         if task_id not in _factories:
             declared = _declared[task_id]
             target = declared.entry.target
-            _factories[task_id] = (
-                _import_target(target, f"task '{task_id}' ({declared.origin})") if isinstance(target, str) else target
-            )
+            if not isinstance(target, str):
+                _factories[task_id] = target
+                return target
+            try:
+                _factories[task_id] = _import_target(target, f"task '{task_id}' ({declared.origin})")
+            except TaskLoadError as error:
+                if str(error) not in _problems:
+                    _problems.append(str(error))
+                raise
         return _factories[task_id]
 
 
