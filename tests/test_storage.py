@@ -69,7 +69,7 @@ def test_a_failed_upload_leaves_nothing_at_the_destination(
             raise OSError("connection reset by peer")
         real_copy(source, destination, **options)
 
-    monkeypatch.setattr("foldbench.storage.pafs.copy_files", copy_then_fail_on_the_manifest)
+    monkeypatch.setattr(pafs, "copy_files", copy_then_fail_on_the_manifest)  # storage imports it on first use
     with pytest.raises(OutputError, match="cannot upload to s3://foldbench-test/data: connection reset"):
         write_dataset(TASK, s3_server.uri("data"), n=3, seed=1, modalities=("image",))
     assert copied and "data/items.jsonl" in copied  # the items went first, the manifest was to go last
@@ -159,3 +159,24 @@ def test_report_compare_and_export_runs_read_a_run_store_on_s3_without_changing_
     assert after == before and s3_server.keys("runs") == ["runs/foldbench.db"]
     assert run_cli("compare", "oracle", "--db", s3_server.uri("nowhere/foldbench.db")) == 1
     assert "no run store at s3://" in capsys.readouterr().err
+
+
+def test_a_local_run_store_needs_no_pyarrow(tmp_path: Path) -> None:
+    """pyarrow is imported at the first object-store use, not for a local path (``foldbench report`` on a local
+    store, for one, never loads it)."""
+    import subprocess
+    import sys
+
+    import foldbench
+
+    code = (
+        "import sys\nfrom pathlib import Path\nfrom foldbench.storage import is_uri, local_copy\n"
+        f"with local_copy({str(tmp_path / 'runs.db')!r}) as path:\n    path.write_text('x')\n"
+        "print(path, is_uri(path), 'pyarrow' in sys.modules)"
+    )
+    env_path = str(Path(foldbench.__file__).parents[1])
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={"PYTHONPATH": env_path, "PATH": "/usr/bin:/bin"})  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(tmp_path / "runs.db"), "False", "False"]
+    assert (tmp_path / "runs.db").read_text() == "x"

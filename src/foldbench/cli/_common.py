@@ -12,10 +12,17 @@ from rich.console import Console
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-__all__ = ["console", "err_console", "split_list", "int_list", "progress_bar"]
+__all__ = ["console", "err_console", "split_list", "int_list", "progress_bar", "warn"]
 
 console = Console(highlight=False, soft_wrap=True, emoji=False)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+
+
+def warn(message: str) -> None:
+    """Print ``warning: message`` on stderr, as one line (no markup read from ``message``)."""
+    from rich.text import Text
+
+    err_console.print(Text("warning: ", style="bold yellow") + Text(message))
 
 
 def split_list(value: str | None) -> list[str]:

@@ -27,7 +27,7 @@ except ImportError:  # pragma: no cover - older typer runs on click itself
     from click.exceptions import ClickException, UsageError  # type: ignore[no-redef,import-not-found]
 
 from foldbench import __version__
-from foldbench.cli._common import err_console
+from foldbench.cli._common import err_console, warn
 from foldbench.cli._lazy_group import LazyCommand, LazyGroup
 from foldbench.errors import FoldbenchError
 from foldbench.errors import UsageError as ArgumentError
@@ -87,18 +87,23 @@ def list_tasks(
     knobs: Annotated[bool, typer.Option("--knobs", help="Also list each task's knobs ('generate --knob').")] = False,
 ) -> None:
     """List the registered task ids (and, with --knobs, the knobs each one's generator takes); a task left out of
-    the default suite says so beside its id."""
-    from foldbench.tasks import make, task_ids
-    from foldbench.tasks.base import in_default_suite
+    the default suite says so beside its id, and a declared task or family that cannot be loaded is a warning."""
     from foldbench.tasks.knobs import knob_infos
+    from foldbench.tasks.registry import TaskLoadError, make, problems, runs_in_default_suite, task_ids
 
     for task_id in task_ids():
-        note = "" if in_default_suite(make(task_id)) else f"  (not in the default suite: suite --tasks {task_id})"
+        try:
+            note = "" if runs_in_default_suite(task_id) else f"  (not in the default suite: suite --tasks {task_id})"
+            infos = knob_infos(make(task_id).knob_schema) if knobs else []
+        except TaskLoadError:
+            typer.echo(f"{task_id}  (cannot be loaded; see the warning)")
+            continue
         typer.echo(task_id + note)
-        if knobs:
-            for info in knob_infos(make(task_id).knob_schema):
-                default = f", default {info.default}" if info.default else ""
-                typer.echo(f"  {info.name} ({info.type}{default}): {info.description}")
+        for info in infos:
+            default = f", default {info.default}" if info.default else ""
+            typer.echo(f"  {info.name} ({info.type}{default}): {info.description}")
+    for problem in problems():
+        warn(problem)
 
 
 @app.command("version")

@@ -11,7 +11,7 @@ import typer
 from rich import box
 from rich.table import Table
 
-from foldbench.cli._common import console, progress_bar, split_list
+from foldbench.cli._common import console, progress_bar, split_list, warn
 from foldbench.errors import FoldbenchError
 
 __all__ = ["eval_command", "report_command", "compare_command", "suite_command", "overview_table", "DEFAULT_DB"]
@@ -245,10 +245,13 @@ def suite_command(
     """The main job: generate a small suite of every registered task, evaluate the baselines (and any --model) in
     every modality each task has, write every report and a summary."""
     from foldbench.harness.suite import plan_suite, run_suite
+    from foldbench.tasks.registry import problems
 
     parts = plan_suite(
         n, tasks=split_list(tasks) if tasks else None, modalities=split_list(modality) if modality else None
     )
+    for problem in problems():
+        warn(problem)
     bars = _Bars()
     try:
         run_names, header, rows = run_suite(

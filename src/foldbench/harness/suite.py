@@ -55,20 +55,19 @@ def plan_suite(
     modalities: Sequence[str] | None = None,
     with_video: bool | None = None,
 ) -> list[SuitePart]:
-    """The suite's datasets: each task (default: every registered one that is in the default suite, see
-    :func:`foldbench.tasks.base.in_default_suite`) in each requested modality it has (default: all it has, video
-    ones only when ``with_video``, by default when the encoder is installed). A task left out of the default suite
-    is planned when it is named in ``tasks``.
+    """The suite's datasets: each task (default: every registered one that is in the default suite and can be
+    loaded, see :func:`foldbench.tasks.registry.default_suite_ids`) in each requested modality it has (default: all
+    it has, video ones only when ``with_video``, by default when the encoder is installed). A task left out of the
+    default suite is planned when it is named in ``tasks``.
 
     Raises:
         UnknownNameError: a task name is not registered.
         InvalidKnobError: a requested modality is one that no chosen task has.
     """
-    from foldbench.tasks import make, resolve, task_ids
-    from foldbench.tasks.base import in_default_suite
+    from foldbench.tasks.registry import default_suite_ids, make, resolve
 
     with_video = video_available() if with_video is None else with_video
-    chosen = [resolve(name) for name in tasks] if tasks else [t for t in task_ids() if in_default_suite(make(t))]
+    chosen = [resolve(name) for name in tasks] if tasks else default_suite_ids()
     parts: list[SuitePart] = []
     seen: set[str] = set()
     for task_id in chosen:

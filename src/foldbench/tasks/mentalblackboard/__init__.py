@@ -1,16 +1,43 @@
 """MentalBlackboard: the paper folding and hole punching test (prediction, backward prediction, planning,
-generalization), and perception probes on the same configurations."""
+generalization), and perception probes on the same configurations.
 
-from foldbench.tasks.mentalblackboard.perception import PerceptionTask
-from foldbench.tasks.mentalblackboard.tasks import (
-    BackwardPredictionTask,
-    GeneralizationTask,
-    PlanningTask,
-    PredictionTask,
-)
-from foldbench.tasks.registry import register
+Importing this package imports no engine: it declares its tasks (``TASK_TABLE``, read by
+:mod:`foldbench.tasks.registry`) and imports each task class when it is first used.
+"""
 
-__all__ = ["PerceptionTask", "PredictionTask", "BackwardPredictionTask", "PlanningTask", "GeneralizationTask"]
+from foldbench.tasks.lazy import lazy_exports
+from foldbench.tasks.registry import TaskEntry
 
-for _task in (PerceptionTask, PredictionTask, BackwardPredictionTask, PlanningTask, GeneralizationTask):
-    register(_task.id, _task)
+__all__ = [
+    "TASK_TABLE",
+    "BackwardPredictionTask",
+    "GeneralizationTask",
+    "PerceptionTask",
+    "PlanningTask",
+    "PredictionTask",
+]
+
+_PACKAGE = "foldbench.tasks.mentalblackboard"
+_SOURCES = {
+    "PredictionTask": f"{_PACKAGE}.tasks",
+    "BackwardPredictionTask": f"{_PACKAGE}.tasks",
+    "PlanningTask": f"{_PACKAGE}.tasks",
+    "GeneralizationTask": f"{_PACKAGE}.tasks",
+    "PerceptionTask": f"{_PACKAGE}.perception",
+}
+
+
+def _entry(name: str) -> TaskEntry:
+    return TaskEntry(f"{_SOURCES[name]}:{name}", in_default_suite=True)
+
+
+#: The family's tasks: id -> where the class is, and whether ``foldbench suite`` runs it by default.
+TASK_TABLE: dict[str, TaskEntry] = {
+    "mentalblackboard/prediction-v1": _entry("PredictionTask"),
+    "mentalblackboard/backward-prediction-v1": _entry("BackwardPredictionTask"),
+    "mentalblackboard/planning-v1": _entry("PlanningTask"),
+    "mentalblackboard/generalization-v1": _entry("GeneralizationTask"),
+    "mentalblackboard/perception-v2": _entry("PerceptionTask"),
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, _SOURCES)

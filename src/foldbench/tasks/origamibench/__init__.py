@@ -1,12 +1,33 @@
 """OrigamiBench: the interactive synthesis task (an agent folds a square toward a target, one crease action a
-turn) and one-step multiple choice on the built-in fold sequences (associative and causal variants)."""
+turn) and one-step multiple choice on the built-in fold sequences (associative and causal variants).
 
-from foldbench.tasks.origamibench.one_step import AssociativeTask, CausalTask, OneStepTask
-from foldbench.tasks.origamibench.synthesis import SynthesisTask
-from foldbench.tasks.registry import register
+Importing this package imports no engine: it declares its tasks (``TASK_TABLE``, read by
+:mod:`foldbench.tasks.registry`) and imports each task class when it is first used.
+"""
 
-__all__ = ["AssociativeTask", "CausalTask", "OneStepTask", "SynthesisTask"]
+from foldbench.tasks.lazy import lazy_exports
+from foldbench.tasks.registry import TaskEntry
 
-register(AssociativeTask.id, AssociativeTask)
-register(CausalTask.id, CausalTask)
-register(SynthesisTask.id, SynthesisTask)
+__all__ = ["TASK_TABLE", "AssociativeTask", "CausalTask", "OneStepTask", "SynthesisTask"]
+
+_PACKAGE = "foldbench.tasks.origamibench"
+_SOURCES = {
+    "AssociativeTask": f"{_PACKAGE}.one_step",
+    "CausalTask": f"{_PACKAGE}.one_step",
+    "OneStepTask": f"{_PACKAGE}.one_step",
+    "SynthesisTask": f"{_PACKAGE}.synthesis",
+}
+
+
+def _entry(name: str) -> TaskEntry:
+    return TaskEntry(f"{_SOURCES[name]}:{name}", in_default_suite=True)
+
+
+#: The family's tasks: id -> where the class is, and whether ``foldbench suite`` runs it by default.
+TASK_TABLE: dict[str, TaskEntry] = {
+    "origamibench/one-step-associative-v5": _entry("AssociativeTask"),
+    "origamibench/one-step-causal-v4": _entry("CausalTask"),
+    "origamibench/synthesis-v1": _entry("SynthesisTask"),
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, _SOURCES)

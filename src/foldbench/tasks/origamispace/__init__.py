@@ -1,15 +1,16 @@
 """OrigamiSpace on the crease-pattern compiler: crease-pattern code generation (in context and with compiler
 feedback) and four choice tasks (foldability, pattern prediction, multi-step ordering, spatial relationships); the
-code-writing RL environment is ``foldbench/CreasePatternCode-v1`` (:mod:`foldbench.envs.code_env`)."""
+code-writing RL environment is ``foldbench/CreasePatternCode-v1`` (:mod:`foldbench.envs.code_env`).
 
-from foldbench.tasks.origamispace.codegen import CodegenFeedbackTask, CodegenTask
-from foldbench.tasks.origamispace.foldability import FoldabilityTask
-from foldbench.tasks.origamispace.ordering import OrderingTask
-from foldbench.tasks.origamispace.pattern_prediction import PatternPredictionTask
-from foldbench.tasks.origamispace.spatial_relationship import SpatialRelationshipTask
-from foldbench.tasks.registry import register
+Importing this package imports no engine: it declares its tasks (``TASK_TABLE``, read by
+:mod:`foldbench.tasks.registry`) and imports each task class when it is first used.
+"""
+
+from foldbench.tasks.lazy import lazy_exports
+from foldbench.tasks.registry import TaskEntry
 
 __all__ = [
+    "TASK_TABLE",
     "CodegenFeedbackTask",
     "CodegenTask",
     "FoldabilityTask",
@@ -18,9 +19,29 @@ __all__ = [
     "SpatialRelationshipTask",
 ]
 
-register(CodegenTask.id, CodegenTask)
-register(CodegenFeedbackTask.id, CodegenFeedbackTask)
-register(FoldabilityTask.id, FoldabilityTask)
-register(PatternPredictionTask.id, PatternPredictionTask)
-register(OrderingTask.id, OrderingTask)
-register(SpatialRelationshipTask.id, SpatialRelationshipTask)
+_PACKAGE = "foldbench.tasks.origamispace"
+_SOURCES = {
+    "CodegenTask": f"{_PACKAGE}.codegen",
+    "CodegenFeedbackTask": f"{_PACKAGE}.codegen",
+    "FoldabilityTask": f"{_PACKAGE}.foldability",
+    "PatternPredictionTask": f"{_PACKAGE}.pattern_prediction",
+    "OrderingTask": f"{_PACKAGE}.ordering",
+    "SpatialRelationshipTask": f"{_PACKAGE}.spatial_relationship",
+}
+
+
+def _entry(name: str) -> TaskEntry:
+    return TaskEntry(f"{_SOURCES[name]}:{name}", in_default_suite=True)
+
+
+#: The family's tasks: id -> where the class is, and whether ``foldbench suite`` runs it by default.
+TASK_TABLE: dict[str, TaskEntry] = {
+    "origamispace/codegen-v1": _entry("CodegenTask"),
+    "origamispace/codegen-feedback-v1": _entry("CodegenFeedbackTask"),
+    "origamispace/foldability-v2": _entry("FoldabilityTask"),
+    "origamispace/pattern-prediction-v2": _entry("PatternPredictionTask"),
+    "origamispace/multi-step-ordering-v3": _entry("OrderingTask"),
+    "origamispace/spatial-relationship-v3": _entry("SpatialRelationshipTask"),
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, _SOURCES)

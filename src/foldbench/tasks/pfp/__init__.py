@@ -1,25 +1,28 @@
 """Paper Folding Puzzles: the papers' five multiple-choice tasks (single-step, multi-step and inverse fold-and-cut
 reasoning, 3D folding of cube nets, 2D unfolding of cubes) and final-fold (the paper after three folds), every
-item verified by the exact engines."""
+item verified by the exact engines; and the single-step perception probe.
 
-from foldbench.tasks.choice import Choice, parse_choice, score_choice
-from foldbench.tasks.pfp.common import MAX_TRIES, SPLIT_SIZES, PfpTaskBase, split_of
-from foldbench.tasks.pfp.cube_tasks import FoldingTask, UnfoldingTask
-from foldbench.tasks.pfp.fold_tasks import FinalFoldTask, InverseTask, SingleStepTask
-from foldbench.tasks.pfp.missing_step import MissingStepTask
-from foldbench.tasks.pfp.missing_step_strict import MissingStepStrictTask
-from foldbench.tasks.registry import register
+Importing this package imports no engine: it declares its tasks (``TASK_TABLE``, read by
+:mod:`foldbench.tasks.registry`) and imports each task class (and the other names below) when it is first used.
+"""
+
+from typing import Any
+
+from foldbench.tasks.lazy import lazy_exports
+from foldbench.tasks.registry import TaskEntry
 
 __all__ = [
     "MAX_TRIES",
     "SPLIT_SIZES",
     "TASKS",
+    "TASK_TABLE",
     "Choice",
     "FinalFoldTask",
     "FoldingTask",
     "InverseTask",
     "MissingStepStrictTask",
     "MissingStepTask",
+    "PfpPerceptionTask",
     "PfpTaskBase",
     "SingleStepTask",
     "UnfoldingTask",
@@ -28,15 +31,64 @@ __all__ = [
     "split_of",
 ]
 
-TASKS: tuple[type[PfpTaskBase], ...] = (
-    SingleStepTask,
-    MissingStepTask,
-    MissingStepStrictTask,
-    InverseTask,
-    FoldingTask,
-    UnfoldingTask,
-    FinalFoldTask,
+_PACKAGE = "foldbench.tasks.pfp"
+_SOURCES = {
+    "SingleStepTask": f"{_PACKAGE}.fold_tasks",
+    "MissingStepTask": f"{_PACKAGE}.missing_step",
+    "MissingStepStrictTask": f"{_PACKAGE}.missing_step_strict",
+    "InverseTask": f"{_PACKAGE}.fold_tasks",
+    "FoldingTask": f"{_PACKAGE}.cube_tasks",
+    "UnfoldingTask": f"{_PACKAGE}.cube_tasks",
+    "FinalFoldTask": f"{_PACKAGE}.fold_tasks",
+    "PfpPerceptionTask": f"{_PACKAGE}.perception",
+    "MAX_TRIES": f"{_PACKAGE}.common",
+    "SPLIT_SIZES": f"{_PACKAGE}.common",
+    "PfpTaskBase": f"{_PACKAGE}.common",
+    "split_of": f"{_PACKAGE}.common",
+    "Choice": "foldbench.tasks.choice",
+    "parse_choice": "foldbench.tasks.choice",
+    "score_choice": "foldbench.tasks.choice",
+}
+
+
+def _entry(name: str, *, in_default_suite: bool = True) -> TaskEntry:
+    return TaskEntry(f"{_SOURCES[name]}:{name}", in_default_suite=in_default_suite)
+
+
+#: The family's tasks: id -> where the class is, and whether ``foldbench suite`` runs it by default (final-fold
+#: fails the audit, so it runs only when named).
+TASK_TABLE: dict[str, TaskEntry] = {
+    "pfp/single-step-v2": _entry("SingleStepTask"),
+    "pfp/multi-step-v6": _entry("MissingStepTask"),
+    "pfp/missing-step-strict-v1": _entry("MissingStepStrictTask"),
+    "pfp/inverse-v4": _entry("InverseTask"),
+    "pfp/folding-3d-v2": _entry("FoldingTask"),
+    "pfp/unfolding-2d-v2": _entry("UnfoldingTask"),
+    "pfp/final-fold-v4": _entry("FinalFoldTask", in_default_suite=False),
+    "pfp/single-step-perception-v2": _entry("PfpPerceptionTask"),
+}
+
+#: The classes of the papers' tasks and final-fold (not the perception probe), in the papers' order.
+_TASK_CLASSES = (
+    "SingleStepTask",
+    "MissingStepTask",
+    "MissingStepStrictTask",
+    "InverseTask",
+    "FoldingTask",
+    "UnfoldingTask",
+    "FinalFoldTask",
 )
 
-for _task in TASKS:
-    register(_task.id, _task)
+_lazy_getattr, _lazy_dir = lazy_exports(__name__, _SOURCES)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "TASKS":  # tuple[type[PfpTaskBase], ...]
+        global TASKS
+        TASKS = tuple(_lazy_getattr(task) for task in _TASK_CLASSES)
+        return TASKS
+    return _lazy_getattr(name)
+
+
+def __dir__() -> list[str]:
+    return sorted({*_lazy_dir(), "TASKS"})

@@ -40,7 +40,6 @@ from foldbench.tasks.probes import (
     balanced_plan_over_sources,
     configuration_hash,
 )
-from foldbench.tasks.registry import register
 
 __all__ = ["PfpPerceptionKnobs", "PfpPerceptionTask", "fold_questions"]
 
@@ -245,5 +244,3 @@ class PfpPerceptionTask(ProbeAnswers):
         )
         return Prompt((ImagePart(item.inputs["images"]["composite"]), TextPart(text)), TEMPLATE_VERSION)
 
-
-register(PfpPerceptionTask.id, PfpPerceptionTask)
