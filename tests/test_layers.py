@@ -35,12 +35,18 @@ def _modules(layer: str) -> list[Path]:
     return sorted(root.rglob("*.py")) if root.is_dir() else [PACKAGE / f"{layer}.py"]
 
 
+_ABOVE_HARNESS = ("foldbench.export", "foldbench.human", "foldbench.integrations", "foldbench.testing", "foldbench.cli")
+
 #: layer -> the layers it must not import
 FORBIDDEN = {
     "messages": ("foldbench.tasks", "foldbench.models", "foldbench.harness", "foldbench.cli"),
     "models": ("foldbench.tasks", "foldbench.harness", "foldbench.cli"),
-    "tasks": ("foldbench.models", "foldbench.harness", "foldbench.cli"),
-    "harness": ("foldbench.cli",),
+    "tasks": ("foldbench.models", "foldbench.harness", *_ABOVE_HARNESS),
+    "harness": _ABOVE_HARNESS,
+    "export": ("foldbench.human", "foldbench.integrations", "foldbench.testing", "foldbench.cli"),
+    "human": ("foldbench.export", "foldbench.integrations", "foldbench.testing", "foldbench.cli"),
+    "integrations": ("foldbench.testing", "foldbench.cli"),
+    "testing": ("foldbench.integrations", "foldbench.cli"),
 }
 
 
@@ -56,3 +62,17 @@ def test_a_layer_does_not_import_the_layers_above_it(layer: str) -> None:
 def test_the_import_scan_sees_imports_inside_functions(tmp_path: Path) -> None:
     module = PACKAGE / "models" / "registry.py"
     assert "foldbench.models.transformers_local" in _imports(module)  # imported lazily, inside make_model
+
+
+def test_the_benchmark_scripts_do_not_import_the_tests() -> None:
+    bench = PACKAGE.parents[1] / "bench"
+    if not bench.is_dir():  # an installed package without the repository around it
+        pytest.skip("bench/ is not beside the package")
+    importing = []
+    for path in sorted(bench.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            importing += [f"{path.name}: {name}" for name in names if name == "tests" or name.startswith("tests.")]
+    assert importing == []
