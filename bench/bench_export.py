@@ -24,7 +24,8 @@ import time
 from pathlib import Path
 
 from foldbench.export.hf import export_hf
-from foldbench.tasks.dataset import write_dataset
+from foldbench.integrations.ray_generate import sharded_items
+from foldbench.tasks.dataset import local_items, write_dataset
 
 TASK = "pfp/single-step-v2"
 
@@ -86,10 +87,10 @@ def main() -> None:
         startup = time.perf_counter() - start
         local_times, ray_times = [], []
         for attempt in range(args.repeats):  # alternated, so a change in the machine's load hits both alike
-            for executor, times in (("local", local_times), ("ray", ray_times)):
+            for executor, source, times in (("local", local_items, local_times), ("ray", sharded_items, ray_times)):
                 start = time.perf_counter()
                 write_dataset(TASK, root / f"{executor}-{attempt}", n=args.gen_items, seed=4, modalities=("image",),
-                              workers=args.workers, executor=executor)  # fmt: skip
+                              workers=args.workers, source=source)  # fmt: skip
                 times.append(time.perf_counter() - start)
         ray.shutdown()
         local, remote = statistics.median(local_times), statistics.median(ray_times)

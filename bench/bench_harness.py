@@ -5,7 +5,7 @@ Usage: python bench/bench_harness.py [--items 1000] [--runs 3]
 1. Overhead: whole runs through the harness (render, request key with image digests, store lookup, the reply of
    a model that answers at once from a table, parse, score, SQLite commits), one fresh store per run: the median
    over runs of the time per item (one-shot, text and image), and per stored turn (the multi-turn toy guessing
-   game of tests/support/toy_task.py, about seven turns per conversation).
+   game of src/foldbench/testing/toy_task.py, about seven turns per conversation).
 2. End to end: the OpenAI-compatible adapter against a scripted server on 127.0.0.1, in its own process, that
    answers instantly, concurrency 32; items/s is the median over runs (each run uses a fresh store, so every item
    is requested).
@@ -24,8 +24,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from foldbench.harness import Store, evaluate
 from foldbench.models.base import ModelReply, ModelRequest
@@ -83,7 +81,7 @@ def overhead(dataset: Path, root: Path, modality: str, runs: int) -> list[float]
 def multi_turn_overhead(root: Path, n: int, runs: int) -> list[tuple[float, int]]:
     """Seconds per stored turn of whole runs of the toy guessing game (a bisecting player that answers at once),
     and the number of turns, one fresh store per run."""
-    from tests.support.toy_task import GuessTask, bisect_reply
+    from foldbench.testing.toy_task import GuessTask, bisect_reply
 
     task = GuessTask()
     items = list(task.generate(n, seed=0))
@@ -98,8 +96,7 @@ def multi_turn_overhead(root: Path, n: int, runs: int) -> list[tuple[float, int]
 
 _SERVER = """
 import sys, time
-sys.path.insert(0, {root!r})
-from tests.support.fake_openai import FakeOpenAI, always, reply
+from foldbench.testing.fake_openai import FakeOpenAI, always, reply
 server = FakeOpenAI(always(reply({text!r}))).start()
 print(server.base_url, flush=True)
 sys.stdin.read()
@@ -109,7 +106,7 @@ sys.stdin.read()
 @contextmanager
 def endpoint(text: str) -> Iterator[str]:
     """A scripted server in its own process (as a real endpoint would be) that answers ``text`` instantly."""
-    code = _SERVER.format(root=str(Path(__file__).resolve().parents[1]), text=text)
+    code = _SERVER.format(text=text)
     process = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None

@@ -3,7 +3,7 @@
 Usage: python bench/bench_parse.py [--sizes 32768,1000000] [--repeats 7]
 
 For each size (by default the searched tail, :data:`foldbench.text.replies.SCAN_LIMIT`, where a whole reply is
-searched, and 1 MB), each hostile shape (``tests/support/hostile_text.py``) and each reply parser
+searched, and 1 MB), each hostile shape (``src/foldbench/testing/hostile_text.py``) and each reply parser
 (MentalBlackboard prediction and planning, Paper Folding Puzzles' letter), the median time over the repeats is
 printed; the last line is the worst of them, against the target of 50 ms for any reply of up to 1 MB.
 """
@@ -12,16 +12,11 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from tests.support.hostile_text import HOSTILE_REPLIES, hostile_reply
 
 from foldbench.tasks.choice import parse_choice
 from foldbench.tasks.mentalblackboard.answers import parse_planning, parse_prediction
+from foldbench.testing.hostile_text import HOSTILE_REPLIES, hostile_reply
 
 PARSERS = {"prediction": parse_prediction, "planning": parse_planning, "pfp-letter": parse_choice}
 TARGET_MS = 50.0

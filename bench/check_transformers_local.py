@@ -14,12 +14,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from tests.models.toy_task import make_request, write_png
-
 from foldbench.models.transformers_local import TransformersModel
 from foldbench.tasks.base import ImagePart, TextPart
+from foldbench.testing.model_requests import make_request, write_png
 
 
 async def _ask(model_dir: str, folder: Path) -> int:

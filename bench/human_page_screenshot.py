@@ -11,12 +11,11 @@ import tempfile
 import threading
 from pathlib import Path
 
-from tests.support.cdp import Browser, chromium_path
-
 from foldbench.human.server import make_server
 from foldbench.human.session import HumanSession
 from foldbench.tasks import make
 from foldbench.tasks.dataset import read_items, write_dataset
+from foldbench.testing.cdp import Browser, chromium_path
 
 
 def main() -> None:

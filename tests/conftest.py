@@ -3,12 +3,14 @@ once per run (see ``tests/support/datasets.py``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 from foldbench.tasks import make, task_ids
+from foldbench.testing.fake_openai import FakeOpenAI, Script
 from tests.support.datasets import Recipe, shared_dataset, shared_datasets
 
 # No property test is held to a wall-clock limit (a loaded machine would fail it): speed is measured in bench/.
@@ -34,6 +36,22 @@ def prediction_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return shared_dataset(
         tmp_path_factory, "mentalblackboard/prediction", n=12, seed=3, modalities=("text", "image")
     )
+
+
+@pytest.fixture
+def fake_openai_server() -> Iterator[Callable[[Script], FakeOpenAI]]:
+    """A factory fixture: ``fake_openai_server(script)`` starts a scripted OpenAI-compatible server
+    (:class:`foldbench.testing.fake_openai.FakeOpenAI`) that stops after the test."""
+    servers: list[FakeOpenAI] = []
+
+    def start(script: Script) -> FakeOpenAI:
+        server = FakeOpenAI(script).start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
 
 
 LONGEST_FIRST = (

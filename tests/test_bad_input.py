@@ -297,7 +297,7 @@ def test_a_tampered_dataset_in_a_real_process(datasets: Path, tmp_path: Path) ->
 def test_usage_numbers_larger_than_the_store_holds(datasets: Path, tmp_path: Path) -> None:
     """A hostile endpoint (on 127.0.0.1) reports a token count SQLite cannot hold; a real ``foldbench eval``
     process stores the replies, the count as unknown, and a run stored before stays intact."""
-    from tests.support.fake_openai import Behaviour, FakeOpenAI, always
+    from foldbench.testing.fake_openai import Behaviour, FakeOpenAI, always
 
     number = "9" * 30  # fits the reader's digit bound, not SQLite's 64-bit integer
     choice = '{"message": {"role": "assistant", "content": "{}"}, "finish_reason": "stop"}'
@@ -328,7 +328,7 @@ def test_lone_surrogates_from_any_model_are_stored_as_replacement_characters(dat
     from foldbench.harness.runner import evaluate
     from foldbench.harness.store import Store
     from foldbench.models.base import ModelReply, ModelRequest
-    from tests.support.toy_task import GuessTask
+    from foldbench.testing.toy_task import GuessTask
 
     class SurrogateModel:
         name = "surrogate"

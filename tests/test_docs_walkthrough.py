@@ -30,7 +30,7 @@ def _suite_script() -> str:
 
 
 def test_the_task_protocol_page_shows_the_toy_task_the_tests_run() -> None:
-    source = (ROOT / "tests" / "support" / "toy_task.py").read_text(encoding="utf-8")
+    source = (ROOT / "src" / "foldbench" / "testing" / "toy_task.py").read_text(encoding="utf-8")
     start = source.index("\n", source.index("# -- the toy task of docs/concepts/task-protocol.md")) + 1
     end = source.index("# -- the toy task ends here --")
     blocks = _python_blocks(PROTOCOL_PAGE.read_text(encoding="utf-8"))

@@ -12,9 +12,11 @@ import pytest
 import yaml
 from PIL import Image
 
+from foldbench.cli.evaluate import run_eval
 from foldbench.export.hf import config_name, export_hf, write_shards
 from foldbench.export.hf_read import dataset_directory
 from foldbench.harness import Store
+from foldbench.harness.config import EvalConfig
 from foldbench.harness.evaluation import run_dataset
 from foldbench.tasks.dataset import read_items
 
@@ -105,8 +107,8 @@ def test_eval_scores_the_export_like_the_original(
 ) -> None:
     for task_id in ["mentalblackboard/prediction-v1", "pfp/folding-3d-v2"]:
         db = tmp_path / f"{model}.db"
-        run_dataset(task_name=task_id, data=every_task_dataset[task_id], model_spec=model, run_name="a", db=db)
-        run_dataset(task_name=task_id, data=exported, model_spec=model, run_name="b", db=db)
+        run_dataset(EvalConfig(task=task_id, data=every_task_dataset[task_id], model=model, run_name="a", db=db))
+        run_eval(EvalConfig(task=task_id, data=exported, model=model, run_name="b", db=db))  # what 'eval --data' does
         with Store(db) as store:
             original = {r.item_id: r.values for r in store.scores("a")}
             again = {r.item_id: r.values for r in store.scores("b")}

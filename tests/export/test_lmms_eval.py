@@ -16,6 +16,7 @@ from PIL import Image
 from foldbench.export._output import ExportError
 from foldbench.export.lmms_eval import export_lmms_eval, lmms_task_name
 from foldbench.harness import Store
+from foldbench.harness.config import EvalConfig
 from foldbench.harness.evaluation import run_dataset
 from foldbench.harness.metrics import aggregate
 from foldbench.messages import ImagePart
@@ -126,7 +127,7 @@ def test_utils_show_the_prompt_and_score_like_foldbench(
         task = make(task_id)
         modality = config["metadata"]["modality"]
         db = tmp_path / f"{task_id.replace('/', '_')}.db"
-        run_dataset(task_name=task_id, data=directory, model_spec="random", run_name="r", db=db, modality=modality)
+        run_dataset(EvalConfig(task=task_id, data=directory, model="random", run_name="r", db=db, modality=modality))
         with Store(db) as store:
             rows = {row.item_id: row for row in store.scores("r")}
         expected = aggregate(rows.values(), task.spec)

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from foldbench.harness import Store
+from foldbench.harness.config import EvalConfig
 from foldbench.harness.evaluation import run_dataset
 from foldbench.harness.store import TurnRecord
 from foldbench.models.base import ModelReply
@@ -19,19 +20,23 @@ def store_with_runs(every_task_dataset: dict[str, Path], tmp_path: Path) -> Path
     db = tmp_path / "runs.db"
     for model in ("random", "oracle"):
         run_dataset(
-            task_name="mentalblackboard/prediction-v1",
-            data=every_task_dataset["mentalblackboard/prediction-v1"],
-            model_spec=model,
-            run_name=f"mb-{model}",
-            db=db,
-            modality="image",
+            EvalConfig(
+                task="mentalblackboard/prediction-v1",
+                data=every_task_dataset["mentalblackboard/prediction-v1"],
+                model=model,
+                run_name=f"mb-{model}",
+                db=db,
+                modality="image",
+            )
         )
     run_dataset(
-        task_name="pfp/folding-3d-v2",
-        data=every_task_dataset["pfp/folding-3d-v2"],
-        model_spec="random",
-        run_name="pfp-random",
-        db=db,
+        EvalConfig(
+            task="pfp/folding-3d-v2",
+            data=every_task_dataset["pfp/folding-3d-v2"],
+            model="random",
+            run_name="pfp-random",
+            db=db,
+        )
     )
     with Store(db) as store:  # one item whose request failed, as a run store holds it
         response = store.record_turn(

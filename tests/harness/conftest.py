@@ -4,7 +4,6 @@ from pathlib import Path
 
 from foldbench.tasks import make
 from foldbench.tasks.dataset import read_items
-from tests.support.fake_openai import fake_openai_server  # noqa: F401  (fixture)
 
 
 def prompt_index(dataset: Path, modality: str = "text") -> dict[str, object]:

@@ -10,7 +10,7 @@ from foldbench.harness.report import write_report
 from foldbench.models.registry import make_model
 from foldbench.tasks import make
 from foldbench.tasks.dataset import read_items
-from tests.support.fake_openai import always, lone_surrogate
+from foldbench.testing.fake_openai import always, lone_surrogate
 
 TASK = make("mentalblackboard/prediction")
 

@@ -13,9 +13,9 @@ from foldbench.harness import MultiTurnSolver, OneShotSolver, Store, aggregate, 
 from foldbench.harness.report import write_report
 from foldbench.models.registry import make_model
 from foldbench.tasks.base import Item, Task
-from tests.support.fake_openai import prompt_text, reply
+from foldbench.testing.fake_openai import prompt_text, reply
+from foldbench.testing.toy_task import GuessTask, bisect_reply
 from tests.support.gate import ReplyGate, kill_once_stored
-from tests.support.toy_task import GuessTask, bisect_reply
 
 TASK = GuessTask()
 ITEMS = list(TASK.generate(6, seed=11))
@@ -116,7 +116,7 @@ sys.path.insert(0, {root!r})
 from pathlib import Path
 from foldbench.harness import Store, evaluate
 from foldbench.models.registry import make_model
-from tests.support.toy_task import GuessTask
+from foldbench.testing.toy_task import GuessTask
 
 task = GuessTask()
 model = make_model("openai:fake", base_url={base_url!r})

@@ -10,6 +10,7 @@ import pytest
 
 from foldbench.cli.app import main
 from foldbench.errors import FoldbenchError
+from foldbench.harness.config import EvalConfig
 from foldbench.harness.evaluation import run_dataset
 from foldbench.harness.pairing import Agreement, PerceptionPairing, pair_runs
 from foldbench.harness.report import compare_runs
@@ -28,9 +29,11 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     write_dataset("mentalblackboard/perception", perception, n=20, seed=2, modalities=("text",), knobs={"questions": 4})
     for model in ("oracle", "random"):
         run_dataset(
-            task_name="mentalblackboard/prediction", data=prediction, model_spec=model, run_name=f"p-{model}", db=db
+            EvalConfig(task="mentalblackboard/prediction", data=prediction, model=model, run_name=f"p-{model}", db=db)
         )
-    run_dataset(task_name="mentalblackboard/perception", data=perception, model_spec="oracle", run_name="seeing", db=db)
+    run_dataset(
+        EvalConfig(task="mentalblackboard/perception", data=perception, model="oracle", run_name="seeing", db=db)
+    )
     return prediction, perception, db
 
 
@@ -53,7 +56,7 @@ def test_probes_of_another_seed_are_refused_in_one_line(runs: tuple[Path, Path, 
     _, _, db = runs
     other = tmp_path / "other-seed"
     write_dataset("mentalblackboard/perception", other, n=20, seed=3, modalities=("text",), knobs={"questions": 4})
-    run_dataset(task_name="mentalblackboard/perception", data=other, model_spec="oracle", run_name="seeing-3", db=db)
+    run_dataset(EvalConfig(task="mentalblackboard/perception", data=other, model="oracle", run_name="seeing-3", db=db))
     with Store(db) as store, pytest.raises(FoldbenchError, match="do not share configurations"):
         pair_runs(store, "seeing-3", "p-oracle")
     with pytest.raises(SystemExit) as exit_code:

@@ -18,6 +18,7 @@ import pytest
 from foldbench.cli.app import main
 from foldbench.errors import FoldbenchError
 from foldbench.harness import Store
+from foldbench.harness.config import EvalConfig
 from foldbench.harness.evaluation import run_dataset
 from foldbench.harness.paper_tables import FAMILIES, PaperTable, Section, fill_table, render, run_infos
 from foldbench.harness.paper_tables.layout import cell
@@ -131,7 +132,8 @@ def baseline_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[
             write_dataset(task, root / name, n=n, seed=2, modalities=modalities, knobs=knobs)
             for model, modality in itertools.product(("random", "oracle"), modalities):
                 run = f"{name}-{modality}-{model}"
-                run_dataset(task_name=task, data=root / name, model_spec=model, run_name=run, db=db, modality=modality)
+                config = EvalConfig(task=task, data=root / name, model=model, run_name=run, db=db, modality=modality)
+                run_dataset(config)
                 runs.setdefault(family, []).append(run)
     return db, runs
 

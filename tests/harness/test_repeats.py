@@ -23,8 +23,8 @@ from foldbench.tasks import make
 from foldbench.tasks.base import Scores
 from foldbench.tasks.dataset import read_items
 from foldbench.tasks.spec import Metric, TaskSpec
+from foldbench.testing.fake_openai import prompt_text, reply
 from tests.harness.conftest import prompt_index
-from tests.support.fake_openai import prompt_text, reply
 from tests.support.gate import ReplyGate, kill_once_stored
 
 TASK = make("mentalblackboard/prediction")

@@ -16,8 +16,8 @@ from foldbench.harness import RunAborted, Store, aggregate, evaluate
 from foldbench.models.registry import make_model
 from foldbench.tasks import make
 from foldbench.tasks.dataset import read_items
+from foldbench.testing.fake_openai import always, answering, reply, status
 from tests.harness.conftest import prompt_index
-from tests.support.fake_openai import always, answering, reply, status
 from tests.support.gate import ReplyGate, kill_once_stored
 
 TASK = make("mentalblackboard/prediction")
@@ -200,6 +200,6 @@ def test_a_killed_run_resumes_without_losing_or_repeating_requests(
 
 
 def _oracle_for(index: dict[str, Any], request: dict[str, Any]) -> str:
-    from tests.support.fake_openai import prompt_text
+    from foldbench.testing.fake_openai import prompt_text
 
     return TASK.oracle(index[prompt_text(request)]).model_dump_json()

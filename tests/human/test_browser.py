@@ -18,7 +18,7 @@ import pytest
 from foldbench.harness.store import Store
 from foldbench.tasks import make
 from foldbench.tasks.dataset import read_items, write_dataset
-from tests.support.cdp import Browser, chromium_path
+from foldbench.testing.cdp import Browser, chromium_path
 
 CHROMIUM = chromium_path()
 pytestmark = [

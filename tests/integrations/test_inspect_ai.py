@@ -30,7 +30,7 @@ from foldbench.integrations.inspect_ai import (
 )
 from foldbench.tasks import make
 from foldbench.tasks.base import Item
-from tests.support.toy_task import GuessTask, bisect_reply
+from foldbench.testing.toy_task import GuessTask, bisect_reply
 
 Answer = Callable[[list[ChatMessage]], str]
 
@@ -126,6 +126,7 @@ def test_mockllm_replies_are_parse_failures_reported_as_such(
 
 
 def test_pooled_metrics_aggregate_like_foldbench(every_task_dataset: dict[str, Path], tmp_path: Path) -> None:
+    from foldbench.harness.config import EvalConfig, RunOptions
     from foldbench.harness.evaluation import run_dataset
     from foldbench.harness.metrics import aggregate
     from foldbench.harness.store import Store
@@ -133,7 +134,9 @@ def test_pooled_metrics_aggregate_like_foldbench(every_task_dataset: dict[str, P
     task_id = "mentalblackboard/prediction-v1"
     directory = every_task_dataset[task_id]
     db = tmp_path / "runs.db"
-    run_dataset(task_name=task_id, data=directory, model_spec="random", run_name="r", db=db, modality="text", seed=4)
+    options = RunOptions(seed=4)
+    run_dataset(EvalConfig(task=task_id, data=directory, model="random", run_name="r", db=db, modality="text",
+                           options=options))  # fmt: skip
     with Store(db) as store:
         replies = {row.item_id: row.text for row in store.scores("r")}
         expected = aggregate(store.scores("r"), make(task_id).spec)

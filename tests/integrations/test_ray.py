@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from foldbench.errors import MissingDependencyError
+from foldbench.harness.config import EvalConfig, RunOptions
+from foldbench.integrations.executors import executor_for
 from foldbench.integrations.ray import RayUnavailableError
+from foldbench.integrations.ray_eval import RayExecutor
+from foldbench.integrations.ray_generate import ray_item_source, sharded_items
 from foldbench.tasks.dataset import write_dataset
 from tests.export.conftest import run_cli
 
@@ -39,7 +44,7 @@ def test_ray_generation_gives_the_same_bytes(
     local_ray: None, tmp_path: Path, task_id: str, modalities: tuple[str, ...], n: int
 ) -> None:
     write_dataset(task_id, tmp_path / "local", n=n, seed=3, modalities=modalities, workers=2)
-    write_dataset(task_id, tmp_path / "ray", n=n, seed=3, modalities=modalities, workers=2, executor="ray")
+    write_dataset(task_id, tmp_path / "ray", n=n, seed=3, modalities=modalities, workers=2, source=sharded_items)
     assert _tree(tmp_path / "ray") == _tree(tmp_path / "local")
 
 
@@ -50,7 +55,7 @@ def test_ray_tasks_write_the_shards_and_the_driver_only_merges(local_ray: None, 
     def look(_item_json: str) -> None:  # called in the driver as each item is merged
         seen.append(sorted(str(p.relative_to(out)) for p in out.glob(".shards-*/*/items.jsonl")))
 
-    write_dataset("pfp/single-step-v2", out, n=12, seed=5, modalities=("image",), workers=2, executor="ray",
+    write_dataset("pfp/single-step-v2", out, n=12, seed=5, modalities=("image",), workers=2, source=sharded_items,
                   on_item=look)  # fmt: skip
     # 12 items in ranges of 1 (12 // 16 rounds up to 1): each item's shard was on disk, written by its task,
     # when the driver merged it; afterwards no shard is left in the dataset
@@ -67,8 +72,8 @@ def test_a_failed_ray_generation_leaves_no_shards_and_no_complete_manifest(local
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        write_dataset("pfp/single-step-v2", out, n=12, seed=5, modalities=("image",), workers=2, executor="ray",
-                      on_item=stop)  # fmt: skip
+        write_dataset("pfp/single-step-v2", out, n=12, seed=5, modalities=("image",), workers=2,
+                      source=sharded_items, on_item=stop)  # fmt: skip
     assert not list(out.glob(".shards-*"))
     with pytest.raises(DatasetError, match="incomplete"):
         read_manifest(out)
@@ -79,9 +84,11 @@ def test_an_unreachable_cluster_is_one_line_and_writes_nothing(
 ) -> None:
     pytest.importorskip("ray", reason="the 'ray' extra is not installed")
     out = tmp_path / "data"
+    with pytest.raises(RayUnavailableError, match="cannot reach"), ray_item_source(workers=1, address="127.0.0.1:1"):
+        pass
+    executor = RayExecutor(workers=1, address="127.0.0.1:1")
     with pytest.raises(RayUnavailableError, match="cannot reach"):
-        write_dataset("pfp/single-step-v2", out, n=2, seed=0, modalities=("image",), executor="ray",
-                      ray_address="127.0.0.1:1")  # fmt: skip
+        executor.build_model("openai:m", RunOptions(executor="ray", base_url="http://127.0.0.1:1/v1"))
     args = ["generate", "pfp", "-t", "single-step", "-n", "2", "-o", str(out), "--executor", "ray"]
     assert run_cli(*args, "--ray-address", "127.0.0.1:1") == 1  # an unreachable cluster: not a usage error
     assert run_cli(*args, "--ray-address", "nonsense") == 2
@@ -92,8 +99,12 @@ def test_an_unreachable_cluster_is_one_line_and_writes_nothing(
 
 def test_a_missing_extra_names_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray now raises ImportError
+    with pytest.raises(MissingDependencyError, match=r"pip install 'foldbench\[ray\]'"), ray_item_source(workers=1):
+        pass
     with pytest.raises(MissingDependencyError, match=r"pip install 'foldbench\[ray\]'"):
-        write_dataset("pfp/single-step-v2", tmp_path / "d", n=2, seed=0, modalities=("image",), executor="ray")
+        executor_for(RunOptions(executor="ray")).build_model("openai:m", RunOptions(base_url="http://127.0.0.1:1/v1"))
+    args = ["generate", "pfp", "-t", "single-step", "-n", "2", "-o", str(tmp_path / "d"), "--executor", "ray"]
+    assert run_cli(*args) == 1
     assert not (tmp_path / "d").exists()
 
 
@@ -102,7 +113,7 @@ def test_ray_eval_scores_like_local_and_resumes(local_ray: None, tmp_path: Path,
     from foldbench.harness.evaluation import run_dataset
     from foldbench.tasks import make
     from foldbench.tasks.dataset import read_items
-    from tests.support.fake_openai import answering
+    from foldbench.testing.fake_openai import answering
 
     task = make("mentalblackboard/prediction-v1")
     data = tmp_path / "data"
@@ -113,11 +124,14 @@ def test_ray_eval_scores_like_local_and_resumes(local_ray: None, tmp_path: Path,
         text = "\n".join(p.text for p in task.render(item, "text").parts if hasattr(p, "text"))
         oracle[text] = task.oracle(item).model_dump_json() if index % 2 == 0 else "no idea"
     server = fake_openai_server(answering(lambda prompt: oracle[prompt]))
-    common = {"task_name": task.id, "data": data, "model_spec": "openai:fake", "base_url": server.base_url,
-              "concurrency": 2}  # fmt: skip
-    run_dataset(run_name="local", db=tmp_path / "local.db", **common)
-    _, first = run_dataset(run_name="ray", db=tmp_path / "ray.db", executor="ray", workers=2, limit=3, **common)
-    _, rest = run_dataset(run_name="ray", db=tmp_path / "ray.db", executor="ray", workers=2, **common)
+    local = EvalConfig(task=task.id, data=data, model="openai:fake", db=tmp_path / "local.db", run_name="local",
+                       options=RunOptions(base_url=server.base_url, concurrency=2))  # fmt: skip
+    on_ray = replace(local, db=tmp_path / "ray.db", run_name="ray",
+                     options=replace(local.options, executor="ray", workers=2))  # fmt: skip
+    run_dataset(local)
+    with executor_for(on_ray.options) as executor:
+        _, first = run_dataset(replace(on_ray, limit=3), executor=executor)
+        _, rest = run_dataset(on_ray, executor=executor)
     # the second invocation resumes: the 3 scored items are skipped, only the other 5 are sent, none twice
     assert (first.requested, rest.already_scored, rest.requested, rest.from_store) == (3, 3, 5, 0)
     assert len(server.requests) == 8 + 8
@@ -134,7 +148,7 @@ def test_a_later_run_against_the_same_endpoint_uses_its_own_concurrency(
     import time
 
     from foldbench.harness.evaluation import run_dataset
-    from tests.support.fake_openai import reply
+    from foldbench.testing.fake_openai import reply
 
     lock = threading.Lock()
     in_flight = [0]
@@ -159,13 +173,15 @@ def test_a_later_run_against_the_same_endpoint_uses_its_own_concurrency(
     data = tmp_path / "data"
     write_dataset("mentalblackboard/prediction-v1", data, n=6, seed=2, modalities=("text",))
     server = fake_openai_server(slow_answer)
-    common = {"task_name": "mentalblackboard/prediction-v1", "data": data, "model_spec": "openai:fake",
-              "base_url": server.base_url, "executor": "ray", "workers": 3}  # fmt: skip
     for run_name, concurrency in (("one", 1), ("three", 3), ("two", 2)):
         peaks.append(0)  # a store per run: no reply is reused from another run
         limits.append(concurrency)
         reached.append(threading.Event())
-        run_dataset(run_name=run_name, concurrency=concurrency, db=tmp_path / f"{run_name}.db", **common)
+        options = RunOptions(base_url=server.base_url, executor="ray", workers=3, concurrency=concurrency)
+        config = EvalConfig(task="mentalblackboard/prediction-v1", data=data, model="openai:fake", run_name=run_name,
+                            db=tmp_path / f"{run_name}.db", options=options)  # fmt: skip
+        with executor_for(options) as executor:
+            run_dataset(config, executor=executor)
     # each run in the same Ray instance has the endpoint's limit it asked for, not the first run's
     assert peaks == [1, 3, 2]
 
@@ -179,8 +195,8 @@ def test_slots_held_by_the_workers_of_a_killed_run_are_freed_for_the_next_run(
     import ray
 
     from foldbench.integrations.ray_eval import RayModel
-    from tests.models.toy_task import TextPart, make_request
-    from tests.support.fake_openai import prompt_text, reply
+    from foldbench.testing.fake_openai import prompt_text, reply
+    from foldbench.testing.model_requests import TextPart, make_request
 
     stuck_released = threading.Event()
 
@@ -227,16 +243,44 @@ def test_ray_eval_of_pictures_from_a_relative_dataset_path(
     local_ray: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_openai_server: Any
 ) -> None:
     from foldbench.harness.evaluation import run_dataset
-    from tests.support.fake_openai import always, reply
+    from foldbench.testing.fake_openai import always, reply
 
     monkeypatch.chdir(tmp_path)  # the Ray workers read the pictures from another working directory
     write_dataset("pfp/single-step-v2", tmp_path / "data", n=3, seed=0, modalities=("image",))
     server = fake_openai_server(always(reply("B")))
-    _, summary = run_dataset(task_name="pfp/single-step-v2", data=Path("data"), model_spec="openai:fake",
-                             run_name="pictures", db=tmp_path / "runs.db", base_url=server.base_url,
-                             executor="ray", workers=2)  # fmt: skip
+    options = RunOptions(base_url=server.base_url, executor="ray", workers=2)
+    config = EvalConfig(task="pfp/single-step-v2", data=Path("data"), model="openai:fake", run_name="pictures",
+                        db=tmp_path / "runs.db", options=options)  # fmt: skip
+    with executor_for(options) as executor:
+        _, summary = run_dataset(config, executor=executor)
     assert (summary.requested, summary.failed) == (3, 0)
     sent = [r.json for r in server.requests if r.json is not None]
     images = [p for request in sent for m in request["messages"] if isinstance(m["content"], list)
               for p in m["content"] if p.get("type") == "image_url"]  # fmt: skip
     assert len(images) >= 3 and all(i["image_url"]["url"].startswith("data:image/png;base64,") for i in images)
+
+
+def test_a_suite_on_ray_sends_its_generation_parameters_through_the_ray_workers(
+    local_ray: None, tmp_path: Path, fake_openai_server: Any
+) -> None:
+    import ray
+
+    from foldbench.harness import Store
+    from foldbench.integrations.ray_eval import limiter_name
+    from foldbench.testing.fake_openai import always, reply
+
+    server = fake_openai_server(always(reply("no idea")))
+    with pytest.raises(ValueError):  # no run has used this endpoint through Ray yet
+        ray.get_actor(limiter_name("openai:fake", server.base_url), namespace="foldbench")
+    out = tmp_path / "suite"
+    args = ["suite", "--out", str(out), "-n", "3", "--tasks", "mentalblackboard/prediction", "--modality", "text",
+            "-m", "openai:fake", "--base-url", server.base_url, "--executor", "ray", "--workers", "2",
+            "--temperature", "0.5", "--max-tokens", "11"]  # fmt: skip
+    assert run_cli(*args) == 0
+    sent = [request.json for request in server.requests]
+    assert len(sent) == 3 and all(body is not None for body in sent)
+    assert all((body["temperature"], body["max_tokens"]) == (0.5, 11) for body in sent)
+    # the requests went through Ray: the endpoint's limiter, an actor only the Ray executor creates, now exists
+    assert ray.get_actor(limiter_name("openai:fake", server.base_url), namespace="foldbench") is not None
+    with Store(out / "runs.db") as store:  # the baselines ran locally beside it
+        assert {run.model for run in store.runs()} >= {"random", "oracle"}

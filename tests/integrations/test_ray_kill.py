@@ -16,10 +16,11 @@ from typing import Any
 import pytest
 
 from foldbench.harness import Store
+from foldbench.harness.config import EvalConfig, RunOptions
 from foldbench.harness.evaluation import run_dataset
 from foldbench.tasks import make
 from foldbench.tasks.dataset import read_items, write_dataset
-from tests.support.fake_openai import prompt_text, reply
+from foldbench.testing.fake_openai import prompt_text, reply
 
 TASK = "mentalblackboard/prediction-v1"
 ITEMS = 16
@@ -95,7 +96,8 @@ def test_a_ray_eval_killed_with_sigkill_resumes_without_loss_or_repeats(
     assert len(server.requests) - requested_before == ITEMS - len(answered_items)
     assert sum(count - 1 for count in requests_per_item.values()) <= CONCURRENCY
     # and the resumed run scored exactly like an uninterrupted local one
-    run_dataset(task_name=TASK, data=data, model_spec="openai:fake", run_name="local", db=tmp_path / "local.db",
-                base_url=server.base_url, concurrency=4)  # fmt: skip
+    options = RunOptions(base_url=server.base_url, concurrency=4)
+    run_dataset(EvalConfig(task=TASK, data=data, model="openai:fake", run_name="local", db=tmp_path / "local.db",
+                           options=options))  # fmt: skip
     with Store(tmp_path / "local.db") as store:
         assert final == {row.item_id: row.values for row in store.scores("local")}

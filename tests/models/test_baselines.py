@@ -10,8 +10,8 @@ import pytest
 from foldbench.harness.baselines import for_item
 from foldbench.models import Model, ModelConfigError, ModelReply, OracleModel, RandomModel
 from foldbench.tasks.base import Item
-from tests.models.toy_task import make_request
-from tests.support.toy_task import AdditionTask, Sum
+from foldbench.testing.model_requests import make_request
+from foldbench.testing.toy_task import AdditionTask, Sum
 
 TASK = AdditionTask()
 ITEMS = list(TASK.generate(20, seed=5))

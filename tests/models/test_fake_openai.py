@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.fake_openai import Behaviour, FakeOpenAI, prompt_text, reply, sequence, status
+from foldbench.testing.fake_openai import Behaviour, FakeOpenAI, prompt_text, reply, sequence, status
 
 
 def _post(url: str, body: bytes) -> tuple[int, dict[str, Any], dict[str, str]]:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from foldbench.messages import Conversation, ImagePart, Message, Prompt, TextPart, VideoPart
 from foldbench.models import ModelConfigError, PromptInputError, request_fingerprint
 from foldbench.models._files import PromptFiles
-from tests.models.toy_task import write_png
+from foldbench.testing.model_requests import write_png
 
 PARAMS: dict[str, Any] = {"temperature": 0.0, "max_tokens": None, "extra_body": {}}
 

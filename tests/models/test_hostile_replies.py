@@ -11,8 +11,7 @@ import pytest
 
 from foldbench.models import ModelReply, OpenAICompatibleModel, openai_compat
 from foldbench.tasks.base import TextPart
-from tests.models.toy_task import make_request
-from tests.support.fake_openai import (
+from foldbench.testing.fake_openai import (
     HOSTILE,
     FakeOpenAI,
     Script,
@@ -23,6 +22,7 @@ from tests.support.fake_openai import (
     oversized,
     reply,
 )
+from foldbench.testing.model_requests import make_request
 
 Server = Callable[[Script], FakeOpenAI]
 

@@ -22,8 +22,7 @@ from foldbench.models import (
 from foldbench.models._files import PromptFiles
 from foldbench.models.openai_compat import message_payload
 from foldbench.tasks.base import ImagePart, TextPart, VideoPart
-from tests.models.toy_task import make_conversation_request, make_request, write_png
-from tests.support.fake_openai import (
+from foldbench.testing.fake_openai import (
     FakeOpenAI,
     Script,
     always,
@@ -38,6 +37,7 @@ from tests.support.fake_openai import (
     status,
     truncated,
 )
+from foldbench.testing.model_requests import make_conversation_request, make_request, write_png
 
 Server = Callable[[Script], FakeOpenAI]
 

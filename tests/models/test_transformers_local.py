@@ -17,7 +17,7 @@ from foldbench.errors import MissingDependencyError
 from foldbench.models import ModelConfigError, PromptInputError
 from foldbench.models.transformers_local import TransformersModel
 from foldbench.tasks.base import ImagePart, TextPart, VideoPart
-from tests.models.toy_task import make_conversation_request, make_request, write_png
+from foldbench.testing.model_requests import make_conversation_request, make_request, write_png
 
 PROMPT_IDS = [101, 102, 103, 104]
 

@@ -15,7 +15,7 @@ import threading
 import time
 from pathlib import Path
 
-from tests.support.fake_openai import Behaviour
+from foldbench.testing.fake_openai import Behaviour
 
 
 class ReplyGate:

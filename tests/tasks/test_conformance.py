@@ -16,7 +16,7 @@ from foldbench.models import OracleModel
 from foldbench.tasks import make, task_ids
 from foldbench.tasks.base import Item, ParseFailure, Task
 from foldbench.tasks.dataset import read_items, write_dataset
-from tests.support.toy_task import AdditionTask, GuessTask
+from foldbench.testing.toy_task import AdditionTask, GuessTask
 
 N = 3
 SEED = 7

@@ -17,8 +17,8 @@ from foldbench.tasks.mentalblackboard.answers import (
     parse_planning,
     parse_prediction,
 )
+from foldbench.testing.hostile_text import HOSTILE_REPLIES, hostile_reply
 from foldbench.text.replies import MAX_DEPTH, MAX_OBJECT_CHARS, SCAN_LIMIT, last_json_object, scan_json_objects
-from tests.support.hostile_text import HOSTILE_REPLIES, hostile_reply
 
 PARSERS = {"prediction": parse_prediction, "planning": parse_planning, "pfp": parse_choice}
 ANSWER_TYPES = (PredictionAnswer, PlanningAnswer, Choice)

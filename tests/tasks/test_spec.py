@@ -8,7 +8,7 @@ from foldbench.harness.runner import default_solver
 from foldbench.harness.solvers import MultiTurnSolver, OneShotSolver
 from foldbench.messages import ImagePart
 from foldbench.tasks.spec import Metric, Plot, TaskSpec
-from tests.support.toy_task import AdditionTask, GuessTask
+from foldbench.testing.toy_task import AdditionTask, GuessTask
 
 
 def test_a_spec_refuses_an_undeclared_headline_a_repeated_metric_and_a_plot_of_unknown_metrics() -> None:

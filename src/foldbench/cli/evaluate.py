@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import ExitStack
+from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
@@ -13,6 +14,11 @@ from rich.table import Table
 
 from foldbench.cli._common import console, progress_bar, split_list, warn
 from foldbench.errors import FoldbenchError
+from foldbench.errors import UsageError as ArgumentError
+
+if TYPE_CHECKING:
+    from foldbench.harness.config import EvalConfig, ExecutorName
+    from foldbench.harness.runner import RunSummary
 
 __all__ = ["eval_command", "report_command", "compare_command", "suite_command", "overview_table", "DEFAULT_DB"]
 
@@ -22,17 +28,6 @@ DbOption = Annotated[Path, typer.Option("--db", help="The SQLite run store.")]
 ReadDbOption = Annotated[
     str, typer.Option("--db", help="The SQLite run store: a path, or a URI such as s3://bucket/runs.db (read only).")
 ]
-
-
-def _model_params(temperature: float | None, max_tokens: int | None, timeout: float | None) -> dict[str, Any]:
-    params: dict[str, Any] = {}
-    if temperature is not None:
-        params["temperature"] = temperature
-    if max_tokens is not None:
-        params["max_tokens"] = max_tokens
-    if timeout is not None:
-        params["timeout_s"] = timeout
-    return params
 
 
 class _Bars:
@@ -54,13 +49,44 @@ class _Bars:
         self._current.close()
 
 
-def run_eval(**kwargs: Any) -> tuple[str, Any]:
-    """:func:`foldbench.harness.evaluation.run_dataset` with a progress bar."""
-    from foldbench.harness.evaluation import run_dataset
+BaseUrlOption = Annotated[
+    str | None, typer.Option(help="OpenAI-compatible server for openai:NAME models, e.g. http://127.0.0.1:8000/v1.")
+]
+ApiKeyEnvOption = Annotated[str, typer.Option(help="Environment variable holding the API key.")]
+ConcurrencyOption = Annotated[int, typer.Option(min=1, help="Requests in flight at once.")]
+RepeatsOption = Annotated[
+    int,
+    typer.Option(
+        min=1,
+        help="Ask each item N times (each asking stored on its own; reports give mean ± std over the repeats "
+        "and the best of N). Raising N later asks only the new repeats.",
+    ),
+]
+TemperatureOption = Annotated[float | None, typer.Option(min=0.0, help="Sampling temperature.")]
+MaxTokensOption = Annotated[int | None, typer.Option(min=1, help="Completion token limit.")]
+TimeoutOption = Annotated[float | None, typer.Option(min=0.001, help="Seconds per request attempt.")]
+ExecutorOption = Annotated[
+    str, typer.Option(help="local, or ray (requests sent by Ray workers; needs foldbench[ray]).")
+]
+WorkersOption = Annotated[int, typer.Option(min=1, help="With --executor ray: Ray workers sending requests.")]
+RayAddressOption = Annotated[
+    str | None, typer.Option(help="With --executor ray: a running cluster's HOST:PORT or 'auto' (default: local).")
+]
 
+
+def run_eval(config: EvalConfig) -> tuple[str, RunSummary]:
+    """:func:`foldbench.harness.evaluation.run_dataset` of ``config`` with a progress bar, through the executor its
+    options name; ``config.data`` may be an ``--format hf`` export (read as the dataset it came from)."""
+    from foldbench.export.hf_read import dataset_directory
+    from foldbench.harness.evaluation import run_dataset
+    from foldbench.integrations.executors import executor_for
+    from foldbench.tasks import resolve
+
+    config = replace(config, data=dataset_directory(config.data, resolve(config.task)))
     bars = _Bars()
     try:
-        return run_dataset(**kwargs, on_start=bars.start)
+        with executor_for(config.options) as executor:
+            return run_dataset(config, executor=executor, on_start=bars.start)
     finally:
         bars.close()
 
@@ -71,23 +97,14 @@ def eval_command(
     model: Annotated[str, typer.Option("--model", "-m", help="random, oracle, openai:NAME or transformers:PATH.")],
     run: Annotated[str | None, typer.Option("--run", help="Run name (default: task-modality-model).")] = None,
     modality: Annotated[str | None, typer.Option(help="text or image (default: the dataset's first).")] = None,
-    base_url: Annotated[
-        str | None, typer.Option(help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1.")
-    ] = None,
-    api_key_env: Annotated[str, typer.Option(help="Environment variable holding the API key.")] = "OPENAI_API_KEY",
-    concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight at once.")] = 8,
+    base_url: BaseUrlOption = None,
+    api_key_env: ApiKeyEnvOption = "OPENAI_API_KEY",
+    concurrency: ConcurrencyOption = 8,
     limit: Annotated[int | None, typer.Option(min=1, help="Only the first N items.")] = None,
-    repeats: Annotated[
-        int,
-        typer.Option(
-            min=1,
-            help="Ask each item N times (each asking stored on its own; reports give mean ± std over the repeats "
-            "and the best of N). Raising N later asks only the new repeats.",
-        ),
-    ] = 1,
-    temperature: Annotated[float | None, typer.Option(min=0.0, help="Sampling temperature.")] = None,
-    max_tokens: Annotated[int | None, typer.Option(min=1, help="Completion token limit.")] = None,
-    timeout: Annotated[float | None, typer.Option(min=0.001, help="Seconds per request attempt.")] = None,
+    repeats: RepeatsOption = 1,
+    temperature: TemperatureOption = None,
+    max_tokens: MaxTokensOption = None,
+    timeout: TimeoutOption = None,
     seed: Annotated[int, typer.Option(min=0, max=2**63 - 1, help="Seed of the random baseline.")] = 0,
     db: Annotated[
         str,
@@ -97,38 +114,37 @@ def eval_command(
             "uploaded again when it ends).",
         ),
     ] = str(DEFAULT_DB),
-    executor: Annotated[
-        str, typer.Option(help="local, or ray (requests sent by Ray workers; needs foldbench[ray]).")
-    ] = "local",
-    workers: Annotated[int, typer.Option(min=1, help="With --executor ray: Ray workers sending requests.")] = 2,
-    ray_address: Annotated[
-        str | None, typer.Option(help="With --executor ray: a running cluster's HOST:PORT or 'auto' (default: local).")
-    ] = None,
+    executor: ExecutorOption = "local",
+    workers: WorkersOption = 2,
+    ray_address: RayAddressOption = None,
 ) -> None:
     """Evaluate a model on a dataset; every reply is stored, so re-running the command resumes the run."""
     from foldbench.harness import summary_line
+    from foldbench.harness.config import EvalConfig, RunOptions
     from foldbench.storage import local_copy
 
+    options = RunOptions(
+        base_url=base_url, api_key_env=api_key_env, concurrency=concurrency, repeats=repeats, seed=seed,
+        temperature=temperature, max_tokens=max_tokens, timeout_s=timeout, executor=_executor_name(executor),
+        workers=workers, ray_address=ray_address,
+    )  # fmt: skip
     with local_copy(db) as local_db:
-        _, summary = run_eval(
-            task_name=task,
-            data=data,
-            model_spec=model,
-            run_name=run,
-            db=local_db,
-            modality=modality,
-            base_url=base_url,
-            api_key_env=api_key_env,
-            concurrency=concurrency,
-            limit=limit,
-            repeats=repeats,
-            seed=seed,
-            params=_model_params(temperature, max_tokens, timeout),
-            executor=executor,
-            workers=workers,
-            ray_address=ray_address,
-        )
+        config = EvalConfig(
+            task=task, data=data, model=model, db=local_db, run_name=run, modality=modality, limit=limit,
+            options=options,
+        )  # fmt: skip
+        _, summary = run_eval(config)
     console.print(summary_line(summary))
+
+
+def _executor_name(executor: str) -> ExecutorName:
+    """``--executor`` as one of :data:`~foldbench.harness.config.EXECUTORS` (a one-line error otherwise)."""
+    from foldbench.harness.config import EXECUTORS
+
+    for name in EXECUTORS:
+        if executor == name:
+            return name
+    raise ArgumentError(f"--executor must be local or ray, got {executor!r}")
 
 
 def report_command(
@@ -238,15 +254,35 @@ def suite_command(
     model: Annotated[
         list[str] | None, typer.Option("--model", "-m", help="Extra model(s) besides the baselines.")
     ] = None,
-    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server for --model openai:NAME.")] = None,
-    api_key_env: Annotated[str, typer.Option(help="Environment variable holding the API key.")] = "OPENAI_API_KEY",
-    concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight at once.")] = 8,
+    base_url: BaseUrlOption = None,
+    api_key_env: ApiKeyEnvOption = "OPENAI_API_KEY",
+    concurrency: ConcurrencyOption = 8,
+    repeats: RepeatsOption = 1,
+    temperature: TemperatureOption = None,
+    max_tokens: MaxTokensOption = None,
+    timeout: TimeoutOption = None,
+    executor: Annotated[
+        str,
+        typer.Option(
+            help="local, or ray (the --model requests sent by Ray workers; needs foldbench[ray]); the baselines "
+            "run locally."
+        ),
+    ] = "local",
+    workers: WorkersOption = 2,
+    ray_address: RayAddressOption = None,
 ) -> None:
     """The main job: generate a small suite of every registered task, evaluate the baselines (and any --model) in
     every modality each task has, write every report and a summary."""
+    from foldbench.harness.config import RunOptions
     from foldbench.harness.suite import plan_suite, run_suite
+    from foldbench.integrations.executors import executor_for
     from foldbench.tasks.registry import problems
 
+    options = RunOptions(
+        base_url=base_url, api_key_env=api_key_env, concurrency=concurrency, repeats=repeats,
+        temperature=temperature, max_tokens=max_tokens, timeout_s=timeout, executor=_executor_name(executor),
+        workers=workers, ray_address=ray_address,
+    )  # fmt: skip
     parts = plan_suite(
         n, tasks=split_list(tasks) if tasks else None, modalities=split_list(modality) if modality else None
     )
@@ -254,16 +290,10 @@ def suite_command(
         warn(problem)
     bars = _Bars()
     try:
-        run_names, header, rows = run_suite(
-            out,
-            parts,
-            seed=seed,
-            models=model or [],
-            base_url=base_url,
-            api_key_env=api_key_env,
-            concurrency=concurrency,
-            on_start=bars.start,
-        )
+        with executor_for(options) as runs_on:
+            run_names, header, rows = run_suite(
+                out, parts, seed=seed, models=model or [], options=options, executor=runs_on, on_start=bars.start
+            )
     finally:
         bars.close()
     console.print(overview_table(header, rows))

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from foldbench.cli._common import console, int_list, progress_bar, split_list
+from foldbench.errors import UsageError
+
+if TYPE_CHECKING:
+    from foldbench.tasks.dataset import ItemSource
 
 __all__ = ["generate", "knob_options"]
 
@@ -28,6 +34,22 @@ def knob_options(options: list[str]) -> dict[str, Any]:
             raise typer.BadParameter(f"knob {name.strip()!r} is given twice", param_hint="'--knob'")
         knobs[name.strip()] = knob_value(value.strip())
     return knobs
+
+
+@contextmanager
+def _item_source(executor: str, workers: int, ray_address: str | None) -> Iterator[ItemSource]:
+    """The item source ``--executor`` names; Ray is joined for as long as it is used."""
+    from foldbench.tasks.dataset import local_items
+
+    if executor == "local":
+        yield local_items
+    elif executor == "ray":
+        from foldbench.integrations.ray_generate import ray_item_source
+
+        with ray_item_source(workers=workers, address=ray_address) as source:
+            yield source
+    else:
+        raise UsageError(f"--executor must be local or ray, got {executor!r}")
 
 
 def generate(
@@ -104,7 +126,7 @@ def generate(
         knobs["split"] = split
     chosen = make(task_name)
     knobs = parse_knobs(chosen.knob_schema, chosen.id, knobs).given()  # lists as lists in the manifest
-    with progress_bar(f"generating {task_name}", n) as progress:
+    with _item_source(executor, workers, ray_address) as source, progress_bar(f"generating {task_name}", n) as bar:
         manifest = write_dataset(
             task_name,
             out,
@@ -113,10 +135,9 @@ def generate(
             modalities=modalities,
             knobs=knobs,
             overwrite=overwrite,
-            on_item=lambda _item: progress.advance(progress.task_ids[0]),
+            on_item=lambda _item: bar.advance(bar.task_ids[0]),
             workers=workers,
-            executor=executor,
-            ray_address=ray_address,
+            source=source,
         )
     console.print(
         f"wrote {manifest['items_written']} items of {manifest['task']} "

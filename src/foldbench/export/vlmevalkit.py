@@ -27,9 +27,9 @@ from typing import Any
 from foldbench.export._output import ExportError, destination, staged
 from foldbench.export._source import Source, open_source
 from foldbench.export.choices import choice_field
-from foldbench.human.questions import without_reply_format
 from foldbench.messages import ImagePart, TextPart
 from foldbench.tasks.base import Item
+from foldbench.tasks.reply_format import without_reply_format
 
 __all__ = ["export_vlmevalkit", "letter_request", "option_texts", "tsv_name"]
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from foldbench.errors import FoldbenchError
+from foldbench.errors import FoldbenchError, UsageError
+from foldbench.harness.config import EvalConfig
+from foldbench.harness.executors import Executor, LocalExecutor
 from foldbench.harness.runner import RunSummary, evaluate
 from foldbench.harness.store import Store
 from foldbench.tasks.base import Item, Task
@@ -42,68 +44,47 @@ def default_run_name(task: Task, modality: str, model_spec: str) -> str:
 
 
 def run_dataset(
+    config: EvalConfig,
     *,
-    task_name: str,
-    data: Path,
-    model_spec: str,
-    run_name: str | None,
-    db: Path,
-    modality: str | None = None,
-    base_url: str | None = None,
-    api_key_env: str = "OPENAI_API_KEY",
-    concurrency: int = 8,
-    limit: int | None = None,
-    seed: int = 0,
-    params: Mapping[str, Any] | None = None,
+    executor: Executor | None = None,
     on_start: Callable[[str, int], Callable[[], None] | None] | None = None,
-    executor: str = "local",
-    workers: int = 2,
-    ray_address: str | None = None,
-    repeats: int = 1,
 ) -> tuple[str, RunSummary]:
-    """Evaluate one model on one dataset into the store ``db``, asking each item ``repeats`` times; returns the
-    run name and what was done.
+    """Evaluate ``config.model`` on the dataset ``config.data`` into the store ``config.db``, asking each item
+    ``config.options.repeats`` times; returns the run name and what was done.
 
-    ``on_start(run name, item count)`` may return a function called after each item (a progress bar).
-    ``executor="ray"`` sends the requests through ``workers`` Ray actors with one limit of ``concurrency``
-    requests in flight per endpoint (see :mod:`foldbench.integrations.ray_eval`).
+    ``executor`` builds the model (default: a :class:`~foldbench.harness.executors.LocalExecutor`; a run whose
+    options name the Ray executor must be handed one, see
+    :func:`foldbench.integrations.executors.executor_for`); it stays open for its caller. ``on_start(run name,
+    item count)`` may return a function called after each item (a progress bar). ``config.data`` must be a dataset
+    directory: an ``--format hf`` export is read as one by :func:`foldbench.export.hf_read.dataset_directory`.
+
+    Raises:
+        UsageError: the options name the Ray executor and none is given.
+        DatasetError: the dataset is missing, of another task or engine version, or cannot be asked.
     """
-    from foldbench.export.hf_read import dataset_directory
-    from foldbench.models.registry import make_model
-    from foldbench.tasks import resolve
     from foldbench.tasks.dataset import check_items
 
-    data = dataset_directory(data, resolve(task_name))  # an '--format hf' export reads as the dataset it came from
-    task, items, manifest = load_dataset(task_name, data)
-    modality = modality or manifest["modalities"][0]
+    options = config.options
+    if executor is None:
+        if options.executor != "local":
+            raise UsageError(
+                f"executor {options.executor!r} is not built here: pass "
+                "executor=foldbench.integrations.executors.executor_for(config.options)"
+            )
+        executor = LocalExecutor()
+    data = config.data
+    task, items, manifest = load_dataset(config.task, data)
+    modality = config.modality or manifest["modalities"][0]
     if modality not in manifest["modalities"]:
         raise FoldbenchError(
             f"{data} was generated with modalities {', '.join(manifest['modalities'])}, not {modality!r}"
         )
-    if limit is not None:
-        items = items[:limit]
+    if config.limit is not None:
+        items = items[: config.limit]
     check_items(task, items, data, modality)
-    if repeats < 1:
-        raise FoldbenchError(f"--repeats must be at least 1, got {repeats}")
-    if executor not in ("local", "ray"):
-        raise FoldbenchError(f"--executor must be local or ray, got {executor!r}")
-    leave: Callable[[], None] = lambda: None  # noqa: E731
-    if executor == "ray":
-        from foldbench.integrations.ray import connect
-        from foldbench.integrations.ray_eval import RayModel
-
-        leave = connect(workers, ray_address)
-        try:
-            model: Any = RayModel(
-                model_spec, workers=workers, concurrency=concurrency, base_url=base_url, api_key_env=api_key_env,
-                seed=seed, params=params,
-            )  # fmt: skip
-        except BaseException:
-            leave()
-            raise
-    else:
-        model = make_model(model_spec, base_url=base_url, api_key_env=api_key_env, seed=seed, **dict(params or {}))
-    run_name = run_name or default_run_name(task, modality, model_spec)
+    model = executor.build_model(config.model, options)
+    run_name = config.run_name or default_run_name(task, modality, config.model)
+    repeats = options.repeats
     on_item = on_start(run_name, len(items) * repeats) if on_start is not None else None
 
     async def go() -> RunSummary:
@@ -116,16 +97,13 @@ def run_dataset(
                 items=items,
                 model=model,
                 modality=modality,
-                concurrency=concurrency,
+                concurrency=options.concurrency,
                 on_item=on_item,
                 repeats=repeats,
             )
         finally:
             await model.aclose()
 
-    try:
-        with Store(db) as store:
-            summary = asyncio.run(go())
-    finally:
-        leave()
+    with Store(config.db) as store:
+        summary = asyncio.run(go())
     return run_name, summary

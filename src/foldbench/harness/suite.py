@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from foldbench.errors import InvalidKnobError, did_you_mean
+from foldbench.errors import InvalidKnobError, UsageError, did_you_mean
+from foldbench.harness.config import EvalConfig, RunOptions
 from foldbench.harness.evaluation import run_dataset
+from foldbench.harness.executors import Executor, LocalExecutor
 from foldbench.harness.report import runs_overview, write_report
 from foldbench.harness.store import Store
 
@@ -111,19 +113,31 @@ def _dataset(part: SuitePart, data: Path, seed: int, on_item: Callable[[], None]
     )
 
 
+def _options_for(spec: str, options: RunOptions) -> RunOptions:
+    """The options of one model's runs: the endpoint only for ``openai:`` models; the baselines, which take no
+    generation parameters, run in this process."""
+    if spec in BASELINES:
+        return replace(options, base_url=None, temperature=None, max_tokens=None, timeout_s=None, executor="local")
+    return options if spec.startswith("openai:") else replace(options, base_url=None)
+
+
 def run_suite(
     out: Path,
     parts: Sequence[SuitePart],
     *,
     seed: int = 0,
     models: Sequence[str] = (),
-    base_url: str | None = None,
-    api_key_env: str = "OPENAI_API_KEY",
-    concurrency: int = 8,
+    options: RunOptions = RunOptions(),
+    executor: Executor | None = None,
     on_start: Callable[[str, int], Callable[[], None] | None] | None = None,
 ) -> tuple[list[str], list[str], list[list[str]]]:
     """Generate (or reuse) each dataset under ``out/data``, evaluate the baselines and ``models`` in each of its
     modalities into ``out/runs.db``, write each run's report under ``out/reports`` and ``out/summary.md``.
+
+    Every run is made with ``options`` (``base_url`` only for ``openai:`` models; the baselines take no generation
+    parameters and always run in this process); ``models`` are built by ``executor`` (default: a local one; a Ray
+    executor when the options name Ray, see :func:`foldbench.integrations.executors.executor_for`), which stays
+    open for its caller.
 
     Returns the run names and the summary table (header, rows). ``on_start(description, total)`` may return a
     function called after each generated or evaluated item (progress bars).
@@ -132,6 +146,12 @@ def run_suite(
     from foldbench.tasks.dataset import read_items
 
     db = out / "runs.db"
+    local = LocalExecutor()
+    if executor is None and options.executor != "local":
+        raise UsageError(
+            f"executor {options.executor!r} is not built here: pass "
+            "executor=foldbench.integrations.executors.executor_for(options)"
+        )
     run_names: list[str] = []
     for part in parts:
         data = out / "data" / part.folder
@@ -139,18 +159,16 @@ def run_suite(
         task, items = make(part.task_id), read_items(data)
         for spec in (*BASELINES, *models):
             for modality in part.modalities:
-                run_name, _ = run_dataset(
-                    task_name=part.task_id,
+                config = EvalConfig(
+                    task=part.task_id,
                     data=data,
-                    model_spec=spec,
-                    run_name=None,
+                    model=spec,
                     db=db,
                     modality=modality,
-                    base_url=base_url if spec.startswith("openai:") else None,
-                    api_key_env=api_key_env,
-                    concurrency=concurrency,
-                    on_start=on_start,
+                    options=_options_for(spec, options),
                 )
+                runs_on = local if spec in BASELINES else executor
+                run_name, _ = run_dataset(config, executor=runs_on, on_start=on_start)
                 run_names.append(run_name)
                 with Store(db) as store:
                     write_report(store, run_name, out / "reports" / run_name, task=task, items=items)

@@ -9,13 +9,13 @@ answers with the page's buttons instead, so such paragraphs are replaced by a se
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from foldbench.human.forms import FormKind
 from foldbench.messages import ImagePart, Part, Prompt, TextPart, VideoPart
+from foldbench.tasks.reply_format import without_reply_format
 
-__all__ = ["HOW_TO_ANSWER", "ParticipantQuestion", "participant_question", "study_title", "without_reply_format"]
+__all__ = ["HOW_TO_ANSWER", "ParticipantQuestion", "participant_question", "study_title"]
 
 #: How a person answers each kind of form (replaces the model's reply-format instructions).
 HOW_TO_ANSWER: dict[FormKind, str] = {
@@ -32,20 +32,6 @@ HOW_TO_ANSWER: dict[FormKind, str] = {
     "letters": "Click the option you choose, or press its letter (A–D) or number (1–4) and then Enter.",
     "choice": "Click the answer you choose, or press its number (or letter) and then Enter.",
 }
-
-_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
-
-
-def _is_reply_format(paragraph: str) -> bool:
-    """Whether a paragraph only tells a model how to format its reply."""
-    return "JSON" in paragraph or paragraph.lstrip().startswith(("{", '"'))
-
-
-def without_reply_format(text: str) -> str:
-    """``text`` without its paragraphs that only tell a model how to format its reply (JSON instructions)."""
-    paragraphs = [p for p in _PARAGRAPH_BREAK.split(text) if p.strip() and not _is_reply_format(p)]
-    return "\n\n".join(p.strip("\n") for p in paragraphs)
-
 
 @dataclass(frozen=True, slots=True)
 class ParticipantQuestion:

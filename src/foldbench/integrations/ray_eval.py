@@ -1,14 +1,15 @@
 """``eval --executor ray``: a model's requests fanned out over Ray workers, with one shared limit per endpoint.
 
-:class:`RayModel` is a model adapter like any other, so the runner is unchanged: it renders, keys, stores and
-scores in the driver, committing each reply to the run store as it arrives, and a killed run resumes exactly as
-a local one. Each request goes to one of ``workers`` Ray actors that hold the real adapter (built from the same
-spec and settings); before sending it, the actor takes a slot from the endpoint's limiter, a named Ray actor
-shared by every process evaluating against that endpoint, so no more than ``concurrency`` requests are in flight
-there however many drivers and workers there are. The limiter outlives a run (it is detached); each run sets
-its size to its own ``concurrency`` when it starts, so the latest run's limit holds for the endpoint, and frees
-the slots of workers that died with a killed run, so a resumed run is not held up by them. The API key
-variable is passed to the workers' environment.
+:class:`RayExecutor` is the harness's executor for Ray: it joins (or starts) Ray when it builds its first model
+and leaves it when closed. The model it builds, a :class:`RayModel`, is a model adapter like any other, so the
+runner is unchanged: it renders, keys, stores and scores in the driver, committing each reply to the run store as
+it arrives, and a killed run resumes exactly as a local one. Each request goes to one of ``workers`` Ray actors
+that hold the real adapter (built from the same spec and settings); before sending it, the actor takes a slot from
+the endpoint's limiter, a named Ray actor shared by every process evaluating against that endpoint, so no more
+than ``concurrency`` requests are in flight there however many drivers and workers there are. The limiter
+outlives a run (it is detached); each run sets its size to its own ``concurrency`` when it starts, so the latest
+run's limit holds for the endpoint, and frees the slots of workers that died with a killed run, so a resumed run
+is not held up by them. The API key variable is passed to the workers' environment.
 """
 
 from __future__ import annotations
@@ -19,14 +20,16 @@ import hashlib
 import itertools
 import os
 from collections import Counter
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from types import TracebackType
+from typing import Any, Self
 
 from foldbench.errors import FoldbenchError
-from foldbench.integrations.ray import _ray
+from foldbench.harness.config import RunOptions
+from foldbench.integrations.ray import _ray, connect
 from foldbench.models.base import ModelReply, ModelRequest
 
-__all__ = ["RayModel", "limiter_name"]
+__all__ = ["RayExecutor", "RayModel", "limiter_name"]
 
 _NAMESPACE = "foldbench"
 _PING_TIMEOUT_S = 10.0
@@ -138,8 +141,8 @@ class RayModel:
         probe = make_model(spec, base_url=base_url, api_key_env=api_key_env, seed=seed, **dict(params or {}))
         if isinstance(probe, BaselineModel):
             raise FoldbenchError(f"--executor ray sends requests to a model; the baseline {spec!r} runs locally")
-        self.name = probe.name
-        self.params = dict(probe.params)
+        self.name: str = probe.name
+        self.params: Mapping[str, Any] = dict(probe.params)
         self._probe = probe
         settings = {"base_url": base_url, "api_key_env": api_key_env, "seed": seed, **dict(params or {})}
         environment = {api_key_env: os.environ[api_key_env]} if api_key_env in os.environ else {}
@@ -167,3 +170,43 @@ class RayModel:
         await asyncio.gather(*(w.aclose.remote() for w in self._workers))
         for worker in self._workers:
             ray.kill(worker)
+
+
+class RayExecutor:
+    """The harness's Ray executor: each model it builds is a :class:`RayModel` with ``workers`` actors.
+
+    Ray is started locally (``num_cpus`` = ``workers``) or joined at ``address`` when the first model is built;
+    ``close`` leaves it again (unless it was running before).
+    """
+
+    def __init__(self, *, workers: int = 2, address: str | None = None) -> None:
+        self.workers = workers
+        self.address = address
+        self._leave: Callable[[], None] | None = None
+
+    def connect(self) -> None:
+        """Join (or start) Ray now: an unreachable address or a missing extra fails here, before any run."""
+        if self._leave is None:
+            self._leave = connect(self.workers, self.address)
+
+    def build_model(self, spec: str, options: RunOptions) -> RayModel:
+        """A :class:`RayModel` of ``spec`` sending ``options.concurrency`` requests at most per endpoint."""
+        self.connect()
+        return RayModel(
+            spec, workers=self.workers, concurrency=options.concurrency, base_url=options.base_url,
+            api_key_env=options.api_key_env, seed=options.seed, params=options.params,
+        )  # fmt: skip
+
+    def close(self) -> None:
+        """Leave Ray (a no-op when Ray was running before this executor joined it, or was never joined)."""
+        leave, self._leave = self._leave, None
+        if leave is not None:
+            leave()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.close()

@@ -8,21 +8,27 @@ dataset's and moves each file into place the first time its name appears, so the
 one written by a single process. The temporary folder is removed at the end, whether the run succeeds or not.
 
 The workers write to the dataset directory's path, so on a cluster of several machines it must be on a file
-system every node sees at that path.
+system every node sees at that path. :func:`sharded_items` is an item source of
+:func:`foldbench.tasks.dataset.write_dataset`; :func:`ray_item_source` joins Ray for the time it is used:
+
+    with ray_item_source(workers=8) as source:
+        write_dataset("pfp/single-step", out, n=1000, seed=0, modalities=("image",), workers=8, source=source)
 """
 
 from __future__ import annotations
 
 import shutil
 import uuid
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from foldbench.integrations.ray import ray_map_ordered
+from foldbench.integrations.ray import connect, ray_map_ordered
+from foldbench.tasks.dataset import GenerationJob, ItemSource, chunk_size
 
-__all__ = ["ShardedItem", "shard_size", "sharded_items"]
+__all__ = ["ShardedItem", "ray_item_source", "sharded_items"]
 
 _SHARD_ITEMS = "items.jsonl"
 _SHARD_FILES = "files"
@@ -77,30 +83,14 @@ def _write_shard(work: _Range) -> list[tuple[str, list[str]]]:
     return account
 
 
-def shard_size(n: int, workers: int) -> int:
-    """Items per Ray task: about eight ranges per worker, between 1 and 64 items each.
-
-    >>> shard_size(300, 2), shard_size(3, 8), shard_size(100_000, 4)
-    (18, 1, 64)
-    """
-    return max(1, min(64, n // (8 * workers) or 1))
-
-
-def sharded_items(
-    task_id: str,
-    out: Path,
-    *,
-    n: int,
-    seed: int,
-    modalities: tuple[str, ...],
-    knobs: dict[str, Any],
-    workers: int,
-) -> Generator[ShardedItem]:
-    """Every item in index order, generated and written by Ray tasks into shards under ``out`` (Ray must be
-    connected). A file yielded belongs to the caller until the next item is asked for; the shards are removed
-    when the iteration ends or is closed."""
+def sharded_items(job: GenerationJob) -> Generator[ShardedItem]:
+    """Every item of the job in index order, generated and written by Ray tasks into shards under ``job.out``
+    (Ray must be connected). A file yielded belongs to the caller until the next item is asked for; the shards are
+    removed when the iteration ends or is closed."""
+    task_id, out, n, seed, modalities, knobs = job.task_id, job.out, job.n, job.seed, job.modalities, job.knobs
+    workers = job.workers
     root = out.absolute() / f".shards-{uuid.uuid4().hex[:12]}"  # the workers may run in another directory
-    size = shard_size(n, workers)
+    size = chunk_size(n, workers)
     ranges = [
         _Range(task_id, seed, start, min(n, start + size), modalities, knobs, str(root / f"{start:09d}"))
         for start in range(0, n, size)
@@ -116,3 +106,14 @@ def sharded_items(
             shutil.rmtree(directory)
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+@contextmanager
+def ray_item_source(*, workers: int, address: str | None = None) -> Iterator[ItemSource]:
+    """Join (or start, with ``workers`` CPUs) Ray, give :func:`sharded_items` as the item source, and leave Ray
+    again at the end. A missing extra or an unreachable address fails on entry, before anything is written."""
+    leave = connect(workers, address)
+    try:
+        yield sharded_items
+    finally:
+        leave()

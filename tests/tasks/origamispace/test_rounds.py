@@ -14,7 +14,7 @@ from foldbench.models.registry import make_model
 from foldbench.tasks import make
 from foldbench.tasks.dataset import read_items, write_dataset
 from foldbench.tasks.origamispace.rounds import plot_round_scores, round_scores
-from tests.support.fake_openai import reply
+from foldbench.testing.fake_openai import reply
 
 TASK_ID = "origamispace/codegen-feedback-v1"
 

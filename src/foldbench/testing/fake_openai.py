@@ -1,4 +1,5 @@
-"""A scripted OpenAI-compatible chat-completions server for tests and benchmarks.
+"""A scripted OpenAI-compatible chat-completions server for tests and benchmarks (foldbench's tests use it through
+their ``fake_openai_server`` fixture, which stops every server it started after the test).
 
 ``FakeOpenAI(script)`` listens on 127.0.0.1 (an ephemeral port) in a background thread. For every
 ``POST .../chat/completions`` it calls ``script(request_json, attempt)``, where ``attempt`` counts the requests
@@ -20,13 +21,11 @@ import json
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any, Self
-
-import pytest
 
 __all__ = [
     "HOSTILE",
@@ -42,7 +41,6 @@ __all__ = [
     "huge_number",
     "lone_surrogate",
     "oversized",
-    "fake_openai_server",
     "malformed",
     "no_choices",
     "prompt_key",
@@ -372,18 +370,3 @@ class FakeOpenAI:
         else:  # do not hide the test's own failure behind a script error
             self._script_errors.clear()
             self.stop()
-
-
-@pytest.fixture
-def fake_openai_server() -> Iterator[Callable[[Script], FakeOpenAI]]:
-    """A factory fixture: ``fake_openai_server(script)`` starts a server that stops after the test."""
-    servers: list[FakeOpenAI] = []
-
-    def start(script: Script) -> FakeOpenAI:
-        server = FakeOpenAI(script).start()
-        servers.append(server)
-        return server
-
-    yield start
-    for server in servers:
-        server.stop()

@@ -1,3 +1,0 @@
-"""Fixtures of the model adapter tests."""
-
-from tests.support.fake_openai import fake_openai_server  # noqa: F401  (a fixture)
