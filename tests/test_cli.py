@@ -97,3 +97,12 @@ def test_generate_pfp_split_gives_that_split_and_the_manifest_says_so(tmp_path: 
         "generate", "pfp", "--task", "single-step", "-n", "1", "--split", "dev", "--out", str(tmp_path / "e")
     )
     assert bad.returncode != 0 and "Traceback" not in bad.stderr and "split" in bad.stderr
+
+
+@pytest.mark.parametrize(
+    "args", [("pft", "enumerate", "--group", "1,2"), ("pft", "show", "H1-F", "--hole", "star,small,0,1"), ()]
+)
+def test_in_process_runs_give_what_a_real_process_gives(args: tuple[str, ...]) -> None:
+    """The in-process runs the other tests use are faithful: the same exit code and text as ``python -m``."""
+    real, here = run(*args), run_in_process(*args)
+    assert (here.returncode, here.stdout, here.stderr) == (real.returncode, real.stdout, real.stderr)
