@@ -1,4 +1,5 @@
-"""The command line as a user runs it: real subprocesses, exit codes, no tracebacks."""
+"""The command line as a user runs it: exit codes, no tracebacks. The first two tests start a real process (the
+entry point and its imports); the rest call the same entry point in this process (``tests.support.cli``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.cli import run_in_process
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -59,14 +62,14 @@ def test_generate_writes_a_dataset(tmp_path: Path) -> None:
     ],
 )
 def test_bad_input_gets_one_clear_line(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
-    result = run(*(a.replace("{tmp}", str(tmp_path)) for a in args))
+    result = run_in_process(*(a.replace("{tmp}", str(tmp_path)) for a in args))
     assert result.returncode != 0
     assert message in result.stderr
     assert "Traceback" not in result.stderr
 
 
 def test_show_and_plan_agree() -> None:
-    shown = run("pft", "show", "V2-F H1-F", "--hole", "triangle,large,90,26")
+    shown = run_in_process("pft", "show", "V2-F H1-F", "--hole", "triangle,large,90,26")
     assert shown.returncode == 0
     assert "unfolding: H2-F V1-F" in shown.stdout
     holes = [line.split() for line in shown.stdout.splitlines() if line.startswith("  triangle")]
@@ -74,7 +77,7 @@ def test_show_and_plan_agree() -> None:
     args = ["pft", "plan", "--folds", "2"]
     for parts in holes:  # "triangle large direction D at L"
         args += ["--hole", f"triangle,large,{parts[3]},{parts[5]}"]
-    planned = run(*args)
+    planned = run_in_process(*args)
     assert planned.returncode == 0, planned.stderr
     assert planned.stdout.startswith("folds: ")
 
@@ -82,13 +85,24 @@ def test_show_and_plan_agree() -> None:
 def test_generate_pfp_split_gives_that_split_and_the_manifest_says_so(tmp_path: Path) -> None:
     import json
 
-    result = run("generate", "pfp", "--task", "single-step", "-n", "5", "--seed", "3", "--split", "test", "--out",
-                 str(tmp_path / "d"))  # fmt: skip
+    result = run_in_process("generate", "pfp", "--task", "single-step", "-n", "5", "--seed", "3", "--split", "test",
+                            "--out", str(tmp_path / "d"))  # fmt: skip
     assert result.returncode == 0, result.stderr
     manifest = json.loads((tmp_path / "d" / "manifest.json").read_text())
     assert manifest["split"] == "test" and manifest["knobs"] == {"split": "test"}
     assert manifest["legibility"]["min_feature_px"] >= 3
     items = [json.loads(line) for line in (tmp_path / "d" / "items.jsonl").read_text().splitlines()]
     assert [item["metadata"]["split"] for item in items] == ["test"] * 5
-    bad = run("generate", "pfp", "--task", "single-step", "-n", "1", "--split", "dev", "--out", str(tmp_path / "e"))
+    bad = run_in_process(
+        "generate", "pfp", "--task", "single-step", "-n", "1", "--split", "dev", "--out", str(tmp_path / "e")
+    )
     assert bad.returncode != 0 and "Traceback" not in bad.stderr and "split" in bad.stderr
+
+
+@pytest.mark.parametrize(
+    "args", [("pft", "enumerate", "--group", "1,2"), ("pft", "show", "H1-F", "--hole", "star,small,0,1"), ()]
+)
+def test_in_process_runs_give_what_a_real_process_gives(args: tuple[str, ...]) -> None:
+    """The in-process runs the other tests use are faithful: the same exit code and text as ``python -m``."""
+    real, here = run(*args), run_in_process(*args)
+    assert (here.returncode, here.stdout, here.stderr) == (real.returncode, real.stdout, real.stderr)

@@ -5,17 +5,18 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from foldbench.crease.errors import CreasePatternError
 from foldbench.origami.targets import InvalidTargetError, target_from_file
+from tests.support.cli import run_in_process
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "foldbench", *args], capture_output=True, text=True, timeout=300)
+    """``foldbench ARGS`` in this process (the entry point's own start-up is tested in ``tests/test_cli.py``)."""
+    return run_in_process(*args)
 
 
 def _fold_file(path: Path, coords: list, edges: list, assignments: str) -> Path:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +20,7 @@ from foldbench.harness.audit import (
     register_choice_reader,
     wilson_interval,
 )
+from tests.support.cli import run_in_process
 
 LETTERS = "ABCD"
 
@@ -185,16 +184,14 @@ def test_the_command_writes_the_report_and_fails_on_a_flag(tmp_path: Path) -> No
     white, black = np.full((24, 24), 255, np.uint8), np.zeros((24, 24), np.uint8)
     answers = [n % 4 for n in range(20)]
     data = _write_dataset(tmp_path / "data", [[black if k == a else white for k in range(4)] for a in answers], answers)
-    command = [sys.executable, "-m", "foldbench", "audit", str(data), "--out", str(tmp_path / "out")]
-    flagged = subprocess.run(command, capture_output=True, text=True, check=False)
+    command = ["audit", str(data), "--out", str(tmp_path / "out")]
+    flagged = run_in_process(*command)
     assert flagged.returncode == 1, flagged.stderr
     assert "outside band" in (tmp_path / "out" / "audit.md").read_text()
     assert json.loads((tmp_path / "out" / "audit.json").read_text())["flagged"]
-    relaxed = subprocess.run([*command, "--no-fail-on-flag"], capture_output=True, text=True, check=False)
+    relaxed = run_in_process(*command, "--no-fail-on-flag")
     assert relaxed.returncode == 0
-    missing = subprocess.run(
-        [sys.executable, "-m", "foldbench", "audit", str(tmp_path / "nothing")], capture_output=True, text=True
-    )
+    missing = run_in_process("audit", str(tmp_path / "nothing"))
     assert missing.returncode == 1 and "Traceback" not in missing.stderr
     assert len(missing.stderr.strip().splitlines()) == 1
 

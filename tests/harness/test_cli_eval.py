@@ -1,4 +1,5 @@
-"""``foldbench eval / report / compare / suite`` as a user runs them."""
+"""``foldbench eval / report / compare / suite`` as a user runs them: ``suite`` in a real process, the others
+through the same entry point in this one (``tests.support.cli``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import sys
 from pathlib import Path
 
 from foldbench.testing.fake_openai import always, status
+from tests.support.cli import run_in_process
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -32,7 +34,7 @@ def _free_port() -> int:
 def test_baselines_report_and_compare(tmp_path: Path, prediction_dataset: Path) -> None:
     db = tmp_path / "runs.db"
     for model in ("oracle", "random"):
-        result = run(
+        result = run_in_process(
             "eval",
             "--task",
             "mentalblackboard/prediction",
@@ -49,14 +51,14 @@ def test_baselines_report_and_compare(tmp_path: Path, prediction_dataset: Path) 
         )
         assert result.returncode == 0, result.stderr
         assert "12/12 items scored" in result.stdout
-    report = run("report", "random", "--db", str(db), "--out", str(tmp_path / "report"))
+    report = run_in_process("report", "random", "--db", str(db), "--out", str(tmp_path / "report"))
     assert report.returncode == 0, report.stderr
     markdown = (tmp_path / "report" / "report.md").read_text()
     html = (tmp_path / "report" / "report.html").read_text()
     assert "## By group" in markdown and "exact_match" in markdown
     assert html.count("data:image/png;base64,") >= 2  # the plot and gallery pictures are embedded
     assert "model&#39;s answer" in html or "model's answer" in html
-    compared = run("compare", "oracle", "random", "--db", str(db))
+    compared = run_in_process("compare", "oracle", "random", "--db", str(db))
     assert compared.returncode == 0
     exact = next(row for row in compared.stdout.splitlines() if "exact_match" in row)
     assert "100.0" in exact
@@ -64,7 +66,7 @@ def test_baselines_report_and_compare(tmp_path: Path, prediction_dataset: Path) 
 
 def test_bad_input_is_one_line_and_loses_nothing(tmp_path: Path, prediction_dataset: Path, fake_openai_server) -> None:  # type: ignore[no-untyped-def]
     db = tmp_path / "runs.db"
-    ok = run(
+    ok = run_in_process(
         "eval",
         "--task",
         "mentalblackboard/prediction",
@@ -145,14 +147,14 @@ def test_bad_input_is_one_line_and_loses_nothing(tmp_path: Path, prediction_data
         ),
     ]
     for args, message in cases:
-        result = run("eval", *args, "--db", str(db), env={"OPENAI_API_KEY": ""})
+        result = run_in_process("eval", *args, "--db", str(db), env={"OPENAI_API_KEY": ""})
         assert result.returncode != 0, args
         assert message in result.stderr, (args, result.stderr)
         assert "Traceback" not in result.stderr
         assert len(result.stderr.strip().splitlines()) <= 2, result.stderr
-    again = run("compare", "keep", "--db", str(db))
+    again = run_in_process("compare", "keep", "--db", str(db))
     assert "100.0" in again.stdout  # the earlier run is still there
-    missing = run("report", "nope", "--db", str(db))
+    missing = run_in_process("report", "nope", "--db", str(db))
     assert missing.returncode != 0 and "no run named 'nope'" in missing.stderr
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from foldbench.tasks.pfp import (
     split_of,
 )
 from foldbench.tasks.pfp.common import paper_schedule
+from tests.support.cli import run_in_process
 
 # Read off the papers' Tables 1 and 2: each accuracy is a whole number of items over these counts, e.g. 1-fold 40.98 %
 # = 50 / 122 and others 28.21 % = 22 / 78; multi-step gives 24.17 % = 29 / 120 per base shape.
@@ -94,7 +94,7 @@ def test_the_schedule_interleaves_counts_evenly() -> None:
 
 def test_the_command_line_writes_the_preset_s_composition_and_refuses_it_in_one_line(tmp_path: Path) -> None:
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "foldbench", *args], capture_output=True, text=True, timeout=300)
+        return run_in_process(*args)  # the entry point's own start-up is tested in tests/test_cli.py
 
     out = tmp_path / "ms"
     done = run("generate", "pfp", "--task", "multi-step", "-n", "5", "--seed", "2", "-k", "preset=paper", "--out",

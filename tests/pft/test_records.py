@@ -1,14 +1,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from foldbench.errors import RecordError
 from foldbench.pft.records import solve_record, solve_records
+from tests.support.cli import run_in_process
 
 
 def _record(rid: str, folds: list[tuple[str, bool]], holes: list[dict]) -> dict:
@@ -88,11 +87,7 @@ def test_cli_solve_reports_errors_and_writes_the_rest(tmp_path: Path) -> None:
     source = tmp_path / "in.json"
     source.write_text(json.dumps([GOOD, bad]))
     out = tmp_path / "out.json"
-    run = subprocess.run(
-        [sys.executable, "-m", "foldbench", "pft", "solve", str(source), "--out", str(out)],
-        capture_output=True,
-        text=True,
-    )
+    run = run_in_process("pft", "solve", str(source), "--out", str(out))
     assert run.returncode == 1
     assert "record bad-1: field 'foldingTypes[0].foldType'" in run.stderr
     assert "Traceback" not in run.stderr
@@ -103,10 +98,6 @@ def test_cli_solve_reports_errors_and_writes_the_rest(tmp_path: Path) -> None:
 def test_cli_solve_rejects_malformed_json_in_one_line(tmp_path: Path) -> None:
     source = tmp_path / "in.json"
     source.write_text('[{"id": 1,')
-    run = subprocess.run(
-        [sys.executable, "-m", "foldbench", "pft", "solve", str(source), "--out", str(tmp_path / "o.json")],
-        capture_output=True,
-        text=True,
-    )
+    run = run_in_process("pft", "solve", str(source), "--out", str(tmp_path / "o.json"))
     assert run.returncode == 1  # bad data, not bad usage
     assert "not valid JSON" in run.stderr and "Traceback" not in run.stderr

@@ -4,8 +4,6 @@ records' answers. The records below are written by hand in that format, their an
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -15,6 +13,7 @@ import pytest
 from foldbench.pft.records import holes_from_record
 from foldbench.tasks import make
 from foldbench.tasks.dataset import read_items, write_dataset
+from tests.support.cli import run_in_process
 
 
 def _fold(name: str, front: bool = True) -> dict[str, Any]:
@@ -132,17 +131,11 @@ def test_a_generalization_pair_becomes_one_item(tmp_path: Path) -> None:
 def test_the_command_line_imports_and_says_where_answers_differ(tmp_path: Path) -> None:
     wrong = {**ONE_FOLD, "id": "PFHP_9", "totalNumberofHoles": 3}
     path = _records_file(tmp_path, [ONE_FOLD, wrong])
-    run = subprocess.run(
-        [sys.executable, "-m", "foldbench", "import", "mentalblackboard", path, "--task", "prediction",
-         "--out", str(tmp_path / "out")],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    run = run_in_process("import", "mentalblackboard", path, "--task", "prediction", "--out", str(tmp_path / "out"))
     assert run.returncode == 0, run.stderr
     assert "wrote 2 items" in run.stdout
     assert "1 record answer(s) differ" in run.stderr and "PFHP_9: totalNumberofHoles 3 != 2" in run.stderr
-    bad = subprocess.run(
-        [sys.executable, "-m", "foldbench", "import", "mentalblackboard", str(tmp_path / "none.json"), "--task",
-         "prediction", "--out", str(tmp_path / "x")],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    bad = run_in_process(
+        "import", "mentalblackboard", str(tmp_path / "none.json"), "--task", "prediction", "--out", str(tmp_path / "x")
+    )
     assert bad.returncode != 0 and "Traceback" not in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
