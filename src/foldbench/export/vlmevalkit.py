@@ -29,6 +29,7 @@ from foldbench.export._source import Source, open_source
 from foldbench.export.choices import choice_field
 from foldbench.messages import ImagePart, TextPart
 from foldbench.tasks.base import Item
+from foldbench.tasks.choice_question import ChoiceQuestion
 from foldbench.tasks.reply_format import without_reply_format
 
 __all__ = ["export_vlmevalkit", "letter_request", "option_texts", "tsv_name"]
@@ -54,10 +55,10 @@ def letter_request(letters: Sequence[str]) -> str:
 
 def option_texts(item: Item, letters: Sequence[str]) -> list[str]:
     """Each option's own text when the item's options are values or words, else a name for the pictured option."""
-    options = item.inputs.get("options")
+    question = ChoiceQuestion.of(item)
+    options = list(question.option_records) if question is not None else []
     if (
-        isinstance(options, list)
-        and len(options) == len(letters)
+        len(options) == len(letters)
         and all(isinstance(o, str | int | float) and not isinstance(o, bool) for o in options)
         and all(str(o).strip() for o in options)
     ):
@@ -96,8 +97,9 @@ def _tsv(source: Source, modality: str, on_item: Callable[[], None] | None) -> t
         texts = (prompt.system, *[p.text for p in prompt.parts if isinstance(p, TextPart)])
         question = "\n\n".join([*(without_reply_format(t) for t in texts if t), letter_request(letters)])
         answer = getattr(source.task.oracle(item), field)
-        subtask = item.metadata.get("subtask")
-        category = source.manifest["task"] + (f"/{subtask}" if isinstance(subtask, str) else "")
+        question_record = ChoiceQuestion.of(item)
+        subtask = question_record.subtask if question_record is not None else None
+        category = source.manifest["task"] + (f"/{subtask}" if subtask is not None else "")
         image = pictures[0] if len(pictures) == 1 else json.dumps(pictures)
         names = [f"{index}_{k}.png" for k in range(len(pictures))]
         image_path = f"{index}.png" if len(pictures) == 1 else json.dumps(names)

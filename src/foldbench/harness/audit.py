@@ -34,10 +34,10 @@ margin of 0.10).
 
 **Plugging in a family.** :func:`read_choice_items` asks each reader of :data:`CHOICE_READERS` in turn; a reader
 takes the parsed ``items.jsonl`` lines and the dataset directory and returns the items as :class:`ChoiceItem`, or
-None when the dataset is not of its kind. The default reader understands the common layout: ``target["answer"]``
-a letter, ``inputs["images"]["options"]`` one picture per option, optionally a reference picture
-(:func:`~foldbench.tasks.choice.choice_images`), and optionally ``inputs["options"]`` one record per option;
-a dataset whose options are text or values only (no pictures) gives ``inputs["options"]`` alone.
+None when the dataset is not of its kind. The default reader reads each line as a
+:class:`~foldbench.tasks.choice_question.ChoiceQuestion`: its answer must be a letter, and it needs one picture
+per option (optionally with a reference picture and one record per option) or, for options that are text or
+values only, two records or more.
 A family with another layout adds its reader with :func:`register_choice_reader`.
 """
 
@@ -57,7 +57,8 @@ from PIL import Image
 
 from foldbench import jsontext
 from foldbench.errors import FoldbenchError
-from foldbench.tasks.choice import GREY_SIZE, MASK_SIZE, WHITE_LEVEL, reference_picture
+from foldbench.tasks.choice import GREY_SIZE, MASK_SIZE, WHITE_LEVEL
+from foldbench.tasks.choice_question import ChoiceQuestion
 
 __all__ = [
     "CHOICE_READERS",
@@ -117,28 +118,26 @@ ChoiceReader = Callable[[Sequence[Mapping[str, Any]], Path], list[ChoiceItem] | 
 
 
 def _standard_reader(records: Sequence[Mapping[str, Any]], root: Path) -> list[ChoiceItem] | None:
-    """Items with a letter answer in ``target`` and option pictures in ``inputs["images"]["options"]``."""
+    """Items whose :class:`~foldbench.tasks.choice_question.ChoiceQuestion` has a letter answer and option
+    pictures or records."""
     items: list[ChoiceItem] = []
     for record in records:
-        target = record.get("target") or {}
-        inputs = record.get("inputs") or {}
-        answer = target.get("answer")
-        images = (inputs.get("images") or {}).get("options") if isinstance(inputs.get("images"), dict) else None
-        options = inputs.get("options")
-        if not isinstance(answer, str) or len(answer) != 1 or answer not in LETTERS:
+        question = ChoiceQuestion.of_record(record)
+        if question is None or question.answer not in LETTERS:
             return None
-        if images:
-            option_records = tuple(options) if isinstance(options, list) and len(options) == len(images) else ()
-            pictures = tuple(root / p for p in images)
-        elif isinstance(options, list) and len(options) >= 2:
-            option_records, pictures = tuple(options), ()
+        records_shown = question.option_records
+        pictures = tuple(root / p for p in question.option_pictures)
+        if pictures:
+            option_records = records_shown if len(records_shown) == len(pictures) else ()
+        elif len(records_shown) >= 2:
+            option_records = records_shown
         else:
             return None
-        index = LETTERS.index(answer)
+        index = LETTERS.index(question.answer)
         if index >= len(pictures or option_records):
-            raise AuditError(f"item {record.get('id')}: answer {answer} but only {len(pictures or option_records)} "
-                             "options")
-        reference = reference_picture(inputs) if pictures else None
+            raise AuditError(f"item {record.get('id')}: answer {question.answer} but only "
+                             f"{len(pictures or option_records)} options")
+        reference = question.reference_picture if pictures else None
         items.append(ChoiceItem(str(record.get("id")), index, pictures, option_records,
                                 root / reference if reference is not None else None))
     return items

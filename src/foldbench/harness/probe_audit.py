@@ -1,8 +1,8 @@
 """Blind baselines for perception-probe datasets, one question type at a time.
 
-A probe item offers its answers in ``inputs["choices"]`` and names the right one in ``target["answer"]``; its
-question type is ``metadata["question"]``. Every question type is audited on its own, since a rule that knows the
-type (the question's first words give it away) can use that type's answer distribution:
+A probe item offers its answers as text and names the right one; it has a question type (all three read through
+:class:`~foldbench.tasks.choice_question.ChoiceQuestion`). Every question type is audited on its own, since a rule
+that knows the type (the question's first words give it away) can use that type's answer distribution:
 
 * **most frequent value**: always the answer value this question type has most often in the dataset, when offered
   (the value prior);
@@ -34,6 +34,7 @@ from foldbench.harness.audit import (
     audit_choice_items,
     wilson_interval,
 )
+from foldbench.tasks.choice_question import ChoiceQuestion
 
 __all__ = ["audit_probe_records", "audit_probes", "is_probe_dataset"]
 
@@ -56,10 +57,8 @@ def is_probe_dataset(directory: Path) -> bool:
         first = next((line for line in lines if line.strip()), "")
     if not first:
         return False
-    record = json.loads(first)
-    return isinstance((record.get("inputs") or {}).get("choices"), list) and "question" in (
-        record.get("metadata") or {}
-    )
+    question = ChoiceQuestion.of_record(json.loads(first))
+    return question is not None and question.is_probe and question.question_kind is not None
 
 
 def _result(name: str, description: str, credit: np.ndarray, band: tuple[float, float]) -> BaselineResult:
@@ -68,12 +67,12 @@ def _result(name: str, description: str, credit: np.ndarray, band: tuple[float, 
     return BaselineResult(name, description, accuracy, low, high, len(credit), not band[0] <= accuracy <= band[1])
 
 
-def _audit_kind(records: Sequence[Mapping[str, Any]], margin: float) -> AuditReport:
-    choices = [list(r["inputs"]["choices"]) for r in records]
-    answers = [str(r["target"]["answer"]) for r in records]
-    for record, offered, answer in zip(records, choices, answers, strict=True):
-        if answer not in offered:
-            raise AuditError(f"item {record.get('id')}: the answer {answer!r} is not among the offered answers")
+def _audit_kind(records: Sequence[tuple[str, ChoiceQuestion]], margin: float) -> AuditReport:
+    choices = [list(question.choices) for _, question in records]
+    answers = [question.answer for _, question in records]
+    for (item_id, question) in records:
+        if question.answer_index is None:
+            raise AuditError(f"item {item_id}: the answer {question.answer!r} is not among the offered answers")
     counts = {len(c) for c in choices}
     options = max(counts)
     chance = float(np.mean([1.0 / len(c) for c in choices]))
@@ -98,8 +97,8 @@ def _audit_kind(records: Sequence[Mapping[str, Any]], margin: float) -> AuditRep
     letters = {str(k + 1): sum(c.index(a) == k for c, a in zip(choices, answers, strict=True)) for k in range(options)}
     if len(counts) == 1 and 2 <= options <= _MAX_RECORD_OPTIONS:
         items = [
-            ChoiceItem(str(r.get("id")), c.index(a), (), tuple(c))
-            for r, c, a in zip(records, choices, answers, strict=True)
+            ChoiceItem(item_id, c.index(a), (), tuple(c))
+            for (item_id, _), c, a in zip(records, choices, answers, strict=True)
         ]
         general = audit_choice_items(items, margin=margin)
         baselines += [b for b in general.baselines if b.name != "most frequent letter"]
@@ -110,12 +109,12 @@ def audit_probe_records(
     records: Sequence[Mapping[str, Any]], *, margin: float = DEFAULT_MARGIN
 ) -> dict[str, AuditReport]:
     """Audit probe items (parsed ``items.jsonl`` lines) question type by question type."""
-    by_kind: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    by_kind: dict[str, list[tuple[str, ChoiceQuestion]]] = defaultdict(list)
     for record in records:
-        kind = (record.get("metadata") or {}).get("question")
-        if not isinstance(kind, str) or not isinstance((record.get("inputs") or {}).get("choices"), list):
+        question = ChoiceQuestion.of_record(record)
+        if question is None or not question.is_probe or question.question_kind is None:
             raise AuditError(f"item {record.get('id')} is not a perception probe (no question type or choices)")
-        by_kind[kind].append(record)
+        by_kind[question.question_kind].append((str(record.get("id")), question))
     if not by_kind:
         raise AuditError("no items to audit")
     return {kind: _audit_kind(rows, margin) for kind, rows in sorted(by_kind.items())}

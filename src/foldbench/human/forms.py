@@ -1,12 +1,13 @@
 """What a person's answer form may post, and how a post becomes the reply text a model would have written.
 
-Each task's answers come in one of four kinds, told by the type of the task's own (oracle) answer:
+Each task declares how a person answers its items (``human_form(item)``, a
+:class:`~foldbench.tasks.answer_forms.HumanForm` of one of four kinds):
 
 * ``holes`` — the unfolded holes (triangles clicked on the sheet, each with shape, size and direction) and the
   unfolding steps (prediction, backward prediction, generalization);
 * ``plan`` — the folds and the punched holes (planning);
-* ``letters`` — one option letter A–D (Paper Folding Puzzles);
-* ``choice`` — one of the answers an item lists in ``inputs["choices"]`` (perception probes).
+* ``letters`` — one option letter (every multiple-choice task);
+* ``choice`` — one of the answers the item offers as text (perception probes).
 
 A post is checked field by field against that kind (only known field names, values from the task's
 vocabularies, bounded counts), turned into the JSON reply the task's prompt asks for, and read by the task's own
@@ -19,18 +20,16 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from pydantic import BaseModel
 
 from foldbench.errors import FoldbenchError
 from foldbench.pft.grid import NUM_POSITIONS
 from foldbench.pft.holes import Shape, Size
+from foldbench.tasks.answer_forms import FormKind, HumanForm
 from foldbench.tasks.base import Item, ParseFailure, Task
 
 __all__ = ["AnswerForm", "FOLD_CODES", "FormError", "FormKind", "form_for", "MAX_FIELDS"]
-
-FormKind = Literal["holes", "plan", "letters", "choice"]
 
 #: Every fold code a person can add to an unfolding or a plan.
 FOLD_CODES: tuple[str, ...] = tuple(
@@ -54,7 +53,7 @@ class FormError(FoldbenchError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class AnswerForm:
-    """How one item is answered: the form kind and, for ``choice``, the choices offered."""
+    """How one item is answered: the form kind and, for ``letters`` and ``choice``, the answers offered."""
 
     kind: FormKind
     choices: tuple[str, ...] = ()
@@ -64,7 +63,8 @@ class AnswerForm:
         if sum(len(v) for v in fields.values()) > MAX_FIELDS:
             raise FormError(f"too many fields (at most {MAX_FIELDS})")
         if self.kind == "letters":
-            return json.dumps({"answer": _one_of(fields, "choice", LETTERS, allowed=_COMMON | {"choice"})})
+            letters = self.choices or LETTERS
+            return json.dumps({"answer": _one_of(fields, "choice", letters, allowed=_COMMON | {"choice"})})
         if self.kind == "choice":
             return json.dumps({"answer": _one_of(fields, "choice", self.choices, allowed=_COMMON | {"choice"})})
         steps_field = "unfolding" if self.kind == "holes" else "fold"
@@ -114,21 +114,14 @@ def _holes(fields: Mapping[str, Sequence[str]], allowed: frozenset[str]) -> list
 
 
 def form_for(task: Task, item: Item) -> AnswerForm:
-    """The answer form of ``task``'s items (told by the type of the engine's answer to ``item``)."""
-    from foldbench.tasks.choice import Choice
-    from foldbench.tasks.mentalblackboard.answers import PlanningAnswer, PredictionAnswer
-
-    answer: BaseModel = task.oracle(item)
-    if isinstance(answer, PredictionAnswer):
-        return AnswerForm("holes")
-    if isinstance(answer, PlanningAnswer):
-        return AnswerForm("plan")
-    if isinstance(answer, Choice):
-        return AnswerForm("letters")
-    choices = item.inputs.get("choices")
-    if isinstance(choices, list) and choices and all(isinstance(c, str) for c in choices):
-        return AnswerForm("choice", tuple(choices))
-    raise FoldbenchError(f"{task.id} has no answer form for people yet")
+    """The answer form ``task`` declares for ``item`` (its ``human_form``); an error when it declares none."""
+    declare = getattr(task, "human_form", None)
+    declared = declare(item) if callable(declare) else None
+    if declared is None:
+        raise FoldbenchError(f"{task.id} has no answer form for people yet")
+    if not isinstance(declared, HumanForm):
+        raise FoldbenchError(f"{task.id}: human_form must give a HumanForm, got {type(declared).__name__}")
+    return AnswerForm(declared.kind, declared.choices)
 
 
 def parse_post(task: Task, item: Item, form: AnswerForm, fields: Mapping[str, Sequence[str]]) -> tuple[str, BaseModel]:

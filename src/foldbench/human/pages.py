@@ -174,7 +174,7 @@ def _fold_builder(field: str, label: str) -> str:
 def _choice_buttons(values: Sequence[str], *, letters_only: bool) -> str:
     buttons = []
     for number, value in enumerate(values, start=1):
-        key = LETTERS[number - 1] if number <= len(LETTERS) else ""
+        key = value if letters_only and len(value) == 1 else ""
         hint = str(number) if letters_only else (f"{number}" if number <= 9 else "")
         buttons.append(
             f'<button type="submit" name="choice" value="{_e(value)}" data-key="{key if letters_only else ""}" '
@@ -186,7 +186,7 @@ def _choice_buttons(values: Sequence[str], *, letters_only: bool) -> str:
 def _form_body(form: AnswerForm) -> tuple[str, str]:
     """The form's inputs and its script."""
     if form.kind == "letters":
-        return _choice_buttons(LETTERS, letters_only=True), _CHOICE_SCRIPT
+        return _choice_buttons(form.choices or LETTERS, letters_only=True), _CHOICE_SCRIPT
     if form.kind == "choice":
         return _choice_buttons(form.choices, letters_only=False), _CHOICE_SCRIPT
     steps = ("unfolding", "Unfolding steps") if form.kind == "holes" else ("fold", "Folds")

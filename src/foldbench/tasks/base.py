@@ -156,11 +156,16 @@ class MultiTurnTask(Task, Protocol):
         ...
 
 
-def check_modalities(task_id: str, requested: Sequence[str], available: Sequence[str]) -> None:
-    """Raise :class:`InvalidKnobError` naming the first requested modality a task does not have.
+def check_modalities(
+    task_id: str,
+    requested: Sequence[str],
+    available: Sequence[str],
+    error_type: type[InvalidKnobError] = InvalidKnobError,
+) -> None:
+    """Raise ``error_type`` (an :class:`InvalidKnobError`) naming the first requested modality a task does not have.
 
     >>> check_modalities("family/name-v1", ["text"], ["text", "image"])
     """
     unknown = [m for m in requested if m not in available]
     if unknown:
-        raise InvalidKnobError(f"{task_id} has no modality {unknown[0]!r} (it has {', '.join(available)})")
+        raise error_type(f"{task_id} has no modality {unknown[0]!r} (it has {', '.join(available)})")

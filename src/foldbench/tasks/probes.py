@@ -21,7 +21,9 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from foldbench.errors import FoldbenchError
+from foldbench.tasks.answer_forms import HumanForm
 from foldbench.tasks.base import Item, Metric, ParseFailure, Scores
+from foldbench.tasks.choice_question import ChoiceQuestion
 from foldbench.text.replies import excerpt, last_json_object
 
 __all__ = [
@@ -32,6 +34,7 @@ __all__ = [
     "balanced_plan",
     "balanced_plan_over_sources",
     "configuration_hash",
+    "offered_answers",
     "parse_probe",
     "random_probe",
     "score_probe",
@@ -64,7 +67,7 @@ def parse_probe(item: Item, text: str) -> PerceptionAnswer | ParseFailure:
     if isinstance(value, bool) or not isinstance(value, str | int):
         return ParseFailure("schema", 'the reply needs "answer" with one of the possible answers', excerpt(text))
     given = str(value).strip().lower()
-    for choice in item.inputs["choices"]:
+    for choice in offered_answers(item):
         if choice.lower() == given:
             return PerceptionAnswer(answer=choice)
     return ParseFailure("schema", f"{given[:40]!r} is not one of the possible answers", excerpt(text))
@@ -77,9 +80,17 @@ def score_probe(item: Item, answer: Any) -> Scores:
     return Scores({"correct": float(correct), "parse_failure": float(failed)})
 
 
+def offered_answers(item: Item) -> tuple[str, ...]:
+    """The answers a probe item offers (:attr:`~foldbench.tasks.choice_question.ChoiceQuestion.choices`)."""
+    question = ChoiceQuestion.of(item)
+    if question is None or not question.choices:
+        raise FoldbenchError(f"item {item.id} offers no answers: it is not a perception probe")
+    return question.choices
+
+
 def random_probe(item: Item, rng: np.random.Generator) -> PerceptionAnswer:
     """One of the offered answers at random."""
-    choices = item.inputs["choices"]
+    choices = offered_answers(item)
     return PerceptionAnswer(answer=choices[int(rng.integers(len(choices)))])
 
 
@@ -102,6 +113,10 @@ class ProbeAnswers:
     def random_answer(self, item: Item, rng: np.random.Generator) -> PerceptionAnswer:
         """One of the offered answers at random."""
         return random_probe(item, rng)
+
+    def human_form(self, item: Item) -> HumanForm:
+        """People pick one of the offered answers."""
+        return HumanForm.choice(offered_answers(item))
 
 
 def configuration_hash(inputs: Mapping[str, Any]) -> str:

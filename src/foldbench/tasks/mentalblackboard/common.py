@@ -16,20 +16,18 @@ from foldbench.pft.enumeration import pattern_of
 from foldbench.pft.grid import row_col_tri
 from foldbench.pft.holes import Hole, Shape
 from foldbench.pft.simulate import Solution, solve
-from foldbench.tasks.base import Item, Metric, ParseFailure, Scores, TaskSpec, check_modalities
-from foldbench.tasks.knobs import Knobs, parse_knobs
+from foldbench.tasks.answer_forms import HumanForm
+from foldbench.tasks.base import Item, Metric, ParseFailure, Scores, TaskSpec
+from foldbench.tasks.knobs import Knobs
 from foldbench.tasks.mentalblackboard import baselines
 from foldbench.tasks.mentalblackboard.answers import PredictionAnswer, parse_prediction
 from foldbench.tasks.mentalblackboard.knobs import PictureKnobs
 from foldbench.tasks.mentalblackboard.measures import BREAKDOWNS, PREDICTION_METRICS, mentalblackboard_spec
 from foldbench.tasks.mentalblackboard.preset import PAPER_SHAPES
 from foldbench.tasks.mentalblackboard.published import record_count, record_draw
-from foldbench.tasks.mentalblackboard.sampling import (
-    hole_from_dict,
-    hole_to_dict,
-    item_rng,
-)
+from foldbench.tasks.mentalblackboard.sampling import hole_from_dict, hole_to_dict
 from foldbench.tasks.mentalblackboard.scoring import score_prediction
+from foldbench.tasks.task_base import TaskBase
 
 __all__ = [
     "REFERENCE_SHEET",
@@ -138,12 +136,13 @@ def answer_of(solution: Solution) -> dict[str, Any]:
     }
 
 
-class MentalBlackboardTask:
+class MentalBlackboardTask(TaskBase):
     """The protocol methods the four tasks share; each sets its id, name and the hooks _draw/_encode."""
 
     id = ""
     modalities: tuple[str, ...] = ("text", "image")
     name = ""
+    engine_version = ENGINE_VERSION
     metrics: tuple[Metric, ...] = PREDICTION_METRICS
     breakdowns: tuple[str, ...] = BREAKDOWNS
     knob_schema: type[Knobs] = PictureKnobs
@@ -162,14 +161,13 @@ class MentalBlackboardTask:
         knobs: Mapping[str, Any] | None = None,
         start: int = 0,
     ) -> Iterator[Item]:
-        knobs = parse_knobs(self.knob_schema, self.id, knobs).given()
-        check_modalities(self.id, modalities, self.modalities)
+        knobs = self.checked_knobs(knobs, modalities).given()
         size, fps = picture_knobs(knobs)
         records = knobs.get("records")
         if records and n > (count := record_count(self.name, records)):
             raise InvalidKnobError(f"{self.id}: the records file makes {count} items, not {n}")
         for index in range(start, n):
-            item_seed, rng = item_rng(seed, index)
+            item_seed, rng = self.item_rng(seed, index)
             item_id = f"{self.name}-{index:05d}"
             if records:
                 inputs, target, metadata = record_draw(self.name, records, index)
@@ -180,16 +178,7 @@ class MentalBlackboardTask:
             if knobs.get("preset"):
                 metadata["preset"] = knobs["preset"]
             metadata["index"] = index
-            item = Item(
-                id=item_id,
-                task=self.id,
-                seed=item_seed,
-                engine_version=ENGINE_VERSION,
-                inputs=inputs,
-                target=target,
-                metadata=metadata,
-            )
-            yield self._encode(item, modalities, size, fps)
+            yield self._encode(self.new_item(item_id, item_seed, inputs, target, metadata), modalities, size, fps)
 
     def _draw(self, rng: np.random.Generator, knobs: dict[str, Any], index: int | None = None) -> Draw:
         """Inputs, target and metadata of one item; ``index`` places it in the paper's composition (preset)."""
@@ -232,6 +221,10 @@ class MentalBlackboardTask:
         """The metrics under the rule of the modality the item was asked in: the text grids carry no direction,
         so in ``text`` direction takes no part in matching holes, as the benchmark's text scoring has it."""
         return score_prediction(item.target, answer, directed=modality != "text")
+
+    def human_form(self, item: Item) -> HumanForm:
+        """People click the holes on the unfolded sheet and list the unfolding steps."""
+        return HumanForm.holes()
 
     def oracle(self, item: Item) -> PredictionAnswer:
         """The engine's answer."""

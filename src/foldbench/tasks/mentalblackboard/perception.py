@@ -29,8 +29,9 @@ from pydantic import field_validator
 
 from foldbench.pft import ENGINE_VERSION
 from foldbench.pft.actions import parse_actions
-from foldbench.tasks.base import Item, Prompt, TaskSpec, check_modalities
-from foldbench.tasks.knobs import Whole, parse_knobs
+from foldbench.tasks.base import Item, Prompt, TaskSpec
+from foldbench.tasks.choice_question import offered_choices
+from foldbench.tasks.knobs import Whole
 from foldbench.tasks.mentalblackboard.common import (
     REFERENCE_SHEET,
     _reference_sheet_png,
@@ -42,14 +43,15 @@ from foldbench.tasks.mentalblackboard.common import (
 from foldbench.tasks.mentalblackboard.knobs import PredictionDrawKnobs
 from foldbench.tasks.mentalblackboard.perception_questions import Question, questions_for
 from foldbench.tasks.mentalblackboard.render import render_prompt
-from foldbench.tasks.mentalblackboard.sampling import item_rng
 from foldbench.tasks.probes import (
     PROBE_METRICS,
     Candidate,
     ProbeAnswers,
     balanced_plan_over_sources,
     configuration_hash,
+    offered_answers,
 )
+from foldbench.tasks.task_base import TaskBase
 
 __all__ = ["PerceptionKnobs", "PerceptionTask"]
 
@@ -109,12 +111,13 @@ def _by_kind(questions: list[Question]) -> dict[str, list[Question]]:
     return grouped
 
 
-class PerceptionTask(ProbeAnswers):
+class PerceptionTask(ProbeAnswers, TaskBase):
     """Perception probes (see the module docstring)."""
 
     id = "mentalblackboard/perception-v2"
     modalities: tuple[str, ...] = ("text", "image", "video", "frames")
     knob_schema = PerceptionKnobs
+    engine_version = ENGINE_VERSION
 
     @property
     def spec(self) -> TaskSpec:
@@ -139,8 +142,7 @@ class PerceptionTask(ProbeAnswers):
         module)."""
         from foldbench.tasks.mentalblackboard.tasks import BackwardPredictionTask, PredictionTask
 
-        given = parse_knobs(self.knob_schema, self.id, knobs).given()
-        check_modalities(self.id, modalities, self.modalities)
+        given = self.checked_knobs(knobs, modalities).given()
         size, fps = picture_knobs(given)
         per = given.get("questions", 6)
         source_task = BackwardPredictionTask() if given.get("source") == "backward-prediction" else PredictionTask()
@@ -151,7 +153,7 @@ class PerceptionTask(ProbeAnswers):
         def candidates_from(count: int) -> list[Candidate]:
             # a tiny dataset may need more configurations than n / questions to vary its answers
             for configuration in range(len(configurations), count):
-                source_seed, rng = item_rng(seed, configuration)
+                source_seed, rng = self.item_rng(seed, configuration)
                 inputs, _target, metadata = source_task._draw(rng, dict(source_knobs))
                 solution = solution_of(inputs)
                 actions = parse_actions(inputs["actions"])
@@ -174,16 +176,14 @@ class PerceptionTask(ProbeAnswers):
                 "source_item": source_id,
                 "question": texts[modalities[0]],
                 "questions": texts,
-                "choices": list(offered[question.kind]),
+                **offered_choices(offered[question.kind]),
             }
-            item = Item(
-                id=f"perception-{index:05d}",
-                task=self.id,
-                seed=item_rng(seed, index)[0],
-                engine_version=ENGINE_VERSION,
-                inputs=item_inputs,
-                target={"answer": question.answer},
-                metadata={
+            item = self.new_item(
+                f"perception-{index:05d}",
+                self.item_rng(seed, index)[0],
+                item_inputs,
+                {"answer": question.answer},
+                {
                     **metadata,
                     "index": index,
                     "question": question.kind,
@@ -234,5 +234,5 @@ class PerceptionTask(ProbeAnswers):
             frames=video.get("frames", []),
             turns=item.metadata.get("num_rotations", 0),
             question=item.inputs.get("questions", {}).get(modality, item.inputs["question"]),
-            choices=item.inputs["choices"],
+            choices=list(offered_answers(item)),
         )

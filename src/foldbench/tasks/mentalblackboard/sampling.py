@@ -11,6 +11,7 @@ from foldbench.pft.actions import Action, Fold, Rotation
 from foldbench.pft.enumeration import configurations
 from foldbench.pft.holes import ROTATION_FREE_SHAPES, Hole, Shape, Size
 from foldbench.pft.paper import Paper
+from foldbench.tasks.task_base import item_rng as task_item_rng
 
 __all__ = [
     "Sides",
@@ -34,8 +35,7 @@ def item_rng(seed: int, index: int) -> tuple[int, np.random.Generator]:
 
     Items are independent of each other, so the first k items of a dataset do not depend on its size.
     """
-    item_seed = int(np.random.SeedSequence([seed, index]).generate_state(1, dtype=np.uint64)[0] >> 1)
-    return item_seed, np.random.default_rng(item_seed)
+    return task_item_rng(seed, index)
 
 
 @cache

@@ -22,6 +22,7 @@ from foldbench.pft.holes import ROTATION_FREE_SHAPES, Hole, Size, direction_peri
 from foldbench.pft.paper import Paper
 from foldbench.pft.planner import find_plan
 from foldbench.pft.simulate import solve
+from foldbench.tasks.answer_forms import HumanForm
 from foldbench.tasks.base import Item, ParseFailure, Prompt, Scores
 from foldbench.tasks.knobs import Knobs
 from foldbench.tasks.mentalblackboard import baselines
@@ -232,6 +233,10 @@ class PlanningTask(MentalBlackboardTask):
     def score_in_modality(self, item: Item, answer: Any, modality: str) -> Scores:
         """As :meth:`score`: a replayed plan's holes carry their directions in every modality."""
         return self.score(item, answer)
+
+    def human_form(self, item: Item) -> HumanForm:
+        """People list the folds and click the holes to punch."""
+        return HumanForm.plan()
 
     def oracle(self, item: Item) -> PlanningAnswer:  # type: ignore[override]
         """The plan the item was made from."""

@@ -39,6 +39,7 @@ from pydantic import BaseModel, field_validator
 from foldbench.crease.pattern import CreasePattern
 from foldbench.crease.sequences import CATEGORIES, FoldSequence, builtin_sequences
 from foldbench.errors import FoldbenchError, InvalidKnobError
+from foldbench.tasks.answer_forms import HumanForm
 from foldbench.tasks.base import (
     ImagePart,
     Item,
@@ -48,7 +49,6 @@ from foldbench.tasks.base import (
     Scores,
     TaskSpec,
     TextPart,
-    check_modalities,
 )
 from foldbench.tasks.choice import (
     LETTERS,
@@ -62,7 +62,8 @@ from foldbench.tasks.choice import (
     the_true_option,
     wrong_choice,
 )
-from foldbench.tasks.knobs import CommaList, Knobs, Whole, parse_knobs
+from foldbench.tasks.knobs import CommaList, Knobs, Whole
+from foldbench.tasks.task_base import TaskBase, check_range, item_rng
 from foldbench.text.prompts import load_prompt
 
 __all__ = [
@@ -177,11 +178,6 @@ def one_fold_after(reference: CreasePattern, sequence: FoldSequence, state: int)
 # ---- the tasks -----------------------------------------------------------------------------------------------
 
 
-def _item_rng(seed: int, index: int, salt: int) -> tuple[int, np.random.Generator]:
-    item_seed = int(np.random.SeedSequence([seed, index, salt]).generate_state(1, dtype=np.uint64)[0] >> 1)
-    return item_seed, np.random.default_rng(item_seed)
-
-
 def _pick(rng: np.random.Generator, references: Sequence[tuple[FoldSequence, int]]) -> tuple[FoldSequence, int]:
     """A sequence drawn uniformly among those with references, then one of its reference states."""
     names = sorted({s.name for s, _ in references})
@@ -229,7 +225,7 @@ def _sequence_named(name: str) -> FoldSequence:
     return derived[0].sequence
 
 
-class OneStepTask:
+class OneStepTask(TaskBase):
     """The shared half of the two one-step variants (the distractor draw differs)."""
 
     id: ClassVar[str] = ""
@@ -237,6 +233,8 @@ class OneStepTask:
     variant: ClassVar[str] = ""
     modalities: tuple[str, ...] = ("image",)
     knob_schema: type[Knobs] = OneStepKnobs
+    engine_version = ENGINE_VERSION
+    knob_error = OneStepKnobError
     _salt: ClassVar[int] = 0
     fill: ClassVar[bool] = False
     """Whether each picture is scaled to fill its views (the causal pictures), or all drawn at one scale."""
@@ -256,7 +254,7 @@ class OneStepTask:
     def validate_knobs(self, knobs: Mapping[str, Any] | None) -> dict[str, Any]:
         """The knobs with defaults filled in, and the sequences they select; a :class:`OneStepKnobError` for
         unknown categories or sequences, or a selection that leaves no item to draw."""
-        given = parse_knobs(self.knob_schema, self.id, knobs, error_type=OneStepKnobError)
+        given = self.checked_knobs(knobs, ())
         config = given.model_dump()
         known = (*CATEGORIES, MODEL_CATEGORY) if config["models"] else CATEGORIES
         categories = config["categories"] or known
@@ -286,15 +284,14 @@ class OneStepTask:
         start: int = 0,
     ) -> Iterator[Item]:
         """Yield items ``start .. n-1`` of the dataset seeded with ``seed``; knobs are checked first."""
-        check_modalities(self.id, modalities, self.modalities)
-        if n < 0 or not 0 <= start <= n:
-            raise OneStepKnobError(f"{self.id}: need 0 <= start <= n, got start {start} and n {n}")
+        self.check_modalities(modalities)
+        check_range(self.id, n, start, OneStepKnobError)
         config = self.validate_knobs(knobs)
         return (self.make_item(seed, index, config) for index in range(start, n))
 
     def make_item(self, seed: int, index: int, config: Mapping[str, Any]) -> Item:
         """Item ``index`` of the dataset seeded with ``seed`` (a pure function of its arguments)."""
-        item_seed, rng = _item_rng(seed, index, self._salt)
+        item_seed, rng = item_rng(seed, index, (self._salt,))
         answer_index = answer_slot(seed, index, self._salt + 1)
         targets = tuple(answer_slot(seed, index, self._salt + 2 + k) for k in range(len(_LIKENESS_WEIGHTS)))
         for _ in range(MAX_TRIES):
@@ -309,12 +306,10 @@ class OneStepTask:
         options.insert(answer_index, (sequence, state + 1))
         item_id = f"{self.name}-{index:06d}"
         base = f"images/{item_id}"
-        return Item(
-            id=item_id,
-            task=self.id,
-            seed=item_seed,
-            engine_version=ENGINE_VERSION,
-            inputs={
+        return self.new_item(
+            item_id,
+            item_seed,
+            {
                 "images": choice_images([f"{base}/option_{letter}.png" for letter in LETTERS],
                                         reference=f"{base}/reference.png", composite=f"{base}/composite.png"),
                 "size": config["size"],
@@ -397,8 +392,7 @@ class OneStepTask:
     def render(self, item: Item, modality: str = "image") -> Prompt:
         """The options A-D and the reference as five pictures (in that order, as in the paper), then our
         instructions."""
-        if modality not in self.modalities:
-            raise OneStepKnobError(f"{self.id} has no modality {modality!r} (it has {', '.join(self.modalities)})")
+        self.check_modality(modality)
         prompt = load_prompt("foldbench.tasks.origamibench", f"{self.name}.txt")
         parts = [ImagePart(path) for path in option_pictures(item.inputs)]
         parts.append(ImagePart(str(reference_picture(item.inputs))))
@@ -426,6 +420,10 @@ class OneStepTask:
     def random_answer(self, item: Item, rng: np.random.Generator) -> BaseModel:
         """A letter drawn uniformly."""
         return random_choice(rng)
+
+    def human_form(self, item: Item) -> HumanForm:
+        """People pick one option letter."""
+        return HumanForm.letters()
 
 
 class AssociativeTask(OneStepTask):

@@ -44,7 +44,7 @@ from foldbench.origami.sheet import apply_action, blank_sheet
 from foldbench.origami.similarity import ImageEmbedder, OpenClipEmbedder, ShapeDescriptorEmbedder, semantic_similarity
 from foldbench.origami.targets import Target, random_simple_fold_target
 from foldbench.tasks.base import Feedback, Item, Metric, ParseFailure, Plot, Prompt, Scores, TaskSpec
-from foldbench.tasks.knobs import Knobs, Whole, apply_preset, parse_knobs
+from foldbench.tasks.knobs import Knobs, Whole, apply_preset
 from foldbench.tasks.origamibench.synthesis_protocol import (
     EXAMPLE_IMAGES,
     FeedbackMode,
@@ -56,6 +56,7 @@ from foldbench.tasks.origamibench.synthesis_protocol import (
     plain_state,
 )
 from foldbench.tasks.origamibench.synthesis_targets import source_targets
+from foldbench.tasks.task_base import TaskBase
 from foldbench.text.prompts import load_prompt
 
 __all__ = ["PRESETS", "SynthesisAnswer", "SynthesisKnobs", "SynthesisTask"]
@@ -126,12 +127,13 @@ def _png(image: Image.Image) -> bytes:
     return png_bytes(image)
 
 
-class SynthesisTask:
+class SynthesisTask(TaskBase):
     """Fold a blank square toward a target (see the module docstring)."""
 
     id: str = "origamibench/synthesis-v1"
     modalities: tuple[str, ...] = ("image", "text")
     knob_schema: type[Knobs] = SynthesisKnobs
+    engine_version = ENGINE_VERSION
 
     def __init__(self) -> None:
         self._targets: dict[str, Target] = {}
@@ -157,7 +159,7 @@ class SynthesisTask:
                  knobs: Mapping[str, Any] | None = None, start: int = 0) -> Iterator[Item]:
         """Items ``start .. n-1``: targets of seeded random simple folds with their fold actions, or the targets of
         the ``source`` knob in order (item ``i`` is target ``i`` modulo their number)."""
-        options = apply_preset(parse_knobs(SynthesisKnobs, self.id, knobs), self.id, PRESETS)
+        options = apply_preset(self.checked_knobs(knobs, modalities), self.id, PRESETS)
         if options.clip_weights is not None and not Path(options.clip_weights).is_file():
             raise InvalidKnobError(f"{self.id}: clip_weights {options.clip_weights!r} is not a file")
         weights = str(Path(options.clip_weights).resolve()) if options.clip_weights else None
@@ -178,8 +180,8 @@ class SynthesisTask:
                       "crease_pattern": "images/blank-crease-pattern.png"}
             if options.prompt == "paper":
                 images |= {name: f"images/{name.replace('_', '-')}.png" for name in EXAMPLE_IMAGES}
-            yield Item(
-                id=f"synthesis-{index:05d}", task=self.id, seed=seed, engine_version=ENGINE_VERSION,
+            yield self.new_item(
+                f"synthesis-{index:05d}", seed,
                 inputs={"budget": options.budget, "prompt": options.prompt, "feedback": options.feedback,
                         "clip_weights": weights, "images": images},
                 target={"name": record["name"], "fold": record["fold"], "actions": record["actions"],

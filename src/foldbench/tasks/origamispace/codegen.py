@@ -57,12 +57,12 @@ from foldbench.tasks.base import (
     Scores,
     TaskSpec,
     TextPart,
-    check_modalities,
 )
-from foldbench.tasks.knobs import Knobs, parse_knobs
+from foldbench.tasks.knobs import Knobs
 from foldbench.tasks.origamispace.knobs import CodegenKnobs
 from foldbench.tasks.origamispace.named_patterns import display_name
 from foldbench.tasks.origamispace.rounds import read_round_scores
+from foldbench.tasks.task_base import TaskBase
 from foldbench.text.prompts import load_prompt
 
 __all__ = ["ENGINE_VERSION", "ERROR_CLASSES", "CodegenFeedbackTask", "CodegenTask", "feedback_text"]
@@ -142,7 +142,7 @@ def item_pictures(item: Item) -> dict[str, Image.Image]:
     return {images[name]: drawn[name] for name in PICTURES}
 
 
-class CodegenTask:
+class CodegenTask(TaskBase):
     """Write the crease pattern of a pictured model as FOLD JSON (one answer)."""
 
     id = "origamispace/codegen-v1"
@@ -150,6 +150,8 @@ class CodegenTask:
     template = "codegen.txt"
     modalities: tuple[str, ...] = ("image",)
     knob_schema: type[Knobs] = CodegenKnobs
+    engine_version = ENGINE_VERSION
+    item_salt = (0x0C0DE,)
     max_turns = 1
 
     @property
@@ -173,8 +175,7 @@ class CodegenTask:
         start: int = 0,
     ) -> Iterator[Item]:  # fmt: skip
         """Items ``start .. n-1``: item ``i`` depends only on ``(seed, i)``, the knobs (and the folder's files)."""
-        check_modalities(self.id, modalities, self.modalities)
-        config = parse_knobs(CodegenKnobs, self.id, knobs)
+        config = self.checked_knobs(knobs, modalities)
         if config.preset == "paper":
             clash = sorted({"folds", "folder", "difficulty"} & config.model_fields_set)
             if clash:
@@ -201,8 +202,7 @@ class CodegenTask:
 
     def _item(self, seed: int, index: int, folds: tuple[int, ...], files: list[Path], max_faces: int,
               difficulty: str = "easy") -> Item:
-        item_seed = int(np.random.SeedSequence([seed, index, 0x0C0DE]).generate_state(1, dtype=np.uint64)[0] >> 1)
-        rng = np.random.default_rng(item_seed)
+        item_seed, rng = self.item_rng(seed, index)
         level = ("easy", "medium", "hard")[index % 3] if difficulty == "mixed" else difficulty
         if files:
             instance = self._folder_instance(rng, files, max_faces)
@@ -212,8 +212,8 @@ class CodegenTask:
             low, high = DIFFICULTY_FOLDS[level]
             instance = pleat_instance(rng, int(rng.integers(low, high + 1)), max_faces)
         item_id = f"{self.name}-{index:05d}"
-        return Item(
-            id=item_id, task=self.id, seed=item_seed, engine_version=ENGINE_VERSION,
+        return self.new_item(
+            item_id, item_seed,
             inputs={"model_name": instance.name,
                     "images": {"flat_pattern": f"images/{item_id}/flat_pattern.png",
                                "folded": f"images/{item_id}/folded.png",
@@ -244,10 +244,10 @@ class CodegenTask:
                 break
         else:
             raise InvalidKnobError(f"{self.id}: no {tier} model compiles with at most {max_faces} faces")
-        item_seed = int(np.random.SeedSequence([seed, index, 0x0C0DE]).generate_state(1, dtype=np.uint64)[0] >> 1)
+        item_seed = self.item_rng(seed, index)[0]
         item_id = f"{self.name}-{index:05d}"
-        return Item(
-            id=item_id, task=self.id, seed=item_seed, engine_version=ENGINE_VERSION,
+        return self.new_item(
+            item_id, item_seed,
             inputs={"model_name": display_name(str(entry.name)),
                     "images": {name: f"images/{item_id}/{name}.png" for name in PICTURES}},
             target={"fold": instance.fold_document(), "states": instance.compiled.state_count},
@@ -270,7 +270,7 @@ class CodegenTask:
     # ---- prompts and answers -----------------------------------------------------------------------------
     def render(self, item: Item, modality: str = "image") -> Prompt:
         """The three pictures and the instructions."""
-        check_modalities(self.id, [modality], self.modalities)
+        self.check_modality(modality)
         prompt = load_prompt("foldbench.tasks.origamispace", self.template)
         text = prompt.render(name=item.inputs["model_name"], rounds=FEEDBACK_ROUNDS).strip()
         images = item.inputs["images"]

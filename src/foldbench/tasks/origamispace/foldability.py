@@ -25,6 +25,7 @@ from foldbench.crease.local_checks import vertices_creases
 from foldbench.crease.render import crease_pattern_png
 from foldbench.errors import InvalidKnobError
 from foldbench.origami.instances import png_bytes
+from foldbench.tasks.answer_forms import HumanForm
 from foldbench.tasks.base import (
     ImagePart,
     Item,
@@ -34,7 +35,6 @@ from foldbench.tasks.base import (
     Scores,
     TaskSpec,
     TextPart,
-    check_modalities,
 )
 from foldbench.tasks.choice import (
     LETTERS,
@@ -44,8 +44,9 @@ from foldbench.tasks.choice import (
     random_choice,
     score_choice,
 )
-from foldbench.tasks.knobs import CommaList, Knobs, Whole, parse_knobs
+from foldbench.tasks.knobs import CommaList, Knobs, Whole
 from foldbench.tasks.origamispace.stability import option_stability
+from foldbench.tasks.task_base import TaskBase
 from foldbench.text.prompts import load_prompt
 
 __all__ = ["ENGINE_VERSION", "VARIANTS", "FoldabilityKnobs", "FoldabilityTask", "near_miss"]
@@ -113,13 +114,15 @@ def _options_picture(pictures: list[Image.Image]) -> Image.Image:
     return image
 
 
-class FoldabilityTask:
+class FoldabilityTask(TaskBase):
     """Which of four crease patterns is the odd one out in foldability?"""
 
     id = "origamispace/foldability-v2"
     name = "foldability"
     modalities: tuple[str, ...] = ("image",)
     knob_schema: type[Knobs] = FoldabilityKnobs
+    engine_version = ENGINE_VERSION
+    item_salt = (0xF01D,)
 
     @property
     def spec(self) -> TaskSpec:
@@ -132,8 +135,7 @@ class FoldabilityTask:
         start: int = 0,
     ) -> Iterator[Item]:  # fmt: skip
         """Items ``start .. n-1``; item ``i`` depends only on ``(seed, i)`` and the knobs."""
-        check_modalities(self.id, modalities, self.modalities)
-        config = parse_knobs(FoldabilityKnobs, self.id, knobs)
+        config = self.checked_knobs(knobs, modalities)
         variants = config.variants or VARIANTS
         folds = config.folds or (2, 3, 4)
         if any(count < 1 for count in folds):
@@ -141,8 +143,7 @@ class FoldabilityTask:
         return (self._item(seed, index, variants[index % len(variants)], folds) for index in range(start, n))
 
     def _item(self, seed: int, index: int, variant: str, folds: tuple[int, ...]) -> Item:
-        item_seed = int(np.random.SeedSequence([seed, index, 0xF01D]).generate_state(1, dtype=np.uint64)[0] >> 1)
-        rng = np.random.default_rng(item_seed)
+        item_seed, rng = self.item_rng(seed, index)
         fold_count = int(folds[int(rng.integers(len(folds)))])
         want_odd_foldable = variant == "one-foldable"
         odd: tuple[dict[str, Any], dict[str, Any] | None] | None = None
@@ -180,8 +181,8 @@ class FoldabilityTask:
         reason = odd[1] or {"class": None, "code": "FOLDS", "message": "the only pattern that folds flat",
                             "where": {}}
         item_id = f"{self.name}-{index:05d}"
-        return Item(
-            id=item_id, task=self.id, seed=item_seed, engine_version=ENGINE_VERSION,
+        return self.new_item(
+            item_id, item_seed,
             inputs={"options": options,
                     "images": {"composite": f"images/{item_id}/composite.png",
                                "options": [f"images/{item_id}/option_{letter}.png" for letter in LETTERS]}},
@@ -203,7 +204,7 @@ class FoldabilityTask:
 
     def render(self, item: Item, modality: str = "image") -> Prompt:
         """The four patterns and the question of the item's variant."""
-        check_modalities(self.id, [modality], self.modalities)
+        self.check_modality(modality)
         prompt = load_prompt("foldbench.tasks.origamispace", "foldability.txt")
         text = prompt.render(odd_foldable=item.metadata["variant"] == "one-foldable").strip()
         return Prompt((ImagePart(item.inputs["images"]["composite"]), TextPart(text)),
@@ -228,6 +229,10 @@ class FoldabilityTask:
         if len(odd) != 1:
             raise AssertionError(f"{item.id}: the compiler finds no single odd option ({foldable})")
         return Choice(answer=LETTERS[odd[0]])  # type: ignore[arg-type]
+
+    def human_form(self, item: Item) -> HumanForm:
+        """People pick one option letter."""
+        return HumanForm.letters()
 
     def random_answer(self, item: Item, rng: np.random.Generator) -> Choice:
         """A letter drawn uniformly."""

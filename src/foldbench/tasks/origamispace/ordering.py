@@ -37,6 +37,7 @@ from pydantic import BaseModel, field_validator
 from foldbench.crease.sequences import CATEGORIES, FoldSequence, builtin_sequences
 from foldbench.errors import FoldbenchError, InvalidKnobError
 from foldbench.origami.instances import difficulty_of
+from foldbench.tasks.answer_forms import HumanForm
 from foldbench.tasks.base import (
     ImagePart,
     Item,
@@ -46,7 +47,6 @@ from foldbench.tasks.base import (
     Scores,
     TaskSpec,
     TextPart,
-    check_modalities,
 )
 from foldbench.tasks.choice import (
     LETTERS,
@@ -56,8 +56,9 @@ from foldbench.tasks.choice import (
     random_choice,
     score_choice,
 )
-from foldbench.tasks.knobs import CommaList, Knobs, Whole, parse_knobs
+from foldbench.tasks.knobs import CommaList, Knobs, Whole
 from foldbench.tasks.origamibench.one_step import contains_creases
+from foldbench.tasks.task_base import TaskBase
 from foldbench.text.prompts import load_prompt
 
 __all__ = ["DEFAULT_PICTURES", "EDIT_KINDS", "ENGINE_VERSION", "PAPER_QUESTIONS", "OrderingError", "OrderingKnobs",
@@ -241,13 +242,15 @@ def _composite(pictures: Sequence[Image.Image], caption: str = "") -> Image.Imag
     return image
 
 
-class OrderingTask:
+class OrderingTask(TaskBase):
     """In which order were the pictured states folded?"""
 
     id = "origamispace/multi-step-ordering-v3"
     name = "multi-step-ordering"
     modalities: tuple[str, ...] = ("image",)
     knob_schema: type[Knobs] = OrderingKnobs
+    engine_version = ENGINE_VERSION
+    item_salt = (SALT,)
 
     @property
     def spec(self) -> TaskSpec:
@@ -273,7 +276,7 @@ class OrderingTask:
     def validate_knobs(self, knobs: Mapping[str, Any] | None) -> dict[str, Any]:
         """The knobs with defaults, and the sequences they select; an :class:`InvalidKnobError` for unknown
         categories or sequences, picture counts out of range, or a selection too short for a picture count."""
-        config = parse_knobs(OrderingKnobs, self.id, knobs).model_dump()
+        config = self.checked_knobs(knobs, ()).model_dump()
         categories = config["categories"] or CATEGORIES
         unknown = [c for c in categories if c not in CATEGORIES]
         if unknown:
@@ -306,7 +309,7 @@ class OrderingTask:
         start: int = 0,
     ) -> Iterator[Item]:  # fmt: skip
         """Items ``start .. n-1``; item ``i`` depends only on ``(seed, i)`` and the knobs."""
-        check_modalities(self.id, modalities, self.modalities)
+        self.check_modalities(modalities)
         config = self.validate_knobs(knobs)
         return (self.make_item(seed, index, config) for index in range(start, n))
 
@@ -328,8 +331,7 @@ class OrderingTask:
 
     def make_item(self, seed: int, index: int, config: Mapping[str, Any]) -> Item:
         """Item ``index`` of the dataset seeded with ``seed`` (a pure function of its arguments)."""
-        item_seed = int(np.random.SeedSequence([seed, index, SALT]).generate_state(1, dtype=np.uint64)[0] >> 1)
-        rng = np.random.default_rng(item_seed)
+        item_seed, rng = self.item_rng(seed, index)
         counts = config["states"]
         k = int(counts[(index // 4) % len(counts)])
         kind, orders = _option_set(seed, index // 4, k, config["edits"])
@@ -352,8 +354,8 @@ class OrderingTask:
         options.insert(slot, answer)
         item_id = f"{self.name}-{index:05d}"
         base = f"images/{item_id}"
-        return Item(
-            id=item_id, task=self.id, seed=item_seed, engine_version=ENGINE_VERSION,
+        return self.new_item(
+            item_id, item_seed,
             inputs={"options": [order_text(o) for o in options], "size": config["size"], "fill": config["fill"],
                     "images": {"composite": f"{base}/composite.png",
                                "states": [f"{base}/state_{number}.png" for number in range(1, k + 1)]}},
@@ -397,7 +399,7 @@ class OrderingTask:
     # ---- prompts and answers -----------------------------------------------------------------------------
     def render(self, item: Item, modality: str = "image") -> Prompt:
         """The numbered pictures, then the question with the four orders."""
-        check_modalities(self.id, [modality], self.modalities)
+        self.check_modality(modality)
         prompt = load_prompt("foldbench.tasks.origamispace", "multi-step-ordering.txt")
         text = prompt.render(count=len(item.inputs["images"]["states"]), fill=bool(item.inputs["fill"]),
                              options=list(zip(LETTERS, item.inputs["options"], strict=True))).strip()
@@ -430,6 +432,10 @@ class OrderingTask:
         if len(matching) != 1:
             raise AssertionError(f"{item.id}: {len(matching)} options are the folding order {text}")
         return Choice(answer=LETTERS[matching[0]])  # type: ignore[arg-type]
+
+    def human_form(self, item: Item) -> HumanForm:
+        """People pick one option letter."""
+        return HumanForm.letters()
 
     def random_answer(self, item: Item, rng: np.random.Generator) -> Choice:
         """A letter drawn uniformly."""

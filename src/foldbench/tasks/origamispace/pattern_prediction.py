@@ -31,6 +31,7 @@ from foldbench.crease.collection import paper_models_folder
 from foldbench.crease.render import crease_pattern_png
 from foldbench.errors import FoldbenchError, InvalidKnobError
 from foldbench.origami.instances import png_bytes
+from foldbench.tasks.answer_forms import HumanForm
 from foldbench.tasks.base import (
     ImagePart,
     Item,
@@ -40,7 +41,6 @@ from foldbench.tasks.base import (
     Scores,
     TaskSpec,
     TextPart,
-    check_modalities,
 )
 from foldbench.tasks.choice import (
     LETTERS,
@@ -52,7 +52,7 @@ from foldbench.tasks.choice import (
     the_true_option,
     wrong_choice,
 )
-from foldbench.tasks.knobs import Knobs, Whole, parse_knobs
+from foldbench.tasks.knobs import Knobs, Whole
 from foldbench.tasks.origamispace.named_patterns import (
     BUILTIN,
     NamedPattern,
@@ -61,6 +61,7 @@ from foldbench.tasks.origamispace.named_patterns import (
     pattern_digest,
     source_pattern,
 )
+from foldbench.tasks.task_base import TaskBase
 from foldbench.text.prompts import load_prompt
 
 __all__ = ["ENGINE_VERSION", "PatternPredictionError", "PatternPredictionKnobs", "PatternPredictionTask",
@@ -127,13 +128,15 @@ def _option_record(pattern: NamedPattern) -> dict[str, str]:
     return {"name": pattern.name, "category": pattern.category, **pattern.source}
 
 
-class PatternPredictionTask:
+class PatternPredictionTask(TaskBase):
     """Which of four names does the crease pattern fold into?"""
 
     id = "origamispace/pattern-prediction-v2"
     name = "pattern-prediction"
     modalities: tuple[str, ...] = ("image",)
     knob_schema: type[Knobs] = PatternPredictionKnobs
+    engine_version = ENGINE_VERSION
+    item_salt = (SALT,)
 
     @property
     def spec(self) -> TaskSpec:
@@ -181,8 +184,7 @@ class PatternPredictionTask:
         start: int = 0,
     ) -> Iterator[Item]:  # fmt: skip
         """Items ``start .. n-1``; item ``i`` depends only on ``(seed, i)`` and the knobs (and the folder)."""
-        check_modalities(self.id, modalities, self.modalities)
-        config = parse_knobs(PatternPredictionKnobs, self.id, knobs)
+        config = self.checked_knobs(knobs, modalities)
         patterns = self.patterns(config)
         return (self._item(seed, index, patterns, config.size) for index in range(start, n))
 
@@ -195,8 +197,7 @@ class PatternPredictionTask:
         raise PatternPredictionError(f"{self.id}: no set of four distinct names for seed {seed}, block {block}")
 
     def _item(self, seed: int, index: int, patterns: Sequence[NamedPattern], size: int) -> Item:
-        item_seed = int(np.random.SeedSequence([seed, index, SALT]).generate_state(1, dtype=np.uint64)[0] >> 1)
-        rng = np.random.default_rng(item_seed)
+        item_seed, rng = self.item_rng(seed, index)
         name_set = self._name_set(seed, index // 4, patterns)
         answer = name_set[answer_slot(seed, index, salt=SALT + 1)]
         distractors = [name_set[int(i)] for i in rng.permutation(4) if name_set[int(i)] is not answer]
@@ -204,8 +205,8 @@ class PatternPredictionTask:
         options = list(distractors)
         options.insert(slot, answer)
         item_id = f"{self.name}-{index:05d}"
-        return Item(
-            id=item_id, task=self.id, seed=item_seed, engine_version=ENGINE_VERSION,
+        return self.new_item(
+            item_id, item_seed,
             inputs={"options": [p.name for p in options], "size": size,
                     "images": {"crease_pattern": f"images/{item_id}/crease_pattern.png"}},
             target={"answer": LETTERS[slot], "shown": dict(answer.source),
@@ -238,7 +239,7 @@ class PatternPredictionTask:
     # ---- prompts and answers -----------------------------------------------------------------------------
     def render(self, item: Item, modality: str = "image") -> Prompt:
         """The crease pattern, then the question with the four names."""
-        check_modalities(self.id, [modality], self.modalities)
+        self.check_modality(modality)
         prompt = load_prompt("foldbench.tasks.origamispace", "pattern-prediction.txt")
         text = prompt.render(options=list(zip(LETTERS, item.inputs["options"], strict=True))).strip()
         return Prompt((ImagePart(item.inputs["images"]["crease_pattern"]), TextPart(text + "\n")),
@@ -259,6 +260,10 @@ class PatternPredictionTask:
     def oracle(self, item: Item) -> Choice:
         """The one option whose crease pattern is the shown one."""
         return the_true_option(self.matching_options(item), item.id, "have the shown crease pattern")
+
+    def human_form(self, item: Item) -> HumanForm:
+        """People pick one option letter."""
+        return HumanForm.letters()
 
     def random_answer(self, item: Item, rng: np.random.Generator) -> Choice:
         """A letter drawn uniformly."""

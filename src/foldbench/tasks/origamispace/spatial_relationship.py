@@ -36,6 +36,7 @@ from foldbench.crease import compile_crease_pattern, pattern_from_fold
 from foldbench.crease.sequences import FoldSequence, builtin_sequences
 from foldbench.errors import FoldbenchError, InvalidKnobError
 from foldbench.origami.instances import difficulty_of, png_bytes, simple_fold_instance
+from foldbench.tasks.answer_forms import HumanForm
 from foldbench.tasks.base import (
     ImagePart,
     Item,
@@ -45,7 +46,6 @@ from foldbench.tasks.base import (
     Scores,
     TaskSpec,
     TextPart,
-    check_modalities,
 )
 from foldbench.tasks.choice import (
     LETTERS,
@@ -55,7 +55,7 @@ from foldbench.tasks.choice import (
     random_choice,
     score_choice,
 )
-from foldbench.tasks.knobs import CommaList, Knobs, Whole, parse_knobs
+from foldbench.tasks.knobs import CommaList, Knobs, Whole
 from foldbench.tasks.origamispace.relationship_answers import solve_question
 from foldbench.tasks.origamispace.relationship_pictures import pattern_picture
 from foldbench.tasks.origamispace.relationship_questions import (
@@ -67,6 +67,7 @@ from foldbench.tasks.origamispace.relationship_questions import (
 )
 from foldbench.tasks.origamispace.relationships import FoldReference
 from foldbench.tasks.origamispace.stability import reference_stability
+from foldbench.tasks.task_base import TaskBase
 from foldbench.text.prompts import load_prompt
 
 __all__ = ["ENGINE_VERSION", "RelationshipGenerationError", "SpatialRelationshipKnobs", "SpatialRelationshipTask",
@@ -134,13 +135,15 @@ def _solved_as_drawn(reference: FoldReference, question: Question) -> bool:
         return False
 
 
-class SpatialRelationshipTask:
+class SpatialRelationshipTask(TaskBase):
     """Where does a point land, how thick is the model there, how do distances change?"""
 
     id = "origamispace/spatial-relationship-v3"
     name = "spatial-relationship"
     modalities: tuple[str, ...] = ("image",)
     knob_schema: type[Knobs] = SpatialRelationshipKnobs
+    engine_version = ENGINE_VERSION
+    item_salt = (_SALT,)
 
     def __init__(self) -> None:
         self._references: dict[str, FoldReference] = {}
@@ -200,8 +203,7 @@ class SpatialRelationshipTask:
         start: int = 0,
     ) -> Iterator[Item]:  # fmt: skip
         """Items ``start .. n-1``; item ``i`` depends only on ``(seed, i)`` and the knobs."""
-        check_modalities(self.id, modalities, self.modalities)
-        config = parse_knobs(SpatialRelationshipKnobs, self.id, knobs)
+        config = self.checked_knobs(knobs, modalities)
         folds = config.folds or (2, 3, 4, 5)
         if any(count < 1 for count in folds):
             raise InvalidKnobError(f"{self.id}: knob 'folds': every count must be at least 1, got {list(folds)}")
@@ -225,8 +227,7 @@ class SpatialRelationshipTask:
 
     def _item(self, seed: int, index: int, config: SpatialRelationshipKnobs,
               states: list[tuple[FoldSequence, int]], folds: tuple[int, ...]) -> Item:
-        item_seed = int(np.random.SeedSequence([seed, index, _SALT]).generate_state(1, dtype=np.uint64)[0] >> 1)
-        rng = np.random.default_rng(item_seed)
+        item_seed, rng = self.item_rng(seed, index)
         slot = answer_slot(seed, index, salt=_SALT)
         balance = answer_slot(seed, index, salt=_SALT + 1)  # where the answer's marks sit, balanced apart from slot
         question_type = question_type_of(config.kind, index)
@@ -257,8 +258,8 @@ class SpatialRelationshipTask:
             inputs["flat_distance"] = f"{question.facts['flat']:.1f}"
         if question_type == "angle":
             inputs["flat_angle"] = str(round(question.facts["flat"]))
-        return Item(
-            id=item_id, task=self.id, seed=item_seed, engine_version=ENGINE_VERSION, inputs=inputs,
+        return self.new_item(
+            item_id, item_seed, inputs=inputs,
             target={"answer": LETTERS[question.answer], "value": question.options[question.answer],
                     "facts": question.facts},
             metadata={"kind": question.kind, "question_type": question_type, **facts,
@@ -295,7 +296,7 @@ class SpatialRelationshipTask:
     def render(self, item: Item, modality: str = "image") -> Prompt:
         """The crease pattern (and the folded model with ``folded_picture``), the question of the item's type and
         the options A-D."""
-        check_modalities(self.id, [modality], self.modalities)
+        self.check_modality(modality)
         prompt = load_prompt("foldbench.tasks.origamispace", "spatial-relationship.txt")
         text = prompt.render(question_type=item.inputs["question_type"],
                              flat_distance=item.inputs.get("flat_distance", ""),
@@ -323,6 +324,10 @@ class SpatialRelationshipTask:
     def oracle(self, item: Item) -> Choice:
         """The compiler's answer (:meth:`solve`)."""
         return Choice(answer=LETTERS[self.solve(item)])  # type: ignore[arg-type]
+
+    def human_form(self, item: Item) -> HumanForm:
+        """People pick one option letter."""
+        return HumanForm.letters()
 
     def random_answer(self, item: Item, rng: np.random.Generator) -> Choice:
         """A letter drawn uniformly."""

@@ -18,6 +18,7 @@ from shapely.errors import GEOSException
 
 from foldbench.pfp import ENGINE_VERSION
 from foldbench.pfp.errors import PfpGenerationError, PfpKnobError
+from foldbench.tasks.answer_forms import HumanForm
 from foldbench.tasks.base import (
     ImagePart,
     Item,
@@ -27,7 +28,6 @@ from foldbench.tasks.base import (
     Scores,
     TaskSpec,
     TextPart,
-    check_modalities,
 )
 from foldbench.tasks.choice import (
     LETTERS,
@@ -38,8 +38,10 @@ from foldbench.tasks.choice import (
     wrong_choice,
 )
 from foldbench.tasks.choice import answer_slot as balanced_slot
-from foldbench.tasks.knobs import Knobs, parse_knobs
+from foldbench.tasks.knobs import Knobs
 from foldbench.tasks.pfp.knobs import PfpKnobs
+from foldbench.tasks.task_base import TaskBase, check_range
+from foldbench.tasks.task_base import item_rng as task_item_rng
 from foldbench.text.prompts import load_prompt
 
 __all__ = [
@@ -55,6 +57,8 @@ __all__ = [
 ]
 
 MAX_TRIES = 200
+ITEM_SALT = (0x50F9,)
+"""Mixed into every PFP item seed (see :func:`item_rng`)."""
 SPLIT_SIZES = {"train": 141_000, "validation": 6_000, "test": 3_000}
 _SPLIT_TOTAL = sum(SPLIT_SIZES.values())
 _SPLIT_OFFSETS = dict(zip(SPLIT_SIZES, accumulate(SPLIT_SIZES.values(), initial=0), strict=False))
@@ -66,8 +70,7 @@ def item_rng(seed: int, index: int) -> tuple[int, np.random.Generator]:
     >>> item_rng(0, 0)[0] == item_rng(0, 0)[0]
     True
     """
-    item_seed = int(np.random.SeedSequence([seed, index, 0x50F9]).generate_state(1, dtype=np.uint64)[0] >> 1)
-    return item_seed, np.random.default_rng(item_seed)
+    return task_item_rng(seed, index, ITEM_SALT)
 
 
 def answer_slot(seed: int, index: int) -> int:
@@ -127,7 +130,7 @@ def load_template(name: str) -> tuple[str, str]:
     return prompt.version, prompt.render().strip() + "\n"
 
 
-class PfpTaskBase:
+class PfpTaskBase(TaskBase):
     """The shared half of a PFP task; subclasses define ``_draw``, ``_pictures`` and ``consistent_options``.
 
     Knobs common to every PFP task: ``subtasks`` (a list, or a comma-separated string; default all, taken in
@@ -142,6 +145,9 @@ class PfpTaskBase:
     subtasks: tuple[str, ...] = ()
     modalities: tuple[str, ...] = ("image",)
     knob_schema: type[Knobs] = PfpKnobs
+    engine_version = ENGINE_VERSION
+    knob_error = PfpKnobError
+    item_salt = ITEM_SALT
     paper_counts: Mapping[str, int] = {}
     """Items per subtask in the papers' test split (600 per type, read off their Tables 1 and 2); empty for a task
     the papers do not have (it then has no ``paper`` preset)."""
@@ -162,7 +168,7 @@ class PfpTaskBase:
     def validate_knobs(self, knobs: Mapping[str, Any] | None) -> dict[str, Any]:
         """The knobs with defaults filled in; an :class:`~foldbench.errors.InvalidKnobError` for unknown or
         ill-typed ones (from the task's ``knob_schema``), :class:`PfpKnobError` for impossible ones."""
-        knobs = parse_knobs(self.knob_schema, self.id, knobs, error_type=PfpKnobError).given()
+        knobs = self.checked_knobs(knobs, ()).given()
         if knobs.get("preset") == "paper":
             if not self.paper_counts:
                 raise PfpKnobError(f"{self.id} is not one of the papers' tasks: it has no 'paper' preset")
@@ -213,15 +219,14 @@ class PfpTaskBase:
     ) -> Iterator[Item]:
         """Yield items ``start .. n-1`` of the dataset seeded with ``seed`` (item ``i`` depends only on ``seed``,
         ``i`` and the knobs); knobs are checked when this is called, before anything is generated."""
-        check_modalities(self.id, modalities, self.modalities)
-        if n < 0 or not 0 <= start <= n:
-            raise PfpKnobError(f"{self.id}: need 0 <= start <= n, got start {start} and n {n}")
+        self.check_modalities(modalities)
+        check_range(self.id, n, start, PfpKnobError)
         config = self.validate_knobs(knobs)
         return (self.make_item(seed, index, config) for index in range(start, n))
 
     def make_item(self, seed: int, index: int, config: Mapping[str, Any]) -> Item:
         """Item ``index`` of the dataset seeded with ``seed`` (a pure function of its arguments)."""
-        item_seed, rng = item_rng(seed, index)
+        item_seed, rng = self.item_rng(seed, index)
         if config.get("split") is not None:
             item_seed = seed_in_split(item_seed, config["split"])
             rng = np.random.default_rng(item_seed)
@@ -247,15 +252,7 @@ class PfpTaskBase:
         inputs["images"] = self._image_paths(item_id, inputs, panels=config["panels"])
         target["answer"] = LETTERS[answer_index]
         metadata.update({"type": self.type_name, "subtask": subtask, "split": split_of(item_seed), "index": index})
-        return Item(
-            id=item_id,
-            task=self.id,
-            seed=item_seed,
-            engine_version=ENGINE_VERSION,
-            inputs=inputs,
-            target=target,
-            metadata=metadata,
-        )
+        return self.new_item(item_id, item_seed, inputs, target, metadata)
 
     def subtask_of(self, index: int, config: Mapping[str, Any]) -> str:
         """The subtask of item ``index``: the requested subtasks in turn, or with the ``paper`` preset the
@@ -318,8 +315,7 @@ class PfpTaskBase:
     # ---- prompts and answers -----------------------------------------------------------------------------
     def render(self, item: Item, modality: str = "image") -> Prompt:
         """The question picture and our instructions, asking for one letter as JSON."""
-        if modality not in self.modalities:
-            raise PfpKnobError(f"{self.id} has no modality {modality!r} (it has {', '.join(self.modalities)})")
+        self.check_modality(modality)
         version, text = load_template(self.name)
         return Prompt((ImagePart(item.inputs["images"]["composite"]), TextPart(text)), template_version=version)
 
@@ -346,3 +342,7 @@ class PfpTaskBase:
     def random_answer(self, item: Item, rng: np.random.Generator) -> BaseModel:
         """A letter drawn uniformly."""
         return random_choice(rng)
+
+    def human_form(self, item: Item) -> HumanForm:
+        """People pick one option letter."""
+        return HumanForm.letters()

@@ -29,8 +29,9 @@ from pydantic import field_validator
 from foldbench.pfp import ENGINE_VERSION
 from foldbench.pfp.puzzle import Puzzle, puzzle_holes
 from foldbench.pfp.shapes import cutout_polygon, sheet_polygon
-from foldbench.tasks.base import ImagePart, Item, Prompt, TaskSpec, TextPart, check_modalities
-from foldbench.tasks.knobs import Knobs, Whole, parse_knobs
+from foldbench.tasks.base import ImagePart, Item, Prompt, TaskSpec, TextPart
+from foldbench.tasks.choice_question import offered_choices
+from foldbench.tasks.knobs import Knobs, Whole
 from foldbench.tasks.pfp.fold_tasks import SingleStepTask
 from foldbench.tasks.pfp.knobs import PfpFoldKnobs
 from foldbench.tasks.probes import (
@@ -39,7 +40,9 @@ from foldbench.tasks.probes import (
     ProbeAnswers,
     balanced_plan_over_sources,
     configuration_hash,
+    offered_answers,
 )
+from foldbench.tasks.task_base import TaskBase
 
 __all__ = ["PfpPerceptionKnobs", "PfpPerceptionTask", "fold_questions"]
 
@@ -151,12 +154,13 @@ def fold_questions(inputs: Mapping[str, Any]) -> list[tuple[str, str, tuple[str,
     return questions
 
 
-class PfpPerceptionTask(ProbeAnswers):
+class PfpPerceptionTask(ProbeAnswers, TaskBase):
     """Perception probes on single-step puzzles (see the module docstring)."""
 
     id = "pfp/single-step-perception-v2"
     modalities: tuple[str, ...] = ("image",)
     knob_schema: type[Knobs] = PfpPerceptionKnobs
+    engine_version = ENGINE_VERSION
 
     def __init__(self) -> None:
         self._source = SingleStepTask()
@@ -178,8 +182,7 @@ class PfpPerceptionTask(ProbeAnswers):
         start: int = 0,
     ) -> Iterator[Item]:
         """Items ``start .. n-1`` of the balanced plan over the first ``ceil(n / questions)`` single-step items."""
-        given = parse_knobs(self.knob_schema, self.id, knobs).given()
-        check_modalities(self.id, modalities, self.modalities)
+        given = self.checked_knobs(knobs, modalities).given()
         per = given.pop("questions", 3)
         sources: list[Item] = []
         candidates: list[Candidate] = []
@@ -197,14 +200,12 @@ class PfpPerceptionTask(ProbeAnswers):
         for index in range(start, n):
             candidate = plan[index]
             source = sources[candidate.source]
-            yield Item(
-                id=f"perception-{index:06d}",
-                task=self.id,
-                seed=source.seed,
-                engine_version=ENGINE_VERSION,
-                inputs={**source.inputs, "question": candidate.question, "choices": list(offered[candidate.kind])},
-                target={"answer": candidate.answer},
-                metadata={
+            yield self.new_item(
+                f"perception-{index:06d}",
+                source.seed,
+                {**source.inputs, "question": candidate.question, **offered_choices(offered[candidate.kind])},
+                {"answer": candidate.answer},
+                {
                     **source.metadata,
                     "index": index,
                     "question": candidate.kind,
@@ -232,15 +233,16 @@ class PfpPerceptionTask(ProbeAnswers):
 
     def render(self, item: Item, modality: str = "image") -> Prompt:
         """The single-step item's picture and the question."""
-        check_modalities(self.id, (modality,), self.modalities)
+        self.check_modality(modality)
+        choices = offered_answers(item)
         text = (
             "This is a question about what the picture shows, not a puzzle: look carefully and report what you see.\n"
             "The top row of the picture shows a sheet of paper, then the paper after each fold (the outline before "
             "the fold in grey, the fold line in red), then the folded paper with the shapes cut through it in blue; "
             "the bottom row shows four unfolded sheets, options A to D.\n\n"
-            f"Question: {item.inputs['question']}\nPossible answers: {', '.join(item.inputs['choices'])}\n\n"
+            f"Question: {item.inputs['question']}\nPossible answers: {', '.join(choices)}\n\n"
             'Reply with one JSON object naming one of the possible answers, for example {"answer": "'
-            f'{item.inputs["choices"][0]}"}}.'
+            f'{choices[0]}"}}.'
         )
         return Prompt((ImagePart(item.inputs["images"]["composite"]), TextPart(text)), TEMPLATE_VERSION)
 
