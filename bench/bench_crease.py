@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 from foldbench.crease.compiler import compile_crease_pattern
-from foldbench.crease.pattern import CreasePattern, build_crease_pattern
+from foldbench.crease.graph.pattern import CreasePattern, build_crease_pattern
 from foldbench.crease.simple_folds import random_simple_folds
 
 

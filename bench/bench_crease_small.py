@@ -21,7 +21,7 @@ import numpy as np
 
 from foldbench.crease.compiler import compile_crease_pattern
 from foldbench.crease.errors import CreasePatternError
-from foldbench.crease.pattern import build_crease_pattern
+from foldbench.crease.graph.pattern import build_crease_pattern
 from foldbench.crease.simple_folds import random_simple_folds
 
 MAX_FACES = 20

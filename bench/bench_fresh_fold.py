@@ -70,7 +70,7 @@ def _heavy_imports(args: list[str], cache: Path) -> list[str]:
 
 
 def _default_files() -> list[Path]:
-    from foldbench.crease.collection import paper_models
+    from foldbench.crease.io.collection import paper_models
 
     entries = paper_models().entries
     smallest = min(entries, key=lambda entry: (entry.edges, entry.name))

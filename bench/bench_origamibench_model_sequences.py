@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from foldbench.crease.collection import paper_models
+from foldbench.crease.io.collection import paper_models
 from foldbench.tasks.origamibench.model_sequences import model_sequences
 
 

@@ -7,7 +7,7 @@ Usage:
 
 References are random free-angle simple-fold patterns with ``--min-faces`` to ``--max-faces`` faces; each is
 scored against itself and against another such pattern (both compile, so every dimension is computed). One sample
-is the median over ``--repeats`` runs of :func:`foldbench.crease.similarity.score_generated` on the FOLD document
+is the median over ``--repeats`` runs of :func:`foldbench.crease.score.similarity.score_generated` on the FOLD document
 (reading, size checks, compiling the generated pattern, features, the four dimensions); the reference is prepared
 once per item, as the task does. Prints the median, 90th percentile and worst, in wall and CPU time.
 
@@ -26,7 +26,7 @@ import numpy as np
 
 from foldbench.crease import build_crease_pattern, random_simple_folds
 from foldbench.crease.errors import CreasePatternError
-from foldbench.crease.similarity import prepare_reference, score_generated
+from foldbench.crease.score.similarity import prepare_reference, score_generated
 
 
 def _patterns(count: int, min_faces: int, max_faces: int) -> list[tuple[object, dict]]:

@@ -47,7 +47,7 @@ def rewritten_answers(path: Path, timeout: float) -> list[str]:
 
     from foldbench.crease.compiler import compile_crease_pattern
     from foldbench.crease.errors import CreasePatternError
-    from foldbench.crease.fold_format import pattern_from_fold
+    from foldbench.crease.io.fold_format import pattern_from_fold
 
     document = json.loads(path.read_text())
     coords = np.array([vertex[:2] for vertex in document["vertices_coords"]], dtype=float)
@@ -70,7 +70,7 @@ def solve_here(path: Path, timeout: float, rewrite: bool = False) -> dict[str, A
     FOLD file's answers when its coordinates are written again (:data:`REWRITES`) too."""
     from foldbench.crease.compiler import compile_crease_pattern
     from foldbench.crease.errors import CreasePatternError
-    from foldbench.crease.importers import read_crease_pattern
+    from foldbench.crease.io.importers import read_crease_pattern
 
     start = time.process_time()
     try:

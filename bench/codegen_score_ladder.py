@@ -36,7 +36,7 @@ import shapely
 
 from foldbench.crease import build_crease_pattern, pattern_from_fold, random_simple_folds
 from foldbench.crease.errors import CreasePatternError
-from foldbench.crease.similarity import DIMENSION_WEIGHTS, prepare_reference, score_generated
+from foldbench.crease.score.similarity import DIMENSION_WEIGHTS, prepare_reference, score_generated
 from foldbench.tasks.origamispace.codegen import CodegenTask
 
 BORDER = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)

@@ -34,7 +34,7 @@ def compile_file(path: str, limit: int | None) -> dict[str, Any]:
     """Compile one file in the worker; return the summary or the error, with the time and peak memory."""
     from foldbench.crease.compiler import compile_crease_pattern
     from foldbench.crease.errors import CreasePatternError
-    from foldbench.crease.importers import read_crease_pattern
+    from foldbench.crease.io.importers import read_crease_pattern
 
     start = time.perf_counter()
     try:
@@ -54,7 +54,7 @@ def _warm_up() -> None:
     import numpy as np
 
     from foldbench.crease.compiler import compile_crease_pattern
-    from foldbench.crease.pattern import build_crease_pattern
+    from foldbench.crease.graph.pattern import build_crease_pattern
     from foldbench.crease.simple_folds import random_simple_folds
 
     folds = random_simple_folds(np.random.default_rng(0), 3)

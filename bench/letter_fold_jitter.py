@@ -20,7 +20,7 @@ import numpy as np
 
 from foldbench.crease.compiler import compile_crease_pattern
 from foldbench.crease.errors import CreasePatternError
-from foldbench.crease.pattern import build_crease_pattern
+from foldbench.crease.graph.pattern import build_crease_pattern
 
 
 def letter_fold(overhang: float) -> tuple[np.ndarray, str]:

@@ -37,8 +37,8 @@ from bench_crease_small import small_patterns
 
 from foldbench.crease.compiler import compile_crease_pattern
 from foldbench.crease.errors import CreasePatternError
-from foldbench.crease.importers import read_crease_pattern
-from foldbench.crease.pattern import build_crease_pattern
+from foldbench.crease.graph.pattern import build_crease_pattern
+from foldbench.crease.io.importers import read_crease_pattern
 
 BANDS: tuple[tuple[str, int, int], ...] = (("≤ 20", 1, 20), ("21-99", 21, 99), ("100-299", 100, 299),
                                            ("300-999", 300, 999), ("1000-2999", 1000, 2999))

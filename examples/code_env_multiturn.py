@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from foldbench.crease.pattern import build_crease_pattern
+from foldbench.crease.graph.pattern import build_crease_pattern
 from foldbench.crease.simple_folds import random_simple_folds, simple_fold_pattern
 from foldbench.crease.summary import compile_with_summary
 from foldbench.envs import CodeTextInterface

@@ -103,8 +103,7 @@ def test_a_non_planar_fold_file_is_rejected_unless_repaired(tmp_path: Path, caps
 def test_empty_and_huge_files_are_one_line_errors(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from foldbench.crease import fold_format
-
+    from foldbench.crease.io import fold_format
     (tmp_path / "empty.fold").write_text("")
     (tmp_path / "huge.fold").write_text(json.dumps(fold_document(map_pattern(4, 4))))
     monkeypatch.setattr(fold_format, "MAX_FILE_BYTES", 500)

@@ -17,9 +17,10 @@ from hypothesis.extra.numpy import arrays
 
 import foldbench
 from foldbench import jit
-from foldbench.crease import _cell_kernels, planar
-from foldbench.crease.collection import paper_models
-from foldbench.crease.folded_gaps import _narrow_gaps_small
+from foldbench.crease.graph import planar
+from foldbench.crease.io.collection import paper_models
+from foldbench.crease.layers import _cell_kernels
+from foldbench.crease.precision.folded_gaps import _narrow_gaps_small
 from foldbench.crease.summary import compile_with_summary
 from foldbench.envs import metrics
 
@@ -137,7 +138,7 @@ _COMPILE_ONE = """
 import json, sys
 import numpy as np
 from foldbench import jit
-from foldbench.crease import planar
+from foldbench.crease.graph import planar
 points = np.random.default_rng(5).random((2000, 2))
 kept, labels = planar._merge_small(points, np.floor(points / 1e-6).astype(np.int64), 1e-6)
 dispatcher = planar._merge_small.dispatcher
@@ -172,7 +173,7 @@ _PYTHON_THEN_COMPILED = """
 import json
 import numpy as np
 from foldbench import jit
-from foldbench.crease import planar
+from foldbench.crease.graph import planar
 points = np.random.default_rng(1).random((8, 2))
 cells = np.floor(points / 1e-6).astype(np.int64)
 loaded = []
@@ -193,7 +194,7 @@ _TWO_THREADS = """
 import json, threading
 import numpy as np
 from foldbench import jit
-from foldbench.crease import planar
+from foldbench.crease.graph import planar
 inside, release = threading.Event(), threading.Event()
 
 def waiting(values):

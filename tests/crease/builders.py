@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from foldbench.crease.pattern import CreasePattern, build_crease_pattern
+from foldbench.crease.graph.pattern import CreasePattern, build_crease_pattern
 
 UNIT_SQUARE = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], dtype=float)
 

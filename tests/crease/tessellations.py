@@ -19,7 +19,7 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Polygon, box
 
-from foldbench.crease.pattern import CreasePattern, build_crease_pattern
+from foldbench.crease.graph.pattern import CreasePattern, build_crease_pattern
 
 Point = tuple[float, float]
 

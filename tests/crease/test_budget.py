@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from foldbench.crease import layer_constraints, solver, summarize
+from foldbench.crease import summarize
 from foldbench.crease.compiler import compile_crease_pattern
 from foldbench.crease.errors import SelfIntersection
+from foldbench.crease.layers import layer_constraints, solver
 
 from .builders import map_pattern, square_with
 

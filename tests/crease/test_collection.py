@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from foldbench.crease.collection import complexity_tier, load_collection, table3, tier_disagreements
+from foldbench.crease.io.collection import complexity_tier, load_collection, table3, tier_disagreements
 from foldbench.crease.sequences import sequence_by_name
 from tests.support.shared import FLAT_FOLDER as CORPUS
 from tests.support.shared import SHARED, needs_shared
@@ -114,8 +114,7 @@ def test_a_missing_folder_is_a_typed_error(tmp_path: Path) -> None:
 def test_paper_models_ship_with_the_package(tmp_path, monkeypatch):
     """The 366 models unpack from the package data (no corpus next to the repository needed) into the cache, carry
     Table 3's categories, and are the corpus's bytes where the corpus is present."""
-    from foldbench.crease import collection as module
-
+    from foldbench.crease.io import collection as module
     monkeypatch.setenv("FOLDBENCH_CACHE_DIR", str(tmp_path))
     module.paper_models.cache_clear()
     models = module.paper_models()

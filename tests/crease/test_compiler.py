@@ -9,9 +9,9 @@ import pytest
 
 from foldbench.crease.compiler import compile_crease_pattern
 from foldbench.crease.errors import AmbiguousFoldedState, SelfIntersection
-from foldbench.crease.fold_format import pattern_from_fold
-from foldbench.crease.pattern import CreasePattern, build_crease_pattern
-from foldbench.crease.solver import LayerSolver
+from foldbench.crease.graph.pattern import CreasePattern, build_crease_pattern
+from foldbench.crease.io.fold_format import pattern_from_fold
+from foldbench.crease.layers.solver import LayerSolver
 
 from .builders import map_pattern, square_with
 

@@ -4,7 +4,7 @@ import itertools
 
 import pytest
 
-from foldbench.crease.constraints import (
+from foldbench.crease.layers.constraints import (
     CONFLICT,
     CONSTRAINT_SLOTS,
     DEAD,
@@ -57,10 +57,10 @@ def test_tables_agree_with_brute_force(kind: int) -> None:
 def test_table_and_search_lookups_give_the_same_transitivity(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     import numpy as np
 
-    from foldbench.crease import layer_constraints
-    from foldbench.crease.cells import build_cells
-    from foldbench.crease.folding import fold_faces
-    from foldbench.crease.pattern import build_crease_pattern
+    from foldbench.crease.graph.pattern import build_crease_pattern
+    from foldbench.crease.layers import layer_constraints
+    from foldbench.crease.layers.cells import build_cells
+    from foldbench.crease.layers.folding import fold_faces
     from foldbench.crease.simple_folds import random_simple_folds
 
     folds = random_simple_folds(np.random.default_rng(seed), 6)

@@ -9,7 +9,7 @@ import pytest
 
 from foldbench.crease.compiler import compile_crease_pattern
 from foldbench.crease.errors import CreasePatternError
-from foldbench.crease.importers import read_crease_pattern
+from foldbench.crease.io.importers import read_crease_pattern
 from tests.support.shared import FLAT_FOLDER as CORPUS
 from tests.support.shared import needs_shared
 

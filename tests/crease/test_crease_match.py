@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foldbench.crease import build_crease_pattern, random_simple_folds, simple_fold_pattern
-from foldbench.crease.crease_match import chance_corrected, crease_agreement, paper_grid
-from foldbench.crease.similarity import prepare_reference, score_generated
+from foldbench.crease.score.crease_match import chance_corrected, crease_agreement, paper_grid
+from foldbench.crease.score.similarity import prepare_reference, score_generated
 from foldbench.origami.instances import pleat_instance
 
 BORDER = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from foldbench.crease.errors import CreasePatternSyntaxError, GeometricallyImpossibleFold
-from foldbench.crease.fold_format import parse_fold_text, pattern_from_fold, read_fold
+from foldbench.crease.io.fold_format import parse_fold_text, pattern_from_fold, read_fold
 
 from .builders import fold_document, square_with
 
@@ -134,8 +134,7 @@ def test_read_fold_from_disk(tmp_path: Path) -> None:
 
 
 def test_huge_file_is_refused_before_parsing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from foldbench.crease import fold_format
-
+    from foldbench.crease.io import fold_format
     path = tmp_path / "huge.fold"
     path.write_text(json.dumps(SQUARE_DOC))
     monkeypatch.setattr(fold_format, "MAX_FILE_BYTES", 10)
@@ -196,8 +195,7 @@ def test_duplicate_fold_edges_merge_without_repair() -> None:
 
 
 def test_too_many_segments_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    from foldbench.crease import pattern as pattern_module
-
+    from foldbench.crease.graph import pattern as pattern_module
     monkeypatch.setattr(pattern_module, "MAX_SEGMENTS", 4)
     with pytest.raises(CreasePatternSyntaxError) as caught:
         pattern_from_fold(SQUARE_DOC)

@@ -11,13 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foldbench.crease import build_crease_pattern
-from foldbench.crease.generated import (
+from foldbench.crease.io.generated import (
     MAX_GENERATED_EDGES,
     MAX_REPLY_CHARS,
     compile_generated,
     parse_generated_text,
 )
-from foldbench.crease.similarity import prepare_reference, score_generated
+from foldbench.crease.score.similarity import prepare_reference, score_generated
 
 SQUARE = {"vertices_coords": [[0, 0], [1, 0], [1, 1], [0, 1]],
           "edges_vertices": [[0, 1], [1, 2], [2, 3], [3, 0], [0, 2]],
@@ -70,7 +70,7 @@ def test_million_edges_are_refused_before_building(monkeypatch: pytest.MonkeyPat
     def never(*args: object, **kwargs: object) -> None:
         raise AssertionError("an oversize document reached the FOLD reader")
 
-    monkeypatch.setattr("foldbench.crease.generated.pattern_from_fold", never)
+    monkeypatch.setattr("foldbench.crease.io.generated.pattern_from_fold", never)
     document = {"vertices_coords": [[0, 0], [1, 0]], "edges_vertices": [[0, 1]] * 1_000_000,
                 "edges_assignment": ["B"] * 1_000_000}
     generated = compile_generated(document)

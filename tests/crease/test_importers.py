@@ -7,8 +7,8 @@ import pytest
 
 from foldbench.crease.compiler import compile_crease_pattern
 from foldbench.crease.errors import CreasePatternSyntaxError
-from foldbench.crease.importers import assignment_of_colour, parse_cp_text, parse_svg_text, read_crease_pattern
-from foldbench.crease.pattern import build_crease_pattern
+from foldbench.crease.graph.pattern import build_crease_pattern
+from foldbench.crease.io.importers import assignment_of_colour, parse_cp_text, parse_svg_text, read_crease_pattern
 
 from .tessellations import opx_text
 

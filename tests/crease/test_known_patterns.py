@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from foldbench.crease.compiler import compile_crease_pattern
 from foldbench.crease.errors import GeometricallyImpossibleFold, SelfIntersection
-from foldbench.crease.pattern import build_crease_pattern
+from foldbench.crease.graph.pattern import build_crease_pattern
 from foldbench.crease.simple_folds import random_simple_folds
 
 from .builders import centre_vertex, square_twist

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from foldbench.crease.compiler import compile_crease_pattern
 from foldbench.crease.errors import GeometricallyImpossibleFold
-from foldbench.crease.local_checks import check_vertices, vertices_creases
+from foldbench.crease.graph.local_checks import check_vertices, vertices_creases
 
 from .builders import ray_end, square_with
 
@@ -65,9 +65,9 @@ def _layer_states(pattern) -> int:  # type: ignore[no-untyped-def]
     """States found by the layer solver alone (the local checks skipped); 0 when no layer order exists."""
     from foldbench.crease.compiler import crease_assignment_orders
     from foldbench.crease.errors import SelfIntersection
-    from foldbench.crease.folding import fold_faces
-    from foldbench.crease.overlay import build_overlay
-    from foldbench.crease.solver import LayerSolver
+    from foldbench.crease.layers.folding import fold_faces
+    from foldbench.crease.layers.solver import LayerSolver
+    from foldbench.crease.precision.overlay import build_overlay
 
     folded = fold_faces(pattern)
     overlay = build_overlay(pattern, folded)

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from foldbench.crease.compiler import compile_crease_pattern
 from foldbench.crease.errors import CreasePatternError, PrecisionProblem
-from foldbench.crease.folding import fold_faces
-from foldbench.crease.overlay import build_overlay
-from foldbench.crease.pattern import build_crease_pattern
+from foldbench.crease.graph.pattern import build_crease_pattern
+from foldbench.crease.layers.folding import fold_faces
+from foldbench.crease.precision.overlay import build_overlay
 from foldbench.crease.simple_folds import random_simple_folds
 
 from .builders import (

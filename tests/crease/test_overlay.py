@@ -5,14 +5,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from foldbench.crease import compiler, folded_gaps, overlay
+from foldbench.crease import compiler
 from foldbench.crease.compiler import compile_crease_pattern
 from foldbench.crease.errors import PrecisionProblem, SelfIntersection
-from foldbench.crease.folded_gaps import GapJudge, unresolved_open_gaps
-from foldbench.crease.folding import fold_faces
-from foldbench.crease.overlay import build_overlay, folded_tolerance_levels
-from foldbench.crease.pattern import build_crease_pattern
-from foldbench.crease.tolerance import FOLDED_DISTANCE_TOLERANCE, FOLDED_TOLERANCE_FLOOR, LEAST_NOISE
+from foldbench.crease.graph.pattern import build_crease_pattern
+from foldbench.crease.layers.folding import fold_faces
+from foldbench.crease.precision import folded_gaps, overlay
+from foldbench.crease.precision.folded_gaps import GapJudge, unresolved_open_gaps
+from foldbench.crease.precision.overlay import build_overlay, folded_tolerance_levels
+from foldbench.crease.precision.tolerance import FOLDED_DISTANCE_TOLERANCE, FOLDED_TOLERANCE_FLOOR, LEAST_NOISE
 
 from .builders import jitter, square_with
 

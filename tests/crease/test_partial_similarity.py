@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from foldbench.crease.generated import compile_generated
-from foldbench.crease.similarity import partial_similarity, prepare_reference, score_generated
+from foldbench.crease.io.generated import compile_generated
+from foldbench.crease.score.similarity import partial_similarity, prepare_reference, score_generated
 from foldbench.origami.instances import simple_fold_instance
 
 SQUARE = {"vertices_coords": [[0, 0], [1, 0], [1, 1], [0, 1]], "edges_vertices": [[0, 1], [1, 2], [2, 3], [3, 0]],

@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from foldbench.crease.planar import find_faces, merge_close_points, planarize_segments
+from foldbench.crease.graph.planar import find_faces, merge_close_points, planarize_segments
 
 from .builders import UNIT_SQUARE
 

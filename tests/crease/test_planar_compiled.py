@@ -6,8 +6,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from foldbench.crease._planar_kernels import planarize_small
-from foldbench.crease.planar import COMPILED_SEGMENTS, PlanarGraph, _planarize_arrays, planarize_segments
+from foldbench.crease.graph._planar_kernels import planarize_small
+from foldbench.crease.graph.planar import COMPILED_SEGMENTS, PlanarGraph, _planarize_arrays, planarize_segments
 
 TOLERANCES = st.sampled_from([1e-9, 2.5e-7, 1e-6, 1e-4, 1e-2])
 

@@ -14,22 +14,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import foldbench.crease as crease
-from foldbench.crease import tolerance
 from foldbench.crease.compiler import compile_crease_pattern
 from foldbench.crease.errors import SelfIntersection
-from foldbench.crease.fold_format import pattern_from_fold
-from foldbench.crease.local_checks import check_vertices
-from foldbench.crease.pattern import build_crease_pattern
-from foldbench.crease.policy import DEFAULT_POLICY, PrecisionPolicy
+from foldbench.crease.graph.local_checks import check_vertices
+from foldbench.crease.graph.pattern import build_crease_pattern
+from foldbench.crease.io.fold_format import pattern_from_fold
+from foldbench.crease.precision import tolerance
+from foldbench.crease.precision.policy import DEFAULT_POLICY, PrecisionPolicy
 
 from .builders import UNIT_SQUARE, centre_vertex, fold_document
 from .test_overlay import _letter_fold
 
-STAGES = ("pattern", "precision", "planar", "local_checks", "folding", "cells", "overlay", "folded_gaps",
-          "regularize", "compiler", "importers", "fold_format")
+STAGES = ("graph/pattern", "precision/measure", "graph/planar", "graph/local_checks", "layers/folding",
+          "layers/cells", "precision/overlay", "precision/folded_gaps", "graph/regularize", "compiler", "io/importers",
+          "io/fold_format")
 """The modules of the compiler's stages, from reading to counting."""
 
-DEGENERACY_GUARDS = {("planar", 1e-12)}
+DEGENERACY_GUARDS = {("graph/planar", 1e-12)}
 """Literals that guard against a division by (almost) zero, not a precision decision: the sine below which two
 segments that are not within the snap distance of each other count as parallel."""
 
@@ -97,7 +98,8 @@ def test_the_angle_tolerance_decides_which_vertices_are_imprecise(error: float) 
 
 
 def test_the_default_policy_keeps_the_values_of_the_old_names() -> None:
-    """The constants of :mod:`foldbench.crease.tolerance` are the default policy's fields (public API kept)."""
+    """The constants of :mod:`foldbench.crease.precision.tolerance` are the default policy's fields (public API
+    kept)."""
     pairs = {"CREASE_DISTANCE_TOLERANCE": 1e-7, "FOLDED_DISTANCE_TOLERANCE": 1e-6, "FOLDED_TOLERANCE_FLOOR": 1e-11,
              "ANGLE_TOLERANCE": 1e-6, "AREA_TOLERANCE": 1e-12, "PRECISION_MARGIN": 1e3,
              "FOLDED_MISMATCH_FACTOR": 8.0, "FOLDED_MISMATCH_LIMIT": 1e-2, "KAWASAKI_IMPOSSIBLE": 1e-2,
@@ -130,5 +132,5 @@ def test_no_stage_keeps_a_tolerance_of_its_own(stage: str) -> None:
     path = Path(crease.__file__).parent / f"{stage}.py"
     tree = ast.parse(path.read_text())
     imported = [node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
-    assert "foldbench.crease.tolerance" not in imported
+    assert "foldbench.crease.precision.tolerance" not in imported
     assert [value for value in _small_literals(path) if (stage, value) not in DEGENERACY_GUARDS] == []

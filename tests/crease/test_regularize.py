@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from foldbench.crease.folded_gaps import GAP_NOISE_FACTOR, genuine_gaps, narrow_gaps
-from foldbench.crease.folding import fold_faces
-from foldbench.crease.local_checks import check_vertices, vertices_creases
-from foldbench.crease.pattern import build_crease_pattern
-from foldbench.crease.regularize import REGULARIZED_RESIDUAL, regularize_kawasaki
+from foldbench.crease.graph.local_checks import check_vertices, vertices_creases
+from foldbench.crease.graph.pattern import build_crease_pattern
+from foldbench.crease.graph.regularize import REGULARIZED_RESIDUAL, regularize_kawasaki
+from foldbench.crease.layers.folding import fold_faces
+from foldbench.crease.precision.folded_gaps import GAP_NOISE_FACTOR, genuine_gaps, narrow_gaps
 from foldbench.crease.summary import summarize
 
 from .builders import jitter

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from foldbench.crease import build_crease_pattern, compile_crease_pattern
 from foldbench.crease.errors import CreasePatternError
-from foldbench.crease.local_checks import check_vertices
+from foldbench.crease.graph.local_checks import check_vertices
 from foldbench.crease.sequences import (
     CATEGORIES,
     PAPER_SIZE,

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foldbench.crease import build_crease_pattern, random_simple_folds, simple_fold_pattern
-from foldbench.crease.similarity import (
+from foldbench.crease.score.similarity import (
     SUBSCORE_NAMES,
     prepare_reference,
     score_generated,

@@ -1,7 +1,7 @@
 """Pinned values of the crease-pattern-code score (OrigamiSpace appendix D), worked out by hand.
 
 Every expected number below is derived in the comments from the paper's definitions (see the docstring of
-:mod:`foldbench.crease.similarity`) on small patterns drawn on the unit square; none is read back from the code
+:mod:`foldbench.crease.score.similarity`) on small patterns drawn on the unit square; none is read back from the code
 under test. The pairs are chosen so that one ingredient differs at a time and every other sub-score stays at
 exactly 1, so a sub-score that moves without its own ingredient changing, or a dimension that leaves out one of
 its parts, fails a test here.
@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foldbench.crease import build_crease_pattern, random_simple_folds
-from foldbench.crease._similarity_features import pattern_features
-from foldbench.crease.pattern import CreasePattern
-from foldbench.crease.similarity import (
+from foldbench.crease.graph.pattern import CreasePattern
+from foldbench.crease.score._similarity_features import pattern_features
+from foldbench.crease.score.similarity import (
     SUBSCORE_NAMES,
     _constraints,
     _dimensions,

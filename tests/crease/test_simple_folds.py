@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from foldbench.crease.compiler import compile_crease_pattern
-from foldbench.crease.fold_format import read_fold
-from foldbench.crease.pattern import build_crease_pattern
+from foldbench.crease.graph.pattern import build_crease_pattern
+from foldbench.crease.io.fold_format import read_fold
 from foldbench.crease.simple_folds import random_simple_folds, simple_fold_pattern
 
 

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from foldbench.cli._fold_report import fold_command
-from foldbench.crease import budget, compiler, pattern
+from foldbench.crease import budget, compiler
+from foldbench.crease.graph import pattern
 from foldbench.crease.summary import compile_with_summary
 
 from .builders import fold_document, map_pattern
@@ -85,8 +86,7 @@ def test_a_slow_gap_judge_stops_at_the_budget(
 def test_a_count_that_does_not_stop_itself_is_cut_off_after_its_grace(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from foldbench.crease import solver
-
+    from foldbench.crease.layers import solver
     stalled = _Stalled(solver.LayerSolver._count_within)
     monkeypatch.setattr(solver.LayerSolver, "_count_within", lambda *args, **kwargs: stalled(*args, **kwargs))
     monkeypatch.setattr(budget, "COUNTING_GRACE_MIN", 0.2)

@@ -11,16 +11,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from foldbench.crease import compiler, layer_constraints
+from foldbench.crease import compiler
 from foldbench.crease.compiler import compile_crease_pattern
 from foldbench.crease.errors import CreasePatternError, GeometricallyImpossibleFold, PrecisionProblem, SelfIntersection
-from foldbench.crease.folded_gaps import GapJudge, noise_amplitude, noise_judge
-from foldbench.crease.folding import fold_faces
-from foldbench.crease.local_checks import check_vertices
-from foldbench.crease.pattern import build_crease_pattern
-from foldbench.crease.solver import STAGE_LOCAL
+from foldbench.crease.graph.local_checks import check_vertices
+from foldbench.crease.graph.pattern import build_crease_pattern
+from foldbench.crease.layers import layer_constraints
+from foldbench.crease.layers.folding import fold_faces
+from foldbench.crease.layers.solver import STAGE_LOCAL
+from foldbench.crease.precision.folded_gaps import GapJudge, noise_amplitude, noise_judge
+from foldbench.crease.precision.tolerance import FOLDED_MISMATCH_FACTOR, LEAST_NOISE
 from foldbench.crease.summary import summarize
-from foldbench.crease.tolerance import FOLDED_MISMATCH_FACTOR, LEAST_NOISE
 
 from .builders import jitter
 from .tessellations import cp_text, hyperbolic_paraboloid, opx_text, oripa_coordinates, shrink_rotate

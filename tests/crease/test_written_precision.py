@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foldbench.crease.compiler import compile_crease_pattern
-from foldbench.crease.fold_format import pattern_from_fold
-from foldbench.crease.pattern import CreasePattern, build_crease_pattern
+from foldbench.crease.graph.pattern import CreasePattern, build_crease_pattern
+from foldbench.crease.io.fold_format import pattern_from_fold
 
 from .builders import fold_document, map_pattern
 from .tessellations import shrink_rotate

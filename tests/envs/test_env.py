@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import foldbench.envs  # registers the environment
-from foldbench.crease.fold_format import pattern_from_fold
+from foldbench.crease.io.fold_format import pattern_from_fold
 from foldbench.envs import ENV_ID, OrigamiSynthesisEnv, random_simple_fold_target, simple_fold_target
 
 BOOK = simple_fold_target("book", [((0.5, 0.0), (0.0, 1.0))])

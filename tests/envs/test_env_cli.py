@@ -70,7 +70,7 @@ def test_bad_targets_are_one_line_errors(tmp_path: Path) -> None:
 
 
 def test_a_collection_file_shows_its_table3_tier_and_category() -> None:
-    from foldbench.crease.collection import paper_models
+    from foldbench.crease.io.collection import paper_models
 
     entry = next(e for e in paper_models().entries if e.file == "244_komatsuoripa_Smallbird_Base.fold")
     assert (entry.table_tier, entry.category) == ("Easy", "animals-bird")  # Table 3's row for this model

@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from foldbench.crease.collection import paper_models
+from foldbench.crease.io.collection import paper_models
 from foldbench.envs import OrigamiSynthesisEnv
 from foldbench.origami.targets import MATCH_CAP, match_distance, random_simple_fold_target, target_from_file
 

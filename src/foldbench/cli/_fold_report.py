@@ -16,8 +16,8 @@ from typing import Any
 
 from foldbench.crease.budget import StageCallback
 from foldbench.crease.compiler import CompiledFold
-from foldbench.crease.importers import SUPPORTED_SUFFIXES
-from foldbench.crease.solver import ProgressCallback
+from foldbench.crease.io.importers import SUPPORTED_SUFFIXES
+from foldbench.crease.layers.solver import ProgressCallback
 from foldbench.crease.summary import compile_with_summary
 
 __all__ = ["DEFAULT_TIMEOUT", "fold_command", "fold_file_report"]

@@ -1,13 +1,13 @@
 """Crease-pattern compiler: FOLD (and ORIPA .cp/.opx, SVG) in, flat-folded states or precise errors out.
 
-Pipeline: read, measure the input's precision and planarise (:mod:`.importers`, :mod:`.fold_format`,
-:mod:`.precision`, :mod:`.pattern`), check each vertex (:mod:`.local_checks`), fold the faces (:mod:`.folding`),
-overlay the folded edges into cells at a tolerance the folded geometry supports (:mod:`.overlay`, :mod:`.cells`),
-build layer-order variables and constraints (:mod:`.layer_constraints`), solve them by components within an
-optional time budget (:mod:`.solver`), then export and render (:mod:`.compiler`, :mod:`.render`).
-:func:`summarize` returns the compile summary every caller shares. Errors follow OrigamiSpace's four classes
-(:mod:`.errors`); every tolerance is a field of one :class:`PrecisionPolicy` (:mod:`.policy`, the rules in
-:mod:`.tolerance`), which the pattern carries through the stages.
+Pipeline, one sub-package per step: read (:mod:`.io`: FOLD, ORIPA and SVG files, collections, model-written FOLD);
+build the plane graph and check each vertex (:mod:`.graph`); measure the input's precision and choose the folded
+tolerance under one :class:`PrecisionPolicy` that the pattern carries through every stage (:mod:`.precision`);
+fold the faces, overlay them into cells, build the layer-order variables and constraints and solve them by
+components within an optional time budget (:mod:`.layers`, :mod:`.budget`); then export and render
+(:mod:`.compiler`, :mod:`.render`). :func:`summarize` returns the compile summary every caller shares. Errors
+follow OrigamiSpace's four classes (:mod:`.errors`). Scoring a generated pattern against a reference is in
+:mod:`.score`.
 
 >>> import numpy as np
 >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
@@ -24,10 +24,10 @@ from foldbench.crease.errors import (
     PrecisionProblem,
     SelfIntersection,
 )
-from foldbench.crease.fold_format import pattern_from_fold, read_fold
-from foldbench.crease.importers import read_crease_pattern
-from foldbench.crease.pattern import CreasePattern, build_crease_pattern
-from foldbench.crease.policy import DEFAULT_POLICY, PrecisionPolicy
+from foldbench.crease.graph.pattern import CreasePattern, build_crease_pattern
+from foldbench.crease.io.fold_format import pattern_from_fold, read_fold
+from foldbench.crease.io.importers import read_crease_pattern
+from foldbench.crease.precision.policy import DEFAULT_POLICY, PrecisionPolicy
 from foldbench.crease.simple_folds import random_simple_folds, simple_fold_pattern
 from foldbench.crease.summary import compile_with_summary, summarize
 

@@ -9,10 +9,16 @@ from typing import Any
 import numpy as np
 
 from foldbench.crease import budget
-from foldbench.crease.cells import OverlapCells
-from foldbench.crease.constraints import ABOVE, BELOW
 from foldbench.crease.errors import AmbiguousFoldedState, CreasePatternError, PrecisionProblem, SelfIntersection
-from foldbench.crease.folded_gaps import (
+from foldbench.crease.graph.local_checks import LocalCheckReport, check_vertices
+from foldbench.crease.graph.pattern import CreasePattern
+from foldbench.crease.graph.regularize import REGULARIZED_MISMATCH
+from foldbench.crease.layers.cells import OverlapCells
+from foldbench.crease.layers.constraints import ABOVE, BELOW
+from foldbench.crease.layers.folding import FoldedGeometry, fold_faces
+from foldbench.crease.layers.layer_constraints import LayerConstraints
+from foldbench.crease.layers.solver import STAGE_LOCAL, LayerSolver, ProgressCallback, SolveResult
+from foldbench.crease.precision.folded_gaps import (
     FoldedGap,
     GapJudge,
     amplifies_noise,
@@ -23,14 +29,8 @@ from foldbench.crease.folded_gaps import (
     unresolved_open_gaps,
     verdict_resting_on_noise,
 )
-from foldbench.crease.folding import FoldedGeometry, fold_faces
-from foldbench.crease.layer_constraints import LayerConstraints
-from foldbench.crease.local_checks import LocalCheckReport, check_vertices
-from foldbench.crease.overlay import build_overlay
-from foldbench.crease.pattern import CreasePattern
-from foldbench.crease.policy import DEFAULT_POLICY, PrecisionPolicy
-from foldbench.crease.regularize import REGULARIZED_MISMATCH
-from foldbench.crease.solver import STAGE_LOCAL, LayerSolver, ProgressCallback, SolveResult
+from foldbench.crease.precision.overlay import build_overlay
+from foldbench.crease.precision.policy import DEFAULT_POLICY, PrecisionPolicy
 
 __all__ = ["REGULARIZED_MISMATCH", "CompiledFold", "compile_crease_pattern", "crease_assignment_orders"]
 
@@ -51,7 +51,7 @@ class CompiledFold:
         warnings: non-fatal remarks (planarisation, imprecise vertices, ambiguity).
         folded_tolerance: the folded-state tolerance the overlay was built at (paper size = 1).
         input_precision: how far the input's points seem moved by noise (paper size = 1; 0 for exact input),
-            measured from the input itself (:mod:`foldbench.crease.precision`).
+            measured from the input itself (:mod:`foldbench.crease.precision.measure`).
         regularized_moved: 0, or, when the states are those of the regularised pattern (see
             :func:`compile_crease_pattern`), the largest distance a vertex was moved (paper size = 1).
     """
@@ -80,7 +80,7 @@ class CompiledFold:
         ``components`` counts the groups of variables left free after the crease assignment and propagation;
         the reference solver also lists the group those fix as a first component with one solution, so its
         ``components`` column reads one higher. ``constraints`` is described in
-        :attr:`~foldbench.crease.layer_constraints.LayerConstraints.counts`.
+        :attr:`~foldbench.crease.layers.layer_constraints.LayerConstraints.counts`.
         """
         components = self.solution.components
         return {
@@ -221,11 +221,11 @@ def compile_crease_pattern(
         require_unique: raise :class:`AmbiguousFoldedState` when there is more than one state.
         timeout: time budget in seconds for counting states (None: no budget). When it ends, the result is
             a lower bound (``summary()["stopped"]``), every remaining component checked to have a solution.
-        progress: called after each component is counted (see :data:`~foldbench.crease.solver.ProgressCallback`).
+        progress: called after each component is counted (see :data:`~foldbench.crease.layers.solver.ProgressCallback`).
         policy: the precision policy of the compile stages (default: the one the pattern was built with,
-            :attr:`CreasePattern.policy <foldbench.crease.pattern.CreasePattern.policy>`). The pattern's snap
+            :attr:`CreasePattern.policy <foldbench.crease.graph.pattern.CreasePattern.policy>`). The pattern's snap
             distance was applied when it was built: to change it, build the pattern with the policy
-            (:func:`~foldbench.crease.pattern.build_crease_pattern`, :func:`~foldbench.crease.read_crease_pattern`).
+            (:func:`~foldbench.crease.build_crease_pattern`, :func:`~foldbench.crease.read_crease_pattern`).
 
     Raises:
         GeometricallyImpossibleFold: a local condition fails or the paper does not close up.
@@ -236,7 +236,7 @@ def compile_crease_pattern(
     A noisy input (measured precision above 0) whose folded edges give no trustworthy overlay at any level
     (``E_PRECISION_TOLERANCE``) while its folded vertices disagree by more than the policy's
     ``folded_mismatch_factor`` times that precision (the folding amplified the Kawasaki residuals) is regularised
-    (:mod:`foldbench.crease.regularize`): when moving no vertex farther than the snap tolerance makes every
+    (:mod:`foldbench.crease.graph.regularize`): when moving no vertex farther than the snap tolerance makes every
     vertex meet Kawasaki exactly and the folded vertices agree, the states counted are those of that exact
     pattern, and the summary says so (``regularized_moved`` and a warning). Otherwise the precision problem
     stands, with the movement that would have been needed in its ``where``.

@@ -15,7 +15,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from foldbench.crease.compiler import CompiledFold
-from foldbench.crease.pattern import CreasePattern
+from foldbench.crease.graph.pattern import CreasePattern
 
 __all__ = [
     "ASSIGNMENT_COLOURS",
@@ -64,7 +64,7 @@ def _crease_lines(pattern: CreasePattern, size: int) -> list[tuple[tuple[float, 
 def crease_pattern_svg(pattern: CreasePattern, size: int = 512) -> str:
     """The crease pattern as an SVG document.
 
-    >>> from foldbench.crease.pattern import build_crease_pattern
+    >>> from foldbench.crease.graph.pattern import build_crease_pattern
     >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
     >>> crease_pattern_svg(build_crease_pattern(square, "BBBB"), 64).count("<line")
     4

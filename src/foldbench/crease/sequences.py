@@ -37,7 +37,7 @@ import numpy as np
 
 from foldbench.crease.compiler import CompiledFold, compile_crease_pattern
 from foldbench.crease.errors import CreasePatternError
-from foldbench.crease.pattern import CreasePattern, build_crease_pattern
+from foldbench.crease.graph.pattern import CreasePattern, build_crease_pattern
 from foldbench.crease.sheet_rules import MAX_CREASES_PER_ACTION, MIN_CREASE_LENGTH, SNAP_DISTANCE
 
 __all__ = [

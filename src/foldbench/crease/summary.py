@@ -9,9 +9,9 @@ from typing import Any, TypedDict
 from foldbench.crease.budget import BudgetExceeded, StageCallback, enter_stage, time_budget
 from foldbench.crease.compiler import CompiledFold, compile_crease_pattern
 from foldbench.crease.errors import CreasePatternError
-from foldbench.crease.importers import read_crease_pattern
-from foldbench.crease.pattern import CreasePattern
-from foldbench.crease.solver import ProgressCallback
+from foldbench.crease.graph.pattern import CreasePattern
+from foldbench.crease.io.importers import read_crease_pattern
+from foldbench.crease.layers.solver import ProgressCallback
 
 __all__ = ["EMPTY_SUMMARY_FIELDS", "ErrorRecord", "compile_with_summary", "summarize"]
 
@@ -65,7 +65,7 @@ def summarize(
     warnings and ``error`` (None or ``{class, code, message, where}``). Never raises for a bad pattern.
 
     >>> import numpy as np
-    >>> from foldbench.crease.pattern import build_crease_pattern
+    >>> from foldbench.crease.graph.pattern import build_crease_pattern
     >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
     >>> summary = summarize(build_crease_pattern(square, "BBBB"))
     >>> summary["states"], summary["error"]

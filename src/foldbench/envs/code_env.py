@@ -51,10 +51,10 @@ import numpy as np
 from gymnasium import spaces
 from PIL import Image
 
-from foldbench.crease.fold_format import pattern_from_fold
-from foldbench.crease.generated import MAX_REPLY_CHARS, compile_generated
+from foldbench.crease.io.fold_format import pattern_from_fold
+from foldbench.crease.io.generated import MAX_REPLY_CHARS, compile_generated
 from foldbench.crease.render import folded_state_png
-from foldbench.crease.similarity import (
+from foldbench.crease.score.similarity import (
     ReferenceFold,
     SimilarityScore,
     partial_similarity,

@@ -3,14 +3,14 @@
 One step's reward is the sum of four terms, the episode's last step adds a fifth:
 
 * **progress**: when the answer compiles (folds flat), ``progress_weight × (S − S_prev)``, where ``S`` is the
-  fast partial score of the answer (:func:`foldbench.crease.similarity.partial_similarity`) and ``S_prev`` the
+  fast partial score of the answer (:func:`foldbench.crease.score.similarity.partial_similarity`) and ``S_prev`` the
   partial score of the last answer that compiled in this episode (0 at the start);
 * **compile bonus**: ``+compile_bonus`` when the answer compiles;
 * **failure penalty**: ``−failure_penalty`` when it does not (a syntax error, a pattern that cannot fold flat or
   would pass through itself, or a precision problem), whatever the error;
 * **step penalty**: ``−step_penalty`` for every step;
 * **final reward**: on the last step, ``final_weight ×`` the paper's total of the episode's last answer (the four
-  dimensions of :func:`foldbench.crease.similarity.score_generated`, with appendix D's fallbacks when it does not
+  dimensions of :func:`foldbench.crease.score.similarity.score_generated`, with appendix D's fallbacks when it does not
   fold: the evaluation function of OrigamiSpace's section 4.4, as the paper's reinforcement learning uses it;
   ``origamispace/codegen-feedback-v1`` reports it as ``paper_total`` beside its headline).
 

@@ -1,7 +1,7 @@
 """Reading a generated crease pattern from a model's reply: a FOLD JSON object, found strictly and in bounded time.
 
 The whole reply (or its last fenced code block) is read as JSON first, up to
-:data:`~foldbench.crease.generated.MAX_REPLY_CHARS` characters, since a crease pattern may be longer than the
+:data:`~foldbench.crease.io.generated.MAX_REPLY_CHARS` characters, since a crease pattern may be longer than the
 answers the general reply search reads; otherwise the bounded search of :mod:`foldbench.text.replies` finds the
 last JSON object with FOLD fields. Whether the fields are well formed is not checked here: the compiler's
 syntax verdict (CSE, naming field and index) is part of the score.
@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from foldbench.crease.generated import MAX_REPLY_CHARS
+from foldbench.crease.io.generated import MAX_REPLY_CHARS
 from foldbench.text.replies import ParseFailure, excerpt, scan_json_objects
 
 __all__ = ["FOLD_KEYS", "FoldAnswer", "parse_fold_reply"]

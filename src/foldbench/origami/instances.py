@@ -17,7 +17,7 @@ import numpy as np
 
 from foldbench.crease import CompiledFold, CreasePattern, build_crease_pattern, random_simple_folds
 from foldbench.crease.errors import CreasePatternError
-from foldbench.crease.importers import read_crease_pattern
+from foldbench.crease.io.importers import read_crease_pattern
 from foldbench.crease.summary import compile_with_summary
 
 __all__ = ["DIFFICULTY_FOLDS", "PATTERN_SUFFIXES", "Instance", "difficulty_of", "folder_instance", "pattern_files",

@@ -17,7 +17,7 @@ import numpy as np
 
 from foldbench.crease.compiler import CompiledFold
 from foldbench.crease.errors import CreasePatternError
-from foldbench.crease.pattern import build_crease_pattern
+from foldbench.crease.graph.pattern import build_crease_pattern
 from foldbench.crease.summary import compile_with_summary
 from foldbench.origami.actions import PAPER_SIZE, Crease, ParsedAction, SchemaRejection, parse_action
 from foldbench.origami.folded import AlignedFold, align_fold

@@ -17,8 +17,8 @@ import numpy as np
 
 from foldbench.crease.compiler import CompiledFold
 from foldbench.crease.errors import CreasePatternError
-from foldbench.crease.importers import read_crease_pattern
-from foldbench.crease.pattern import CreasePattern, build_crease_pattern
+from foldbench.crease.graph.pattern import CreasePattern, build_crease_pattern
+from foldbench.crease.io.importers import read_crease_pattern
 from foldbench.crease.simple_folds import random_simple_folds, simple_fold_pattern
 from foldbench.crease.summary import compile_with_summary
 from foldbench.errors import FoldbenchError
@@ -241,7 +241,7 @@ def _file_numbers(path: Path) -> list[float]:
     """The coordinates as written in a ``.fold`` or ``.cp`` file (empty for other formats or unreadable ones)."""
     text = path.read_text(encoding="utf-8", errors="replace")
     if path.suffix.lower() == ".fold":
-        from foldbench.crease.fold_format import parse_fold_text
+        from foldbench.crease.io.fold_format import parse_fold_text
 
         coords = parse_fold_text(text, path.name).get("vertices_coords")
         if not isinstance(coords, list):
@@ -264,7 +264,7 @@ def target_from_file(path: str | Path, category: str | None = None, *, check_fol
     """A target (without actions) from a ``.fold``, ``.cp``, ``.opx`` or ``.svg`` crease pattern of a square.
 
     A file of OrigamiBench's collection (its file name is in Table 3,
-    :func:`~foldbench.crease.collection.table3`) takes the table's category and tier; any other file is
+    :func:`~foldbench.crease.io.collection.table3`) takes the table's category and tier; any other file is
     ``uncategorised`` (unless ``category`` names one) with the tier of its counts. ``check_folds=False`` leaves
     the compilation to the first use of :attr:`Target.compiled` (reading a collection without folding each model).
 
@@ -272,7 +272,7 @@ def target_from_file(path: str | Path, category: str | None = None, *, check_fol
         CreasePatternError: the file cannot be read, or the pattern does not fold flat (class, code, location).
         InvalidTargetError: the paper is not a square.
     """
-    from foldbench.crease.collection import table3
+    from foldbench.crease.io.collection import table3
 
     path = Path(path)
     pattern = read_crease_pattern(path)

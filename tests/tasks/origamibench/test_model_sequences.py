@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from foldbench.crease.collection import paper_models
-from foldbench.crease.importers import read_crease_pattern
+from foldbench.crease.io.collection import paper_models
+from foldbench.crease.io.importers import read_crease_pattern
 from foldbench.crease.sequences import Crease, pattern_from_creases
 from foldbench.errors import InvalidKnobError
 from foldbench.tasks import make

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import foldbench.tasks  # noqa: F401  (registers the tasks)
-from foldbench.crease.collection import PAPER_MODEL_COUNT, paper_models, table3
+from foldbench.crease.io.collection import PAPER_MODEL_COUNT, paper_models, table3
 from foldbench.crease.sequences import sequence_by_name
 from foldbench.envs import OrigamiSynthesisEnv, simple_fold_target
 from foldbench.errors import InvalidKnobError

@@ -12,7 +12,7 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from foldbench.crease.collection import paper_models, paper_models_folder
+from foldbench.crease.io.collection import paper_models, paper_models_folder
 from foldbench.errors import InvalidKnobError
 from foldbench.origami.fold_reply import parse_fold_reply
 from foldbench.tasks import make
@@ -202,7 +202,7 @@ def test_difficulty_knob_errors(task, knobs: dict, word: str) -> None:
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), folds=st.integers(2, 32))
 def test_pleated_models_fold_flat_in_one_state(seed: int, folds: int) -> None:
-    from foldbench.crease.local_checks import check_vertices
+    from foldbench.crease.graph.local_checks import check_vertices
     from foldbench.origami.instances import pleat_instance
 
     instance = pleat_instance(np.random.default_rng(seed), folds, 200)

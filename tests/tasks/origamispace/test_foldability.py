@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from foldbench.crease.generated import compile_generated
+from foldbench.crease.io.generated import compile_generated
 from foldbench.harness.audit import audit_dataset
 from foldbench.tasks import make
 from foldbench.tasks.dataset import write_dataset

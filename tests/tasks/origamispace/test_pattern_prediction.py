@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from foldbench.crease.collection import paper_models_folder, table3
+from foldbench.crease.io.collection import paper_models_folder, table3
 from foldbench.crease.sequences import sequence_by_name
 from foldbench.errors import InvalidKnobError
 from foldbench.tasks import make

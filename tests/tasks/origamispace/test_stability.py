@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foldbench.crease import pattern_from_fold
-from foldbench.crease.generated import compile_generated
+from foldbench.crease.io.generated import compile_generated
 from foldbench.tasks import make
 from foldbench.tasks.origamispace.stability import (
     ANGLE_MARGIN,

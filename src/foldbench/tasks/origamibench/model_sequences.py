@@ -26,9 +26,9 @@ from functools import cache
 
 import numpy as np
 
-from foldbench.crease.collection import CollectionEntry, paper_models
 from foldbench.crease.errors import CreasePatternError
-from foldbench.crease.importers import read_crease_pattern
+from foldbench.crease.io.collection import CollectionEntry, paper_models
+from foldbench.crease.io.importers import read_crease_pattern
 from foldbench.crease.sequences import PAPER_SIZE, Crease, FoldSequence, FoldStep
 from foldbench.crease.sheet_rules import MAX_CREASES_PER_ACTION
 

@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 import numpy as np
 from pydantic import BaseModel, field_validator
 
-from foldbench.crease.pattern import CreasePattern
+from foldbench.crease.graph.pattern import CreasePattern
 from foldbench.crease.sequences import CATEGORIES, FoldSequence, builtin_sequences
 from foldbench.errors import FoldbenchError, InvalidKnobError
 from foldbench.tasks.answer_forms import HumanForm

@@ -2,7 +2,7 @@
 
 Targets (``source``): seeded random simple folds of the square (their own action list is known: the oracle replays
 it), the built-in fold sequences, a folder of crease-pattern files, or ``paper``: the 342 of the paper's
-366 models drawn on a square, shipped with foldbench (:func:`~foldbench.crease.collection.paper_models`,
+366 models drawn on a square, shipped with foldbench (:func:`~foldbench.crease.io.collection.paper_models`,
 Table 3's names, categories and tiers). ``preset=paper`` selects them (:data:`PRESETS`).
 
 The conversation is one request per step. By default it follows the paper's protocol
@@ -33,7 +33,7 @@ import numpy as np
 from PIL import Image
 from pydantic import BaseModel, ConfigDict, Field
 
-from foldbench.crease.pattern import build_crease_pattern
+from foldbench.crease.graph.pattern import build_crease_pattern
 from foldbench.errors import InvalidKnobError
 from foldbench.messages import ImagePart, Part, TextPart
 from foldbench.origami.actions import AddCrease, AddCreases, ParsedAction, SchemaRejection, parse_action

@@ -11,7 +11,7 @@ from typing import overload
 
 import numpy as np
 
-from foldbench.crease.collection import CollectionEntry
+from foldbench.crease.io.collection import CollectionEntry
 from foldbench.errors import FoldbenchError, InvalidKnobError
 from foldbench.origami.targets import Target
 
@@ -21,7 +21,7 @@ __all__ = ["paper_entries", "source_targets"]
 def _square_paper(path: Path) -> bool:
     """Whether a FOLD file's boundary spans a square (read from the file's own fields, without building the
     pattern)."""
-    from foldbench.crease.fold_format import parse_fold_text
+    from foldbench.crease.io.fold_format import parse_fold_text
 
     fold = parse_fold_text(path.read_text(encoding="utf-8"), path.name)
     coords = np.asarray(fold.get("vertices_coords") or [], float)
@@ -37,7 +37,7 @@ def _square_paper(path: Path) -> bool:
 def paper_entries() -> tuple[CollectionEntry, ...]:
     """The paper's models that are folded from a square (Easy, then Medium, then Hard; by file name within a
     tier), read once per process."""
-    from foldbench.crease.collection import paper_models
+    from foldbench.crease.io.collection import paper_models
 
     order = {"Easy": 0, "Medium": 1, "Hard": 2}
     entries = [e for e in paper_models().entries if _square_paper(e.path)]
@@ -56,8 +56,8 @@ def source_targets(task_id: str, source: str) -> Sequence[Target] | None:
         from foldbench.origami.targets import target_from_sequence
 
         return [target_from_sequence(sequence) for sequence in builtin_sequences()]
-    from foldbench.crease.collection import load_collection
     from foldbench.crease.errors import CreasePatternError
+    from foldbench.crease.io.collection import load_collection
     from foldbench.origami.targets import target_from_file
 
     if not Path(source).is_dir():

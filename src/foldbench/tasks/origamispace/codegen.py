@@ -1,7 +1,7 @@
 """OrigamiSpace's crease-pattern code generation: from the compiled flat pattern (the folded state the compiler
 computes, :mod:`foldbench.origami.flat_pattern`) and the folded-shape pictures, front and back, write
 the crease pattern as FOLD JSON; the crease pattern itself is never shown. Scored by compiling it and comparing
-it with the reference (:mod:`foldbench.crease.similarity`).
+it with the reference (:mod:`foldbench.crease.score.similarity`).
 
 Two tasks share this module: ``origamispace/codegen-v1`` (one answer, in context) and
 ``origamispace/codegen-feedback-v1`` (environmental learning: up to ten answers, each followed by the compiler's
@@ -22,9 +22,9 @@ from PIL import Image
 from pydantic import BaseModel
 
 from foldbench.crease import build_crease_pattern, pattern_from_fold, random_simple_folds
-from foldbench.crease.collection import paper_models
+from foldbench.crease.io.collection import paper_models
 from foldbench.crease.render import folded_state_png
-from foldbench.crease.similarity import (
+from foldbench.crease.score.similarity import (
     DIMENSION_WEIGHTS,
     SUBSCORE_NAMES,
     ReferenceFold,

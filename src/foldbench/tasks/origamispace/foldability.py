@@ -20,8 +20,8 @@ from PIL import Image, ImageDraw
 from pydantic import BaseModel
 
 from foldbench.crease import build_crease_pattern, pattern_from_fold, random_simple_folds
-from foldbench.crease.generated import compile_generated
-from foldbench.crease.local_checks import vertices_creases
+from foldbench.crease.graph.local_checks import vertices_creases
+from foldbench.crease.io.generated import compile_generated
 from foldbench.crease.render import crease_pattern_png
 from foldbench.errors import InvalidKnobError
 from foldbench.origami.instances import png_bytes

@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from foldbench.crease.collection import load_collection
 from foldbench.crease.errors import CreasePatternError
-from foldbench.crease.importers import read_crease_pattern
-from foldbench.crease.pattern import CreasePattern
+from foldbench.crease.graph.pattern import CreasePattern
+from foldbench.crease.io.collection import load_collection
+from foldbench.crease.io.importers import read_crease_pattern
 from foldbench.crease.sequences import builtin_sequences, sequence_by_name
 from foldbench.origami.instances import difficulty_of
 

@@ -27,7 +27,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 from pydantic import BaseModel, field_validator
 
-from foldbench.crease.collection import paper_models_folder
+from foldbench.crease.io.collection import paper_models_folder
 from foldbench.crease.render import crease_pattern_png
 from foldbench.errors import FoldbenchError, InvalidKnobError
 from foldbench.origami.instances import png_bytes

@@ -4,7 +4,7 @@ of it faces the viewer, how many layers lie at a place of the folded model and i
 A :class:`FoldReference` wraps a :class:`~foldbench.crease.CompiledFold` with the polygons the questions need:
 the crease-pattern faces (paper coordinates, longest side 1) and the overlap cells of the folded state (folded
 coordinates). Every answer comes from the compiler's own output: a face's isometry ``x -> matrix @ x + shift``
-and flip (:class:`~foldbench.crease.folding.FoldedGeometry`), the faces covering each cell and their layer order
+and flip (:class:`~foldbench.crease.layers.folding.FoldedGeometry`), the faces covering each cell and their layer order
 (:meth:`~foldbench.crease.CompiledFold.cells_layer_order`). Points are only ever taken at least
 :data:`INTERIOR_MARGIN` inside a face or cell, so no answer depends on which side of a crease or layer boundary
 a point is read.

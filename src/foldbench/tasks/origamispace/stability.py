@@ -9,10 +9,11 @@ choice tasks keep a pattern only when its verdict is **stable**:
    it does not end on, lie closer than :data:`FEATURE_MARGIN` unless they coincide (closer than
    :data:`COINCIDENT`); the same for the folded state (vertex-vertex and vertex-edge distances after folding).
 2. **No vertex nearly meets Kawasaki.** Every interior vertex's Kawasaki error is either rounding (below
-   :data:`~foldbench.crease.tolerance.EXACT_ANGLE`) or at least :data:`ANGLE_MARGIN`.
+   :data:`~foldbench.crease.precision.tolerance.EXACT_ANGLE`) or at least :data:`ANGLE_MARGIN`.
 3. **Every sound tolerance agrees.** For a pattern whose vertices pass the local checks, the folded edges are
    overlaid at every level of the compiler's tolerance series
-   (:func:`~foldbench.crease.overlay.folded_tolerance_levels`); each level that is sound (the overlay at a quarter
+   (:func:`~foldbench.crease.precision.overlay.folded_tolerance_levels`); each level that is sound (the overlay at a
+   quarter
    of it has as many points and segments, and the cells and constraints build without a precision problem) is
    solved, and every such level must give the compiler's verdict (folds, or self-intersects).
 4. **The verdict is a geometric one** (folds, GIF or PSI), never a precision problem.
@@ -31,18 +32,18 @@ from typing import Any
 
 import numpy as np
 
-from foldbench.crease.cells import build_cells, overlay_folded_edges
 from foldbench.crease.compiler import CompiledFold, crease_assignment_orders
 from foldbench.crease.errors import CreasePatternError, PrecisionProblem, SelfIntersection
-from foldbench.crease.fold_format import pattern_from_fold
-from foldbench.crease.folded_gaps import folded_features
-from foldbench.crease.folding import FoldedGeometry, fold_faces
-from foldbench.crease.layer_constraints import build_layer_constraints
-from foldbench.crease.local_checks import check_vertices, vertices_creases
-from foldbench.crease.overlay import LEVEL_STEP, folded_tolerance_levels
-from foldbench.crease.pattern import CreasePattern
-from foldbench.crease.solver import LayerSolver
-from foldbench.crease.tolerance import EXACT_ANGLE
+from foldbench.crease.graph.local_checks import check_vertices, vertices_creases
+from foldbench.crease.graph.pattern import CreasePattern
+from foldbench.crease.io.fold_format import pattern_from_fold
+from foldbench.crease.layers.cells import build_cells, overlay_folded_edges
+from foldbench.crease.layers.folding import FoldedGeometry, fold_faces
+from foldbench.crease.layers.layer_constraints import build_layer_constraints
+from foldbench.crease.layers.solver import LayerSolver
+from foldbench.crease.precision.folded_gaps import folded_features
+from foldbench.crease.precision.overlay import LEVEL_STEP, folded_tolerance_levels
+from foldbench.crease.precision.tolerance import EXACT_ANGLE
 
 __all__ = ["ANGLE_MARGIN", "COINCIDENT", "FEATURE_MARGIN", "Stability", "kawasaki_errors", "option_stability",
            "reference_stability"]
@@ -61,7 +62,7 @@ paths of reflections, with rounding of about 1e-15)."""
 ANGLE_MARGIN: float = 2e-2
 """The least Kawasaki error (radians, about 1.1 degrees) of a vertex that does not meet Kawasaki: twice the error
 above which the compiler calls the failure geometric
-(:data:`~foldbench.crease.tolerance.KAWASAKI_IMPOSSIBLE`)."""
+(:data:`~foldbench.crease.precision.tolerance.KAWASAKI_IMPOSSIBLE`)."""
 
 SWEEP_TIMEOUT: float = 5.0
 """Seconds a layer search may take at one tolerance level of the sweep."""
@@ -95,7 +96,7 @@ class Stability:
 def kawasaki_errors(pattern: CreasePattern) -> dict[int, float]:
     """Each interior crease vertex's Kawasaki error: how far (radians) its alternating sector sum misses pi.
 
-    >>> from foldbench.crease.pattern import build_crease_pattern
+    >>> from foldbench.crease.graph.pattern import build_crease_pattern
     >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
     >>> kawasaki_errors(build_crease_pattern(square, "BBBB"))
     {}
@@ -183,7 +184,7 @@ def _folded_or_none(pattern: CreasePattern) -> FoldedGeometry | None:
 
 def option_stability(document: dict[str, Any], error: dict[str, Any] | None) -> Stability:
     """Whether the compiler's verdict on a FOLD document (``error`` from
-    :func:`~foldbench.crease.generated.compile_generated`, None when it folds) rests on nothing closer than the
+    :func:`~foldbench.crease.io.generated.compile_generated`, None when it folds) rests on nothing closer than the
     margins, and every sound tolerance level agrees with it."""
     verdict = "folds" if error is None else str(error.get("class") or error.get("code"))
     try:

@@ -18,9 +18,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from foldbench.crease.local_checks import vertices_creases
-from foldbench.crease.pattern import CreasePattern
-from foldbench.crease.policy import DEFAULT_POLICY, PrecisionPolicy
+from foldbench.crease.graph.local_checks import vertices_creases
+from foldbench.crease.graph.pattern import CreasePattern
+from foldbench.crease.precision.policy import DEFAULT_POLICY, PrecisionPolicy
 
 __all__ = [
     "REGULARIZED_MISMATCH", "REGULARIZED_RESIDUAL", "Regularized", "kawasaki_system", "least_norm_steps",
@@ -170,7 +170,7 @@ def regularize_kawasaki(pattern: CreasePattern) -> Regularized:
     meets Kawasaki exactly (boundary vertices stay; exact means below the pattern's policy's
     ``regularized_residual``). The graph, assignments and faces are unchanged.
 
-    >>> from foldbench.crease.pattern import build_crease_pattern
+    >>> from foldbench.crease.graph.pattern import build_crease_pattern
     >>> centre = [0.5 + 1e-5, 0.5 + 2e-5]
     >>> segments = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]],
     ...                      [[0, 0.5], centre], [centre, [1, 0.5]], [[0.5, 0], centre], [centre, [0.5, 1]]])

@@ -1,8 +1,8 @@
 """Compiled loops (numba) for planarising few segments: the same arithmetic, in the same order, as the array
-code of :func:`foldbench.crease.planar.planarize_segments`, without its fixed cost per array operation.
+code of :func:`foldbench.crease.graph.planar.planarize_segments`, without its fixed cost per array operation.
 
 :func:`planarize_small` covers every input except crossings of lines that nearly meet at one point (the
-groups of :func:`foldbench.crease.planar._near_concurrent`): there it reports that it did nothing, and the
+groups of :func:`foldbench.crease.graph.planar._near_concurrent`): there it reports that it did nothing, and the
 array code runs.
 """
 
@@ -17,7 +17,7 @@ __all__ = ["merge_small", "planarize_small"]
 
 @kernel
 def merge_small(points, cells, tolerance):  # type: ignore[no-untyped-def]
-    """:func:`~foldbench.crease.planar.merge_close_points` for few points: kept point indices and labels,
+    """:func:`~foldbench.crease.graph.planar.merge_close_points` for few points: kept point indices and labels,
     in the same grid order as the dictionary code, so the same result."""
     count = points.shape[0]
     kept = np.empty(count, dtype=np.int64)

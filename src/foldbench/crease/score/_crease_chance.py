@@ -1,5 +1,5 @@
 """The crease agreement expected by chance: the shares a generated drawing earns when it is placed elsewhere on
-the paper (see :mod:`foldbench.crease.crease_match`).
+the paper (see :mod:`foldbench.crease.score.crease_match`).
 
 Each drawing is a set of sample points along its creases, each with the length it stands for and its crease's
 letter. A drawing is moved by a shift and wrapped around the paper's edges (points taken modulo 1, so no crease

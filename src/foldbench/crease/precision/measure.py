@@ -1,10 +1,10 @@
-"""Measure how precise an input is, from the input itself (rule 8 of :mod:`foldbench.crease.tolerance`).
+"""Measure how precise an input is, from the input itself (rule 8 of :mod:`foldbench.crease.precision.tolerance`).
 
 Drawing programs and models write coordinates with noise. Exact patterns still show it: creases meant to be
 parallel or collinear point in directions that differ by a tiny angle, and a vertex's alternating sector sums
 miss 180 degrees by a tiny amount. Both angles, times the lengths of the creases involved, estimate how far the
 endpoints were moved. Angles below the policy's ``exact_angle`` are floating-point rounding (no noise); angles
-above its ``noise_angle_limit`` are design features (:class:`~foldbench.crease.policy.PrecisionPolicy`).
+above its ``noise_angle_limit`` are design features (:class:`~foldbench.crease.precision.policy.PrecisionPolicy`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from foldbench.crease.policy import DEFAULT_POLICY, PrecisionPolicy
+from foldbench.crease.precision.policy import DEFAULT_POLICY, PrecisionPolicy
 
 __all__ = ["MAX_WRITTEN_DECIMALS", "direction_noise", "kawasaki_explained_by", "kawasaki_noise", "written_precision"]
 

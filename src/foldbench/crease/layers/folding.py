@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from foldbench.crease.errors import GeometricallyImpossibleFold, PrecisionProblem
-from foldbench.crease.pattern import CreasePattern
-from foldbench.crease.policy import DEFAULT_POLICY, PrecisionPolicy
+from foldbench.crease.graph.pattern import CreasePattern
+from foldbench.crease.precision.policy import DEFAULT_POLICY, PrecisionPolicy
 
 __all__ = ["FoldedGeometry", "crossing_order", "fold_faces", "folded_vertex_positions"]
 
@@ -30,7 +30,7 @@ class FoldedGeometry:
         faces_shift: ``(F, 2)`` translation part of each face's isometry.
         worst_mismatch: the largest disagreement between a vertex's position computed from two faces.
         input_precision: how far the input's points may be off (paper size = 1), see
-            :mod:`foldbench.crease.precision`; the overlay trusts no arrangement that moving the folded
+            :mod:`foldbench.crease.precision.measure`; the overlay trusts no arrangement that moving the folded
             vertices this far would change.
         vertices_coords_other: each vertex's folded position from the face that disagrees most with the one
             kept (equal to ``vertices_coords_folded`` where every face agrees).
@@ -125,7 +125,7 @@ def fold_faces(pattern: CreasePattern, input_precision: float | None = None) -> 
         PrecisionProblem: faces disagree about a vertex by more than the policy's ``folded_mismatch_limit`` (the local
             checks passed, so the disagreement comes from rounded coordinates).
 
-    >>> from foldbench.crease.pattern import build_crease_pattern
+    >>> from foldbench.crease.graph.pattern import build_crease_pattern
     >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
     >>> fold_faces(build_crease_pattern(square, "BBBB")).faces_flipped.tolist()
     [False]

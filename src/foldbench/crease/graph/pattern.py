@@ -15,9 +15,9 @@ import shapely
 
 from foldbench.crease.budget import enter_stage
 from foldbench.crease.errors import CreasePatternSyntaxError, GeometricallyImpossibleFold
-from foldbench.crease.planar import PlanarGraph, find_faces, planarize_segments
-from foldbench.crease.policy import DEFAULT_POLICY, PrecisionPolicy
-from foldbench.crease.precision import direction_noise, written_precision
+from foldbench.crease.graph.planar import PlanarGraph, find_faces, planarize_segments
+from foldbench.crease.precision.measure import direction_noise, written_precision
+from foldbench.crease.precision.policy import DEFAULT_POLICY, PrecisionPolicy
 
 __all__ = ["ASSIGNMENTS", "MAX_SEGMENTS", "CreasePattern", "build_crease_pattern", "normalize_coordinates"]
 
@@ -56,15 +56,16 @@ class CreasePattern:
         offset: the translation that normalised the input coordinates.
         notes: non-fatal remarks about the input (merged duplicates, split crossings, ...).
         input_precision: how far the input's endpoints seem to have been moved by noise (paper size = 1; 0 for
-            exact input), see :mod:`foldbench.crease.precision`.
+            exact input), see :mod:`foldbench.crease.precision.measure`.
         snap_tolerance: the distance at which points were merged and segments split (paper size = 1).
         written_precision: half the last decimal digit the input coordinates were written to (paper size = 1;
-            0 for integers or full-precision numbers), see :func:`foldbench.crease.precision.written_precision`.
+            0 for integers or full-precision numbers), see :func:`foldbench.crease.precision.measure.written_precision`.
         carried_noise: the noise amplitude of the input this pattern was made from (paper size = 1; 0 for an
             input): a Kawasaki-regularised pattern meets Kawasaki exactly but keeps the rest of its input's
-            noise, and its folded gaps are judged against it (:func:`foldbench.crease.folded_gaps.noise_amplitude`).
+            noise, and its folded gaps are judged against it
+            (:func:`foldbench.crease.precision.folded_gaps.noise_amplitude`).
         policy: the precision policy the pattern was built with, which every later stage follows
-            (:class:`~foldbench.crease.policy.PrecisionPolicy`).
+            (:class:`~foldbench.crease.precision.policy.PrecisionPolicy`).
     """
 
     vertices_coords: np.ndarray
@@ -384,9 +385,9 @@ def _noise_artefact(
 
 
 def _kawasaki_precision(pattern: CreasePattern) -> float:
-    """The input precision the pattern's Kawasaki residuals imply (see :mod:`foldbench.crease.precision`)."""
-    from foldbench.crease.local_checks import kawasaki_residuals
-    from foldbench.crease.precision import kawasaki_noise
+    """The input precision the pattern's Kawasaki residuals imply (see :mod:`foldbench.crease.precision.measure`)."""
+    from foldbench.crease.graph.local_checks import kawasaki_residuals
+    from foldbench.crease.precision.measure import kawasaki_noise
 
     return kawasaki_noise(*kawasaki_residuals(pattern), pattern.policy)
 

@@ -2,7 +2,7 @@
 
 Used twice: on the crease pattern (segments from any input format) and on the folded state (the folded
 edges, whose overlay gives the overlap cells). Follows the tolerance policy of
-:mod:`foldbench.crease.tolerance`: endpoints closer than ``tolerance`` merge, an endpoint within ``tolerance``
+:mod:`foldbench.crease.precision.tolerance`: endpoints closer than ``tolerance`` merge, an endpoint within ``tolerance``
 of a segment splits it (the two then meet there and nowhere else), proper crossings add a vertex (the crossings
 of segments that nearly meet at one point, one vertex), and duplicate pieces merge while remembering every
 input segment they came from (``edges_sources``).
@@ -16,8 +16,8 @@ from itertools import pairwise
 import numpy as np
 import shapely
 
-from foldbench.crease._planar_kernels import merge_small as _merge_small
-from foldbench.crease._planar_kernels import planarize_small
+from foldbench.crease.graph._planar_kernels import merge_small as _merge_small
+from foldbench.crease.graph._planar_kernels import planarize_small
 from foldbench.jit import kernels_compiled
 
 __all__ = ["SMALL_INPUT", "PlanarGraph", "PlaneFaces", "find_faces", "merge_close_points", "planarize_segments"]
@@ -28,7 +28,7 @@ has less fixed cost than the grid and the spatial index used above it (same resu
 
 COMPILED_SEGMENTS: int = 200
 """Up to this many segments, once kernels run compiled in the process (:func:`foldbench.jit.kernels_compiled`),
-:func:`planarize_segments` runs compiled loops (:func:`foldbench.crease._planar_kernels.planarize_small`: the
+:func:`planarize_segments` runs compiled loops (:func:`foldbench.crease.graph._planar_kernels.planarize_small`: the
 same arithmetic in the same order, so the same graph) instead of array code, whose fixed cost per operation
 dominates there."""
 
@@ -232,7 +232,7 @@ def planarize_segments(segments: np.ndarray, tolerance: float) -> PlanarGraph:
 
     Args:
         segments: ``(k, 2, 2)`` array of segment endpoints.
-        tolerance: merge distance (see :mod:`foldbench.crease.tolerance`).
+        tolerance: merge distance (see :mod:`foldbench.crease.precision.tolerance`).
 
     >>> cross = np.array([[[0, 0], [2, 2]], [[0, 2], [2, 0]]], dtype=float)
     >>> graph = planarize_segments(cross, 1e-9)

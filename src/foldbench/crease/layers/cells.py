@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from foldbench.crease.errors import PrecisionProblem
-from foldbench.crease.folding import FoldedGeometry
-from foldbench.crease.pattern import CreasePattern
-from foldbench.crease.planar import PlanarGraph, find_faces, planarize_segments
+from foldbench.crease.graph.pattern import CreasePattern
+from foldbench.crease.graph.planar import PlanarGraph, find_faces, planarize_segments
+from foldbench.crease.layers.folding import FoldedGeometry
 
 __all__ = ["OverlapCells", "build_cells", "overlay_folded_edges"]
 
@@ -61,8 +61,8 @@ def build_cells(
     Raises:
         PrecisionProblem: walking the cells gives a cell two different face sets (imprecise coordinates).
 
-    >>> from foldbench.crease.pattern import build_crease_pattern
-    >>> from foldbench.crease.folding import fold_faces
+    >>> from foldbench.crease.graph.pattern import build_crease_pattern
+    >>> from foldbench.crease.layers.folding import fold_faces
     >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
     >>> pattern = build_crease_pattern(square, "BBBB")
     >>> build_cells(pattern, fold_faces(pattern)).cells_faces

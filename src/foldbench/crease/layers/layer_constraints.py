@@ -8,9 +8,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from foldbench.crease._cell_kernels import face_pairs_sharing_a_cell, transitivity_variables
-from foldbench.crease.cells import OverlapCells
-from foldbench.crease.constraints import (
+from foldbench.crease.errors import PrecisionProblem
+from foldbench.crease.graph.pattern import CreasePattern
+from foldbench.crease.layers._cell_kernels import face_pairs_sharing_a_cell, transitivity_variables
+from foldbench.crease.layers.cells import OverlapCells
+from foldbench.crease.layers.constraints import (
     CONSTRAINT_NAMES,
     CONSTRAINT_SLOTS,
     TACO_TACO,
@@ -18,8 +20,6 @@ from foldbench.crease.constraints import (
     TORTILLA_TORTILLA,
     TRANSITIVITY,
 )
-from foldbench.crease.errors import PrecisionProblem
-from foldbench.crease.pattern import CreasePattern
 
 __all__ = ["DENSE_LOOKUP_FACES", "LayerConstraints", "build_layer_constraints"]
 
@@ -95,7 +95,7 @@ class LayerConstraints:
         return [int(f) for f in self.local_faces[constraint, :size]]
 
     def kernel_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The constraints as the compiled solver takes them (see :mod:`foldbench.crease._solver_kernels`)."""
+        """The constraints as the compiled solver takes them (see :mod:`foldbench.crease.layers._solver_kernels`)."""
         return (np.ascontiguousarray(self.local_kinds, dtype=np.int8),
                 np.ascontiguousarray(self.local_variables, dtype=np.int32),
                 np.ascontiguousarray(self.local_flipped, dtype=np.bool_),
@@ -127,7 +127,7 @@ def build_layer_constraints(
     part of the work), so that a contradiction they already contain is reported early.
 
     >>> empty = OverlapCells(np.zeros((0, 2)), np.zeros((0, 2), int), (), np.zeros((0, 2), int), (), ((0,),))
-    >>> from foldbench.crease.pattern import build_crease_pattern
+    >>> from foldbench.crease.graph.pattern import build_crease_pattern
     >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
     >>> build_layer_constraints(build_crease_pattern(square, "BBBB"), empty).counts["transitivity"]
     0

@@ -39,8 +39,8 @@ from typing import Any, Literal
 
 from foldbench.cache import cache_root
 from foldbench.crease.errors import CreasePatternError, CreasePatternSyntaxError
-from foldbench.crease.fold_format import parse_fold_text
-from foldbench.crease.importers import read_crease_pattern
+from foldbench.crease.io.fold_format import parse_fold_text
+from foldbench.crease.io.importers import read_crease_pattern
 
 __all__ = [
     "PATTERN_SUFFIXES",

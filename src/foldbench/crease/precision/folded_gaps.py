@@ -14,7 +14,7 @@ moved at random by up to the input's noise (:func:`noise_amplitude`), and return
 not merge.
 
 The movement is measured on a pattern whose folded vertices agree (the input itself, or its Kawasaki-regularised
-neighbour, :mod:`foldbench.crease.regularize`), moved by noise projected onto the patterns that still meet
+neighbour, :mod:`foldbench.crease.graph.regularize`), moved by noise projected onto the patterns that still meet
 Kawasaki exactly (:class:`GapJudge`): a design is folded from creases that meet Kawasaki, so how far its gaps
 move when its vertices move *that* way is how sensitive the design is. Moved any other way, the folded
 vertices no longer agree with themselves, and their disagreement (often a hundred times the movement) would
@@ -24,7 +24,7 @@ jitter can close is not one the input resolves. Whether it can is bounded, not s
 (:meth:`GapJudge.worst_moves`): each crease-pattern coordinate is moved alone by the noise, the folded
 state refolded, and the changes added up (as vectors for a gap between two vertices). A self-intersection
 found at a level that keeps open a gap this bound can close (:func:`unresolved_open_gaps`) is no verdict
-until the levels that close it have been tried (:mod:`foldbench.crease.overlay`,
+until the levels that close it have been tried (:mod:`foldbench.crease.precision.overlay`,
 :mod:`foldbench.crease.compiler`).
 
 Without a written precision the noise is only estimated: ``noise_margin`` times the measured precision,
@@ -42,7 +42,7 @@ but the measured noise cannot is in doubt:
 Where the folding amplifies the noise, a gap may also be neither clearly noise nor clearly design: wider
 than :data:`GAP_DOUBT_FACTOR` but at most ``gap_noise_factor`` times its movement. Such a gap is returned
 by :func:`genuine_gaps` too, marked ``certain=False``: the tolerance may not close it either
-(:mod:`foldbench.crease.overlay`), and when no other level is sound the answer is a precision error naming
+(:mod:`foldbench.crease.precision.overlay`), and when no other level is sound the answer is a precision error naming
 it (or, in the compiler, the states of the Kawasaki-regularised pattern, whose folded vertices agree).
 """
 
@@ -56,17 +56,17 @@ import numpy as np
 import shapely
 
 from foldbench.crease.errors import PrecisionProblem, SelfIntersection
-from foldbench.crease.folding import FoldedGeometry, crossing_order, fold_faces
-from foldbench.crease.local_checks import vertices_creases
-from foldbench.crease.pattern import CreasePattern
-from foldbench.crease.planar import SMALL_INPUT
-from foldbench.crease.policy import DEFAULT_POLICY
-from foldbench.crease.regularize import (
+from foldbench.crease.graph.local_checks import vertices_creases
+from foldbench.crease.graph.pattern import CreasePattern
+from foldbench.crease.graph.planar import SMALL_INPUT
+from foldbench.crease.graph.regularize import (
     Regularized,
     kawasaki_system,
     least_norm_steps,
     regularize_kawasaki,
 )
+from foldbench.crease.layers.folding import FoldedGeometry, crossing_order, fold_faces
+from foldbench.crease.precision.policy import DEFAULT_POLICY
 from foldbench.jit import kernel
 
 __all__ = [
@@ -105,13 +105,13 @@ the measured input precision."""
 def noise_amplitude(pattern: CreasePattern, measured_precision: float) -> float:
     """How far each input coordinate may be off. In a visibly noisy input (measured precision above 0): half
     the last written decimal when the coordinates are rounded
-    (:func:`~foldbench.crease.precision.written_precision`, a bound), otherwise four times the measured
+    (:func:`~foldbench.crease.precision.measure.written_precision`, a bound), otherwise four times the measured
     precision (an estimate from nearly parallel creases, which a pattern with few creases can make several
     times too small). Never less than the policy's ``least_noise`` (the jitter that is to
     change no answer), which is all an exact input gets (a design drawn on a grid of tenths is not rounded to
     tenths), nor than the noise a regularised pattern carries from its input.
 
-    >>> from foldbench.crease.pattern import build_crease_pattern
+    >>> from foldbench.crease.graph.pattern import build_crease_pattern
     >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]],
     ...                    [[0.4, 0], [0.4, 1]]], float)
     >>> pattern = build_crease_pattern(square, "BBBBV")
@@ -181,7 +181,7 @@ def _signed_gaps(coords: np.ndarray, pattern: CreasePattern, pairs: np.ndarray, 
 
 def _refold(pattern: CreasePattern, coords: np.ndarray) -> np.ndarray:
     """Folded vertex positions for a batch of crease-pattern coordinates ``(t, n, 2)``, each vertex from the
-    first face that lists it (as :func:`~foldbench.crease.folding.fold_faces` keeps it)."""
+    first face that lists it (as :func:`~foldbench.crease.layers.folding.fold_faces` keeps it)."""
     trials = len(coords)
     matrices = np.zeros((trials, pattern.face_count, 2, 2))
     shifts = np.zeros((trials, pattern.face_count, 2))
@@ -422,7 +422,7 @@ def noise_judge(pattern: CreasePattern, folded: FoldedGeometry, measured_precisi
     than the policy's ``folded_mismatch_factor`` times the measured precision): there four times the measured
     precision can be eight times the real noise (a clipped twist jittered by 1e-6 measures 2.3e-6), and a sliver of the
     design would pass for noise. The least movement that makes every vertex meet Kawasaki
-    (:mod:`foldbench.crease.regularize`) is measured noise too: when it succeeds within the snap tolerance, the
+    (:mod:`foldbench.crease.graph.regularize`) is measured noise too: when it succeeds within the snap tolerance, the
     amplitude is that movement, kept between the measured precision and four times it (at least
     the policy's ``least_noise``)."""
     policy = pattern.policy

@@ -13,10 +13,10 @@ import numpy as np
 import shapely
 
 from foldbench.crease.compiler import CompiledFold
-from foldbench.crease.constraints import ABOVE, TACO_TACO, TACO_TORTILLA
-from foldbench.crease.local_checks import vertices_creases
-from foldbench.crease.pattern import CreasePattern
-from foldbench.crease.tolerance import ANGLE_TOLERANCE
+from foldbench.crease.graph.local_checks import vertices_creases
+from foldbench.crease.graph.pattern import CreasePattern
+from foldbench.crease.layers.constraints import ABOVE, TACO_TACO, TACO_TORTILLA
+from foldbench.crease.precision.tolerance import ANGLE_TOLERANCE
 
 __all__ = ["FoldedFeatures", "PatternFeatures", "folded_features", "pattern_features"]
 

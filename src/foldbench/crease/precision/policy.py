@@ -4,10 +4,10 @@ Crease patterns arrive as floating-point coordinates, so the compiler decides "t
 angle", "a gap of the design" and "too imprecise to decide" with thresholds. All of them are fields of
 :class:`PrecisionPolicy`; the stages (planarising, the vertex checks, folding, the folded overlay, the gap
 judge, the regularisation) read them from the policy the pattern carries (:attr:`CreasePattern.policy
-<foldbench.crease.pattern.CreasePattern.policy>`, set by :func:`~foldbench.crease.pattern.build_crease_pattern`
+<foldbench.crease.graph.pattern.CreasePattern.policy>`, set by :func:`~foldbench.crease.build_crease_pattern`
 and the readers, :data:`DEFAULT_POLICY` unless another is given), and the folded geometry carries it on to the
 overlay. Distances are fractions of the paper size (the input is scaled so that its bounding box's longest side
-is 1), angles are radians. The rules these values serve are listed in :mod:`foldbench.crease.tolerance`.
+is 1), angles are radians. The rules these values serve are listed in :mod:`foldbench.crease.precision.tolerance`.
 
 >>> DEFAULT_POLICY.crease_distance, DEFAULT_POLICY.folded_distance
 (1e-07, 1e-06)

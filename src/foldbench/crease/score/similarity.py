@@ -1,6 +1,6 @@
 """Scoring a generated crease pattern against a reference, after OrigamiSpace's code-generation evaluation.
 
-The generated FOLD document is compiled first (:mod:`foldbench.crease.generated`). Its verdict is one of
+The generated FOLD document is compiled first (:mod:`foldbench.crease.io.generated`). Its verdict is one of
 OrigamiSpace's error classes (``CSE`` syntax, ``GIF`` geometrically impossible, ``PSI`` self-intersection,
 ``AFS`` ambiguous; ``PRECISION`` when the coordinates are too imprecise to decide) or None. A pattern that
 compiles is compared with the reference in four dimensions, each in [0, 1], total = 0.25 × each:
@@ -36,7 +36,7 @@ proportions, face-size and degree distributions), and the fallbacks give a patte
 0.2-0.4 of the total, so the paper's total separates a random pattern poorly from a near miss. foldbench's
 headline (``score``) ranks answers as a person would: 0.85 × the crease agreement (the overlap of the two crease
 drawings: crease length at the same place with the same assignment, over the length of either, counted beyond
-what the same drawing shares by chance elsewhere on the paper, :mod:`foldbench.crease.crease_match`) + 0.15 ×
+what the same drawing shares by chance elsewhere on the paper, :mod:`foldbench.crease.score.crease_match`) + 0.15 ×
 the folded-shape similarity (``shape``), credited in full only where the crease agreement reaches 0.5 and in
 proportion below, down to a fifth (pleated models all fold into similar strips, so a shape the creases do not
 explain is chance). The agreement is computed on the crease patterns, so an answer that does not fold is still
@@ -52,11 +52,16 @@ from typing import Any
 import numpy as np
 import shapely
 
-from foldbench.crease._similarity_features import FoldedFeatures, PatternFeatures, folded_features, pattern_features
 from foldbench.crease.compiler import CompiledFold, compile_crease_pattern
-from foldbench.crease.crease_match import crease_agreement
-from foldbench.crease.generated import MAX_GENERATED_EDGES, GeneratedFold, compile_generated
-from foldbench.crease.pattern import CreasePattern
+from foldbench.crease.graph.pattern import CreasePattern
+from foldbench.crease.io.generated import MAX_GENERATED_EDGES, GeneratedFold, compile_generated
+from foldbench.crease.score._similarity_features import (
+    FoldedFeatures,
+    PatternFeatures,
+    folded_features,
+    pattern_features,
+)
+from foldbench.crease.score.crease_match import crease_agreement
 
 __all__ = [
     "DIMENSION_WEIGHTS",
@@ -156,7 +161,7 @@ class SimilarityScore:
     @property
     def creases(self) -> float:
         """The crease agreement: the overlap (Jaccard) of the two crease drawings, from the shares of each
-        credited beyond chance (see :mod:`foldbench.crease.crease_match`)."""
+        credited beyond chance (see :mod:`foldbench.crease.score.crease_match`)."""
         p, r = self.crease_precision, self.crease_recall
         return 0.0 if p <= 0 or r <= 0 else p * r / (p + r - p * r)
 

@@ -1,7 +1,7 @@
 """Import crease patterns drawn as line segments: ORIPA ``.cp`` and ``.opx``, crease-pattern ``.svg``.
 
 Every importer returns segments plus FOLD assignments and hands them to
-:func:`foldbench.crease.pattern.build_crease_pattern`, which planarises them with the one tolerance policy.
+:func:`foldbench.crease.graph.pattern.build_crease_pattern`, which planarises them with the one tolerance policy.
 
 Line types: ORIPA ``1`` boundary (cut), ``2`` mountain, ``3`` valley, ``0`` auxiliary (flat), ``4``
 unassigned. SVG stroke colours (names, ``#rgb``, ``#rrggbb``, ``rgb(...)``), as drawing programs and Origami
@@ -22,9 +22,9 @@ from pathlib import Path
 import numpy as np
 
 from foldbench.crease.errors import CreasePatternSyntaxError
-from foldbench.crease.fold_format import MAX_FILE_BYTES, read_fold
-from foldbench.crease.pattern import CreasePattern, build_crease_pattern
-from foldbench.crease.policy import DEFAULT_POLICY, PrecisionPolicy
+from foldbench.crease.graph.pattern import CreasePattern, build_crease_pattern
+from foldbench.crease.io.fold_format import MAX_FILE_BYTES, read_fold
+from foldbench.crease.precision.policy import DEFAULT_POLICY, PrecisionPolicy
 
 __all__ = ["SUPPORTED_SUFFIXES", "parse_cp_text", "parse_opx_text", "parse_svg_text", "read_crease_pattern"]
 
@@ -328,7 +328,7 @@ def read_crease_pattern(
     """Read a crease pattern from ``.fold``, ``.cp``, ``.opx`` or ``.svg`` (by suffix).
 
     Drawings (``.cp``, ``.opx``, ``.svg``) are always planarised; a ``.fold`` graph with crossing edges is an
-    error unless ``repair`` (see :func:`~foldbench.crease.fold_format.pattern_from_fold`). ``policy`` is the
+    error unless ``repair`` (see :func:`~foldbench.crease.io.fold_format.pattern_from_fold`). ``policy`` is the
     precision policy the pattern is built with and carries to the compiler.
 
     Raises:

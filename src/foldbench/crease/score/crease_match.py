@@ -29,8 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from foldbench.crease._crease_chance import Drawing, expected_shares, placements
-from foldbench.crease.pattern import CreasePattern
+from foldbench.crease.graph.pattern import CreasePattern
+from foldbench.crease.score._crease_chance import Drawing, expected_shares, placements
 
 __all__ = ["CHANCE_PLACEMENTS", "CREASE_TOLERANCE", "CreaseAgreement", "chance_corrected", "crease_agreement",
            "crease_lines", "paper_grid"]

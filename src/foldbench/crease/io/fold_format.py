@@ -1,7 +1,7 @@
 """FOLD 1.2 reading (with structural validation) and writing.
 
 Reading validates every field the compiler uses and raises :class:`CreasePatternSyntaxError` naming the field
-and index. The edges are then planarised (see :func:`foldbench.crease.pattern.build_crease_pattern`), so a
+and index. The edges are then planarised (see :func:`foldbench.crease.graph.pattern.build_crease_pattern`), so a
 FOLD file whose faces are missing or stale still compiles; ``faces_vertices`` given in the file are checked to
 be closed polygons over existing edges.
 """
@@ -18,8 +18,8 @@ import numpy as np
 
 from foldbench import jsontext
 from foldbench.crease.errors import CreasePatternSyntaxError
-from foldbench.crease.pattern import ASSIGNMENTS, CreasePattern, build_crease_pattern
-from foldbench.crease.policy import DEFAULT_POLICY, PrecisionPolicy
+from foldbench.crease.graph.pattern import ASSIGNMENTS, CreasePattern, build_crease_pattern
+from foldbench.crease.precision.policy import DEFAULT_POLICY, PrecisionPolicy
 
 __all__ = ["MAX_FILE_BYTES", "fold_angle_hints", "parse_fold_text", "pattern_from_fold", "read_fold", "write_fold"]
 

@@ -1,10 +1,10 @@
 """Solve the layer-order constraints: propagate the crease assignment, split into independent components,
 count each component's solutions (optionally up to a limit) and multiply.
 
-Propagation is unit propagation over the tables of :mod:`foldbench.crease.constraints`. A component is a
+Propagation is unit propagation over the tables of :mod:`foldbench.crease.layers.constraints`. A component is a
 group of unassigned variables linked by constraints that still matter (not yet satisfied whatever the
 remaining values); components are searched depth-first (first face above, then below), each assignment
-followed by propagation. The loops run compiled (:mod:`foldbench.crease._solver_kernels`).
+followed by propagation. The loops run compiled (:mod:`foldbench.crease.layers._solver_kernels`).
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from foldbench.crease import _solver_kernels as kernels
-from foldbench.crease.constraints import CONSTRAINT_NAMES, propagation_arrays
 from foldbench.crease.errors import SelfIntersection
-from foldbench.crease.layer_constraints import LayerConstraints
+from foldbench.crease.layers import _solver_kernels as kernels
+from foldbench.crease.layers.constraints import CONSTRAINT_NAMES, propagation_arrays
+from foldbench.crease.layers.layer_constraints import LayerConstraints
 
 __all__ = [
     "ROUND_FRACTION",

@@ -2,7 +2,7 @@
 
 Nothing here raises for bad input. The document is checked for size before anything is built (a reply with a
 million edges is refused in constant time), coordinates are checked to be finite and of sensible magnitude, and
-the strict FOLD reader (:func:`foldbench.crease.fold_format.pattern_from_fold`) reports every other structural
+the strict FOLD reader (:func:`foldbench.crease.io.fold_format.pattern_from_fold`) reports every other structural
 problem as a syntax error (CSE) naming the field and index. The compiler then gives the geometric verdict (GIF,
 PSI, or a precision problem) within a time budget.
 """
@@ -16,8 +16,8 @@ from typing import Any
 
 from foldbench.crease.compiler import CompiledFold, compile_crease_pattern
 from foldbench.crease.errors import CreasePatternError, CreasePatternSyntaxError
-from foldbench.crease.fold_format import pattern_from_fold
-from foldbench.crease.pattern import CreasePattern
+from foldbench.crease.graph.pattern import CreasePattern
+from foldbench.crease.io.fold_format import pattern_from_fold
 
 __all__ = [
     "MAX_COORDINATE",

@@ -1,7 +1,7 @@
 """Choose the folded-state tolerance: the first level, in the order below, at which the overlay of folded edges
 can be trusted.
 
-A level is accepted when three things hold (rule 6 of :mod:`foldbench.crease.tolerance`):
+A level is accepted when three things hold (rule 6 of :mod:`foldbench.crease.precision.tolerance`):
 
 1. **Stable:** planarising the folded edges at a quarter of the tolerance gives the same numbers of points and
    segments, so no two features of the folded state lie between the two distances;
@@ -14,19 +14,19 @@ A level is accepted when three things hold (rule 6 of :mod:`foldbench.crease.tol
    constraints. A level that separates points only the disagreement keeps apart fails this.
 5. **Closes no genuine gap:** no folded vertex lies within the level of another vertex or of an edge (and
    farther than the policy's ``folded_distance``) by a gap that moving the input
-   by its noise hardly changes (:mod:`foldbench.crease.folded_gaps`): such a gap is a feature of the
+   by its noise hardly changes (:mod:`foldbench.crease.precision.folded_gaps`): such a gap is a feature of the
    design (a sliver of overlap), and merging it would change the count. Where the noise is only estimated
    and the folded vertices agree, no gap is closed that the measured noise cannot close, only the
-   estimate's margin (:func:`~foldbench.crease.folded_gaps.gaps_beyond_measured_noise`).
+   estimate's margin (:func:`~foldbench.crease.precision.folded_gaps.gaps_beyond_measured_noise`).
 
 A self-intersection found at a level is a verdict only when the level resolves every gap it keeps open: when
-the input's noise can close one of them (:func:`~foldbench.crease.folded_gaps.unresolved_open_gaps`), the
+the input's noise can close one of them (:func:`~foldbench.crease.precision.folded_gaps.unresolved_open_gaps`), the
 levels that close it are tried, and the verdict stands only when none is sound. When only the estimate's
 margin can close every such gap, a sound level that closes them does not decide either: the overlay says so
 (``in_doubt``) and the compiler answers with a precision error.
 
 Levels are tried from the starting tolerance down by factors of four to the floor, the policy's
-``folded_mismatch_factor`` times the input precision (:mod:`foldbench.crease.precision`; at least its
+``folded_mismatch_factor`` times the input precision (:mod:`foldbench.crease.precision.measure`; at least its
 ``folded_floor``): finer levels would separate points that only the input's noise keeps apart. Then up by factors
 of four to the coarsest sensible level (an eighth of the shortest folded edge, at most its
 ``folded_mismatch_limit``). When none passes, the same series is tried again from twice the starting level (a
@@ -48,9 +48,13 @@ from itertools import chain
 
 import numpy as np
 
-from foldbench.crease.cells import OverlapCells, build_cells, overlay_folded_edges
 from foldbench.crease.errors import PrecisionProblem, SelfIntersection
-from foldbench.crease.folded_gaps import (
+from foldbench.crease.graph.pattern import CreasePattern
+from foldbench.crease.graph.planar import PlanarGraph, planarize_segments
+from foldbench.crease.layers.cells import OverlapCells, build_cells, overlay_folded_edges
+from foldbench.crease.layers.folding import FoldedGeometry
+from foldbench.crease.layers.layer_constraints import LayerConstraints, build_layer_constraints
+from foldbench.crease.precision.folded_gaps import (
     FoldedGap,
     GapJudge,
     amplifies_noise,
@@ -65,11 +69,7 @@ from foldbench.crease.folded_gaps import (
     unresolved_open_gaps,
     verdict_resting_on_noise,
 )
-from foldbench.crease.folding import FoldedGeometry
-from foldbench.crease.layer_constraints import LayerConstraints, build_layer_constraints
-from foldbench.crease.pattern import CreasePattern
-from foldbench.crease.planar import PlanarGraph, planarize_segments
-from foldbench.crease.policy import DEFAULT_POLICY
+from foldbench.crease.precision.policy import DEFAULT_POLICY
 
 __all__ = [
     "FoldedOverlay", "build_overlay", "coarsest_level", "folded_tolerance_floor", "folded_tolerance_levels",
@@ -142,8 +142,8 @@ def folded_tolerance_levels(pattern: CreasePattern, folded: FoldedGeometry) -> I
     a factor of ``level_step`` but holds no level of the first series (noise spreads a jittered strip's
     flush edges up to 1e-5 apart, and its design gap is 1e-4 wide) holds one of them.
 
-    >>> from foldbench.crease.pattern import build_crease_pattern
-    >>> from foldbench.crease.folding import fold_faces
+    >>> from foldbench.crease.graph.pattern import build_crease_pattern
+    >>> from foldbench.crease.layers.folding import fold_faces
     >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
     >>> pattern = build_crease_pattern(square, "BBBB")
     >>> levels = list(folded_tolerance_levels(pattern, fold_faces(pattern)))
@@ -172,8 +172,8 @@ def noise_explained_levels(
     pattern: CreasePattern, folded: FoldedGeometry, judge: GapJudge, tried: list[float]
 ) -> Iterator[float]:
     """The third series of levels, tried where the first two fail, for noisy input
-    (:func:`~foldbench.crease.folded_gaps.shows_noise`) whose folding does not amplify the noise
-    (:func:`~foldbench.crease.folded_gaps.amplifies_noise`; the compiler counts the regularised pattern
+    (:func:`~foldbench.crease.precision.folded_gaps.shows_noise`) whose folding does not amplify the noise
+    (:func:`~foldbench.crease.precision.folded_gaps.amplifies_noise`; the compiler counts the regularised pattern
     there). One level in each window wider than a factor ``noise_step`` between neighbouring folded
     features (:func:`folded_features`), at its logarithmic middle above that factor, when every feature from
     a quarter of the level up to it is one the input's measured noise can close
@@ -242,7 +242,7 @@ def build_overlay(
 ) -> FoldedOverlay:
     """Cells and constraints at the first folded tolerance level that passes every check.
 
-    ``check_local`` is handed to :func:`~foldbench.crease.layer_constraints.build_layer_constraints` (an early
+    ``check_local`` is handed to :func:`~foldbench.crease.layers.layer_constraints.build_layer_constraints` (an early
     contradiction check on the local constraints, before transitivity is built). A self-intersection it finds
     at a level that keeps open gaps the input cannot resolve (:func:`unresolved_open_gaps`) is not final: the
     levels closing those gaps are tried, and it stands only when none of them is sound. ``judge`` measures the

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from foldbench.crease.errors import GeometricallyImpossibleFold, PrecisionProblem
-from foldbench.crease.pattern import CreasePattern
-from foldbench.crease.policy import DEFAULT_POLICY, PrecisionPolicy
-from foldbench.crease.precision import kawasaki_explained_by, kawasaki_noise
+from foldbench.crease.graph.pattern import CreasePattern
+from foldbench.crease.precision.measure import kawasaki_explained_by, kawasaki_noise
+from foldbench.crease.precision.policy import DEFAULT_POLICY, PrecisionPolicy
 
 __all__ = ["LocalCheckReport", "check_vertices", "vertices_creases"]
 
@@ -33,7 +33,7 @@ class LocalCheckReport:
         kawasaki_errors: worst ``|alternating sum - pi|`` per checked vertex id.
         imprecise_vertices: vertices whose Kawasaki error lies within the precision margin (warnings).
         input_precision: the input precision the Kawasaki errors imply (see
-            :func:`foldbench.crease.precision.kawasaki_noise`), 0 for exact input.
+            :func:`foldbench.crease.precision.measure.kawasaki_noise`), 0 for exact input.
     """
 
     checked_vertices: int
@@ -103,7 +103,7 @@ def check_vertices(pattern: CreasePattern) -> LocalCheckReport:
     """Raise :class:`GeometricallyImpossibleFold` at the first vertex breaking a local condition (angles judged
     by the pattern's precision policy).
 
-    >>> from foldbench.crease.pattern import build_crease_pattern
+    >>> from foldbench.crease.graph.pattern import build_crease_pattern
     >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
     >>> check_vertices(build_crease_pattern(square, "BBBB")).checked_vertices
     0
@@ -173,7 +173,7 @@ def _judge_kawasaki_failures(
     """Raise for vertices whose Kawasaki error exceeds the policy's ``kawasaki_impossible``: a verdict, unless the
     input is visibly noisy (``measured_noise`` > 0) and moving every point by its precision (the measured noise,
     or half the last decimal the coordinates are written to, whichever is larger) could explain every failure;
-    then a precision problem (rule 9 of :mod:`foldbench.crease.tolerance`)."""
+    then a precision problem (rule 9 of :mod:`foldbench.crease.precision.tolerance`)."""
     precision = max(measured_noise, pattern.written_precision) if measured_noise > 0 else 0.0
     explained = []
     for vertex, alternating, sectors, where in failures:
