@@ -69,7 +69,7 @@ def test_a_failed_upload_leaves_nothing_at_the_destination(
             raise OSError("connection reset by peer")
         real_copy(source, destination, **options)
 
-    monkeypatch.setattr("foldbench.storage.pafs.copy_files", copy_then_fail_on_the_manifest)
+    monkeypatch.setattr(pafs, "copy_files", copy_then_fail_on_the_manifest)  # the module storage imports lazily
     with pytest.raises(OutputError, match="cannot upload to s3://foldbench-test/data: connection reset"):
         write_dataset(TASK, s3_server.uri("data"), n=3, seed=1, modalities=("image",))
     assert copied and "data/items.jsonl" in copied  # the items went first, the manifest was to go last

@@ -19,12 +19,22 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-
-import pyarrow.fs as pafs
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from foldbench.errors import FoldbenchError
 
+if TYPE_CHECKING:
+    import pyarrow.fs as pafs
+
 __all__ = ["Destination", "OutputError", "destination", "is_uri", "local_copy", "staged"]
+
+
+def _pafs() -> ModuleType:
+    """pyarrow's filesystems, imported on first use (a local run store never needs them)."""
+    import pyarrow.fs
+
+    return pyarrow.fs
 
 
 class OutputError(FoldbenchError):
@@ -43,7 +53,7 @@ class Destination:
     @property
     def is_local(self) -> bool:
         """Whether the destination is on this machine's disk (a directory there can be renamed into place)."""
-        return isinstance(self.filesystem, pafs.LocalFileSystem)
+        return isinstance(self.filesystem, _pafs().LocalFileSystem)
 
     def join(self, *parts: str) -> str:
         """The path of ``parts`` under this destination."""
@@ -61,7 +71,7 @@ class Destination:
     def exists(self, *parts: str) -> bool:
         """Whether anything is at the destination (or at ``parts`` under it)."""
         try:
-            return self.filesystem.get_file_info(self.join(*parts)).type != pafs.FileType.NotFound
+            return self.filesystem.get_file_info(self.join(*parts)).type != _pafs().FileType.NotFound
         except OSError as error:
             raise OutputError(f"cannot reach {self.label}: {error}") from None
 
@@ -75,9 +85,9 @@ class Destination:
     def delete(self) -> None:
         """Remove whatever is at the destination (nothing if there is nothing)."""
         info = self.filesystem.get_file_info(self.path)
-        if info.type == pafs.FileType.Directory:
+        if info.type == _pafs().FileType.Directory:
             self.filesystem.delete_dir(self.path)
-        elif info.type == pafs.FileType.File:
+        elif info.type == _pafs().FileType.File:
             self.filesystem.delete_file(self.path)
 
 
@@ -101,11 +111,11 @@ def destination(target: str | Path | Destination) -> Destination:
     text = str(target)
     if is_uri(text):
         try:
-            filesystem, path = pafs.FileSystem.from_uri(text)
+            filesystem, path = _pafs().FileSystem.from_uri(text)
         except (OSError, ValueError) as error:  # pyarrow.ArrowInvalid is a ValueError
             raise OutputError(f"cannot open {text}: {error}") from None
         return Destination(filesystem, path.rstrip("/"), text)
-    return Destination(pafs.LocalFileSystem(), str(Path(text).absolute()), text)
+    return Destination(_pafs().LocalFileSystem(), str(Path(text).absolute()), text)
 
 
 @contextlib.contextmanager
@@ -127,7 +137,7 @@ def staged(target: Destination, *, last: tuple[str, ...] = (), replace: bool = F
             yield stage
         return
     with tempfile.TemporaryDirectory(prefix="foldbench-out-") as scratch:
-        yield Destination(pafs.LocalFileSystem(), scratch, target.label)
+        yield Destination(_pafs().LocalFileSystem(), scratch, target.label)
         if replace:
             target.delete()
         elif target.exists():
@@ -161,12 +171,12 @@ def _upload(source: Path, target: Destination, last: tuple[str, ...]) -> None:
             if (source / relative).is_file():
                 (held / relative).parent.mkdir(parents=True, exist_ok=True)
                 shutil.move(source / relative, held / relative)
-        pafs.copy_files(str(source), target.path, source_filesystem=pafs.LocalFileSystem(),
+        _pafs().copy_files(str(source), target.path, source_filesystem=_pafs().LocalFileSystem(),
                         destination_filesystem=target.filesystem)  # fmt: skip
         for relative in last:
             if (held / relative).is_file():
-                pafs.copy_files(str(held / relative), target.join(relative),
-                                source_filesystem=pafs.LocalFileSystem(),
+                _pafs().copy_files(str(held / relative), target.join(relative),
+                                source_filesystem=_pafs().LocalFileSystem(),
                                 destination_filesystem=target.filesystem)  # fmt: skip
     except BaseException as error:
         with contextlib.suppress(OSError):  # the upload's own error is the one to report
@@ -187,16 +197,16 @@ def local_copy(target: str | Path, *, upload: bool = True) -> Iterator[Path]:
     an interrupt too, so what was committed is kept; the upload goes beside ``target`` first and is then moved
     onto it. A process killed outright uploads nothing: its work since the download is lost.
     """
-    place = destination(target)
-    if place.is_local:
-        yield Path(place.path)
+    if not is_uri(target):
+        yield Path(target).absolute()
         return
+    place = destination(target)
     with tempfile.TemporaryDirectory(prefix="foldbench-file-") as scratch:
         local = Path(scratch) / posixpath.basename(place.path)
         if place.exists():
             try:
-                pafs.copy_files(place.path, str(local), source_filesystem=place.filesystem,
-                                destination_filesystem=pafs.LocalFileSystem())  # fmt: skip
+                _pafs().copy_files(place.path, str(local), source_filesystem=place.filesystem,
+                                destination_filesystem=_pafs().LocalFileSystem())  # fmt: skip
             except OSError as error:
                 raise OutputError(f"cannot download {place.label}: {error}") from None
         try:
@@ -210,7 +220,7 @@ def _upload_file(source: Path, target: Destination) -> None:
     """Copy one file onto ``target``: beside it first, then moved onto it."""
     part = Destination(target.filesystem, f"{target.path}.part-{uuid.uuid4().hex[:8]}", target.label)
     try:
-        pafs.copy_files(str(source), part.path, source_filesystem=pafs.LocalFileSystem(),
+        _pafs().copy_files(str(source), part.path, source_filesystem=_pafs().LocalFileSystem(),
                         destination_filesystem=target.filesystem)  # fmt: skip
         target.filesystem.move(part.path, target.path)
     except OSError as error:

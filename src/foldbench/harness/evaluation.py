@@ -68,12 +68,14 @@ def run_dataset(
     ``executor="ray"`` sends the requests through ``workers`` Ray actors with one limit of ``concurrency``
     requests in flight per endpoint (see :mod:`foldbench.integrations.ray_eval`).
     """
-    from foldbench.export.hf_read import dataset_directory
     from foldbench.models.registry import make_model
     from foldbench.tasks import resolve
-    from foldbench.tasks.dataset import check_items
+    from foldbench.tasks.dataset import MANIFEST_FILE, check_items
 
-    data = dataset_directory(data, resolve(task_name))  # an '--format hf' export reads as the dataset it came from
+    if not (Path(data) / MANIFEST_FILE).exists():  # an '--format hf' export reads as the dataset it came from
+        from foldbench.export.hf_read import dataset_directory
+
+        data = dataset_directory(data, resolve(task_name))
     task, items, manifest = load_dataset(task_name, data)
     modality = modality or manifest["modalities"][0]
     if modality not in manifest["modalities"]:
@@ -82,7 +84,7 @@ def run_dataset(
         )
     if limit is not None:
         items = items[:limit]
-    check_items(task, items, data, modality)
+    prompts = check_items(task, items, data, modality)
     if repeats < 1:
         raise FoldbenchError(f"--repeats must be at least 1, got {repeats}")
     if executor not in ("local", "ray"):
@@ -119,6 +121,7 @@ def run_dataset(
                 concurrency=concurrency,
                 on_item=on_item,
                 repeats=repeats,
+                prompts=prompts,
             )
         finally:
             await model.aclose()
