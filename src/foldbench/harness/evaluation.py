@@ -81,7 +81,7 @@ def run_dataset(
         )
     if config.limit is not None:
         items = items[: config.limit]
-    check_items(task, items, data, modality)
+    prompts = check_items(task, items, data, modality)
     model = executor.build_model(config.model, options)
     run_name = config.run_name or default_run_name(task, modality, config.model)
     repeats = options.repeats
@@ -100,6 +100,7 @@ def run_dataset(
                 concurrency=options.concurrency,
                 on_item=on_item,
                 repeats=repeats,
+                prompts=prompts,
             )
         finally:
             await model.aclose()

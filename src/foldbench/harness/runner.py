@@ -1,5 +1,8 @@
 """Run a model on a task's items: render -> solve -> score, with bounded concurrency, every turn stored as it
-arrives, resumable.
+arrives (committed at the end of that pass of the event loop), resumable.
+
+``concurrency`` workers take the pending askings one after another, each playing one item's conversation at a
+time, so at most that many requests are in flight.
 
 Items that already have a score in the store are skipped; a request whose reply is already stored is answered
 from the store without calling the model, so a killed multi-turn conversation resumes at its first unanswered
@@ -26,7 +29,7 @@ from foldbench.errors import FoldbenchError
 from foldbench.harness.baselines import for_item
 from foldbench.harness.solvers import MultiTurnSolver, OneShotSolver, Solver, StepFunction, TurnOutcome
 from foldbench.harness.store import RunInfo, Store, TurnRecord
-from foldbench.messages import Conversation
+from foldbench.messages import Conversation, Prompt
 from foldbench.models._files import PromptFiles
 from foldbench.models.base import Model, ModelReply, ModelRequest
 from foldbench.models.fingerprint import conversation_record, record_fingerprint
@@ -88,6 +91,10 @@ def default_solver(task: Task, item: Item) -> Solver:
 _ONE_SHOT = OneShotSolver()
 
 
+def _one_shot(task: Task, item: Item) -> Solver:
+    return _ONE_SHOT
+
+
 async def evaluate(
     *,
     store: Store,
@@ -101,18 +108,32 @@ async def evaluate(
     on_item: Callable[[], None] | None = None,
     solver_for: Callable[[Task, Item], Solver] = default_solver,
     repeats: int = 1,
+    prompts: Sequence[Prompt] | None = None,
 ) -> RunSummary:
     """Evaluate ``model`` on ``items``, each asked ``repeats`` times: render, solve (``solver_for(task, item)``),
     score; see the module docstring.
+
+    ``prompts``, when given, are the items' prompts already rendered in ``modality`` (one per item, in order;
+    :func:`~foldbench.tasks.dataset.check_items` returns them), so no item is rendered twice.
 
     Returns what this invocation did (``requested`` and ``from_store`` count turns, one per asking when one-shot).
     """
     if repeats < 1:
         raise FoldbenchError(f"repeats must be at least 1, got {repeats}")
+    if prompts is not None and len(prompts) != len(items):
+        raise ValueError(f"{len(prompts)} prompts for {len(items)} items")
     started = time.perf_counter()
     dataset_dir = Path(dataset_dir)
-    template_version = task.render(items[0], modality).template_version if items else ""
-    store.open_run(
+    rendered: dict[int, Prompt] = {}
+    if prompts is not None:
+        rendered = {id(item): prompt for item, prompt in zip(items, prompts, strict=True)}
+
+    def prompt_of(item: Item) -> Prompt:
+        prompt = rendered.get(id(item))
+        return prompt if prompt is not None else task.render(item, modality)
+
+    template_version = prompt_of(items[0]).template_version if items else ""
+    resumed = store.open_run(
         RunInfo(
             name=run_name,
             task=task.id,
@@ -132,9 +153,25 @@ async def evaluate(
     fatal: list[ModelReply] = []
     digests = PromptFiles(max_bytes=0)  # file digests, shared by the request keys and the stored records
     semaphore = asyncio.Semaphore(max(1, concurrency))
+    in_modality = getattr(task, "score_in_modality", None)  # a task whose rules differ by modality
+    if solver_for is default_solver and task.spec.max_turns == 1:
+        solver_for = _one_shot  # the spec is read once, not once per item
+    loop = asyncio.get_running_loop()
+    commit_due: list[bool] = []
+
+    def stored() -> None:
+        """Have what was just written committed at the end of this pass of the event loop: the replies that
+        arrive in one pass share one commit, and none waits longer than the pass."""
+        if not commit_due:
+            commit_due.append(True)
+            loop.call_soon(commit)
+
+    def commit() -> None:
+        commit_due.clear()
+        store.commit()
 
     async def run_item(item: Item, repeat: int) -> None:
-        prompt = task.render(item, modality)
+        prompt = prompt_of(item)
         item_model = for_item(model, task, item, repeat)
         last: list[tuple[str, int, bool, int]] = []  # (key, response id, from the store, turn) of the last turn
 
@@ -171,21 +208,19 @@ async def evaluate(
                 reply=reply,
                 cached_id=cached_id,
                 repeat=repeat,
+                commit=False,
             )
+            stored()
             last[:] = [(key, response_id, cached_id is not None, turn)]
             return TurnOutcome(reply, feedback)
 
-        try:
-            reply = await solver_for(task, item).solve(prompt, generate)
-        except _Stopped:
-            return
+        reply = await solver_for(task, item).solve(prompt, generate)
         key, response_id, cached, turn = last[0]
         if reply.error is not None:
             counters["failed"] += 1
-            store.record_failure(run=run_name, item_id=item.id, response_id=response_id, repeat=repeat)
+            store.record_failure(run=run_name, item_id=item.id, response_id=response_id, repeat=repeat, commit=False)
         else:
             answer = task.parse(item, reply.text)
-            in_modality = getattr(task, "score_in_modality", None)  # a task whose rules differ by modality
             scores = in_modality(item, answer, modality) if in_modality else task.score(item, answer)
             answer_json = failure_json = None
             if isinstance(answer, ParseFailure):
@@ -206,12 +241,30 @@ async def evaluate(
                 metadata=item.metadata,
                 last_turn=turn,
                 repeat=repeat,
+                commit=False,
+                first_attempt=not resumed,
             )
+        stored()
         if on_item is not None:
             on_item()
 
-    if pending:
-        await asyncio.gather(*(run_item(item, repeat) for item, repeat in pending))
+    queue = iter(pending)
+
+    async def worker() -> None:
+        """Take the next pending asking until none is left (or a fatal failure stops the run)."""
+        for item, repeat in queue:
+            if fatal:
+                return
+            try:
+                await run_item(item, repeat)
+            except _Stopped:
+                return
+
+    try:
+        if pending:
+            await asyncio.gather(*(worker() for _ in range(min(max(1, concurrency), len(pending)))))
+    finally:
+        store.commit()  # also when the run stops on an error or is cancelled: what arrived is kept
     if fatal:
         reply = fatal[0]
         raise RunAborted(f"{model.name}: {reply.error} (stopped the run; what was stored is kept)")

@@ -1,8 +1,10 @@
 """The run store: one SQLite file with runs, requests, responses, turns and scores.
 
-Every response is committed the moment it arrives, with its turn (the run, item, turn index, request key and the
-task's feedback on it) and, on an item's last turn, its score, so a run killed at any point loses at most the
-requests that were in flight; a multi-turn conversation resumes at the first turn without a stored reply.
+Every response is stored with its turn (the run, item, turn index, request key and the task's feedback on it) and,
+on an item's last turn, its score. The writes commit at once by default; the runner passes ``commit=False`` and
+commits once per pass of its event loop (the replies that arrived in one pass share one transaction), so a run
+killed at any point loses at most the requests that were in flight and the replies of that last pass; a
+multi-turn conversation resumes at the first turn without a stored reply.
 Requests are keyed by a fingerprint of the model, its parameters and the exact conversation (images by content):
 a request whose successful response is already stored is served from the
 store, never sent again, so re-running a command resumes it without re-billing anything.
@@ -14,8 +16,10 @@ layout the first time it is opened, its rows becoming repeat 0).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -169,8 +173,17 @@ class TurnRow:
     cached: bool
 
 
+_clock: list[tuple[int, str]] = [(-1, "")]  # the last whole second asked for, and its text
+
+
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    """The current UTC time to the second, ISO 8601 (the text is made once per second)."""
+    second = int(time.time())
+    last, text = _clock[0]
+    if second != last:
+        text = datetime.fromtimestamp(second, UTC).isoformat(timespec="seconds")
+        _clock[0] = (second, text)
+    return text
 
 
 SQLITE_INTEGER_MAX = 2**63 - 1
@@ -183,8 +196,11 @@ def _count(value: int | None) -> int | None:
     return value if -SQLITE_INTEGER_MAX - 1 <= value <= SQLITE_INTEGER_MAX else None
 
 
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+
+
 def _json(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return _ENCODER.encode(data)
 
 
 def _columns(db: sqlite3.Connection, table: str) -> list[str]:
@@ -313,13 +329,36 @@ class Store:
         reply: ModelReply,
         cached_id: int | None = None,
         repeat: int = 0,
+        commit: bool = True,
     ) -> int:
         """Store a reply (unless it came from the store: ``cached_id``) as turn ``turn.turn`` of an item's
-        conversation (its ``repeat``-th asking), in one transaction committed before returning; returns the
-        response id."""
-        with self._db:
-            self._db.execute("BEGIN")
+        conversation (its ``repeat``-th asking); returns the response id.
+
+        The turn is committed before returning, unless ``commit`` is false: then it stays in the open
+        transaction until a later write that commits, or :meth:`commit` (the runner commits once per pass of its
+        event loop, whatever arrived in that pass together).
+        """
+        with self._writing(commit):
             return self._insert_turn(run, item_id, turn, model, params, reply, cached_id, repeat)
+
+    def commit(self) -> None:
+        """Commit the writes left in the open transaction (nothing if none is open)."""
+        if self._db.in_transaction:
+            self._db.commit()
+
+    @contextlib.contextmanager
+    def _writing(self, commit: bool) -> Iterator[None]:
+        """One write, in the open transaction (begun if none is): committed after it when ``commit`` is true;
+        on an error the whole open transaction is rolled back."""
+        if not self._db.in_transaction:
+            self._db.execute("BEGIN")
+        try:
+            yield
+        except BaseException:
+            self._db.rollback()
+            raise
+        if commit:
+            self._db.commit()
 
     def record_score(
         self,
@@ -335,14 +374,18 @@ class Store:
         metadata: Mapping[str, Any],
         last_turn: int = 0,
         repeat: int = 0,
+        commit: bool = True,
+        first_attempt: bool = False,
     ) -> None:
-        """Store an item's score (of its ``repeat``-th asking) on its last turn's reply (and forget turns after it,
-        from an older attempt)."""
-        with self._db:
-            self._db.execute("BEGIN")
-            where = "run = ? AND item_id = ? AND repeat = ?"
-            self._db.execute(f"DELETE FROM failures WHERE {where}", (run, item_id, repeat))
-            self._db.execute(f"DELETE FROM turns WHERE {where} AND turn > ?", (run, item_id, repeat, last_turn))
+        """Store an item's score (of its ``repeat``-th asking) on its last turn's reply (and forget its failure and
+        the turns after that one, from an older attempt); committed at once unless ``commit`` is false (see
+        :meth:`record_turn`). ``first_attempt`` says there is no older attempt to forget (a run that did not
+        exist before), which saves the two deletions."""
+        with self._writing(commit):
+            if not first_attempt:
+                where = "run = ? AND item_id = ? AND repeat = ?"
+                self._db.execute(f"DELETE FROM failures WHERE {where}", (run, item_id, repeat))
+                self._db.execute(f"DELETE FROM turns WHERE {where} AND turn > ?", (run, item_id, repeat, last_turn))
             self._db.execute(
                 "INSERT OR REPLACE INTO scores VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -361,10 +404,10 @@ class Store:
                 ),
             )
 
-    def record_failure(self, *, run: str, item_id: str, response_id: int, repeat: int = 0) -> None:
+    def record_failure(self, *, run: str, item_id: str, response_id: int, repeat: int = 0, commit: bool = True) -> None:
         """Note that an item's last request (of its ``repeat``-th asking) failed (it is tried again the next time
-        the run starts)."""
-        with self._db:
+        the run starts); committed at once unless ``commit`` is false (see :meth:`record_turn`)."""
+        with self._writing(commit):
             self._db.execute("INSERT OR REPLACE INTO failures VALUES (?, ?, ?, ?)", (run, item_id, response_id, repeat))
 
     def _insert_turn(

@@ -1,12 +1,37 @@
-"""Model adapters behind one async interface: OpenAI-compatible servers, local transformers, and baselines."""
+"""Model adapters behind one async interface: OpenAI-compatible servers, local transformers, and baselines.
 
-from foldbench.models.base import Model, ModelReply, ModelRequest
-from foldbench.models.baselines import OracleModel, RandomModel
-from foldbench.models.errors import ModelConfigError, PromptInputError
-from foldbench.models.fingerprint import request_fingerprint
-from foldbench.models.openai_compat import OpenAICompatibleModel, message_payload
-from foldbench.models.registry import make_model
-from foldbench.models.transformers_local import TransformersModel
+The names below are imported from their modules on first use, so importing one module of this package (the
+harness needs only :mod:`foldbench.models.base`) does not load the HTTP client or any other adapter.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from foldbench.models.base import Model, ModelReply, ModelRequest
+    from foldbench.models.baselines import OracleModel, RandomModel
+    from foldbench.models.errors import ModelConfigError, PromptInputError
+    from foldbench.models.fingerprint import request_fingerprint
+    from foldbench.models.openai_compat import OpenAICompatibleModel, message_payload
+    from foldbench.models.registry import make_model
+    from foldbench.models.transformers_local import TransformersModel
+
+_HOMES = {
+    "Model": "base",
+    "ModelReply": "base",
+    "ModelRequest": "base",
+    "OracleModel": "baselines",
+    "RandomModel": "baselines",
+    "ModelConfigError": "errors",
+    "PromptInputError": "errors",
+    "request_fingerprint": "fingerprint",
+    "OpenAICompatibleModel": "openai_compat",
+    "message_payload": "openai_compat",
+    "make_model": "registry",
+    "TransformersModel": "transformers_local",
+}
 
 __all__ = [
     "Model",
@@ -22,3 +47,16 @@ __all__ = [
     "message_payload",
     "request_fingerprint",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

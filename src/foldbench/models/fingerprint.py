@@ -23,13 +23,16 @@ __all__ = ["FINGERPRINT_FORMAT", "canonical_json", "conversation_record", "recor
 FINGERPRINT_FORMAT = "foldbench-request/1"
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 def canonical_json(value: Any) -> str:
     """``value`` as JSON with sorted keys, no spaces and no NaN: equal values give equal strings.
 
     >>> canonical_json({"b": [1, 2.5], "a": None, "c": {}})
     '{"a":null,"b":[1,2.5],"c":{}}'
     """
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return _CANONICAL.encode(value)
 
 
 def _part_record(part: Part, dataset_dir: Path | None, files: PromptFiles) -> dict[str, Any]:

@@ -12,7 +12,6 @@ from foldbench.errors import UnknownNameError
 from foldbench.models.base import Model
 from foldbench.models.baselines import OracleModel, RandomModel
 from foldbench.models.errors import ModelConfigError
-from foldbench.models.openai_compat import OpenAICompatibleModel
 
 __all__ = ["MODEL_SPECS", "OPENAI_BASE_URL", "make_model"]
 
@@ -75,6 +74,8 @@ def make_model(
     if colon and kind == "openai":
         if not rest:
             raise ModelConfigError("model openai: needs a model name, e.g. openai:gpt-4o")
+        from foldbench.models.openai_compat import OpenAICompatibleModel  # the HTTP client, only when needed
+
         _check_params(spec, OpenAICompatibleModel, params, {"base_url", "api_key", "api_key_env", "jitter_seed"})
         api_key = os.environ.get(api_key_env) or None
         if base_url is None:

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from foldbench import __version__, jsontext
 from foldbench.errors import FoldbenchError
-from foldbench.tasks.base import Item, ParseFailure, Task
+from foldbench.tasks.base import Item, ParseFailure, Prompt, Task
 from foldbench.tasks.registry import make, resolve
 
 __all__ = [
@@ -309,17 +309,20 @@ ITEM_DATA_ERRORS = (KeyError, IndexError, TypeError, ValueError, AttributeError,
 engine invariant the changed data breaks)."""
 
 
-def check_items(task: Task, items: Sequence[Item], directory: Path, modality: str) -> None:
+def check_items(task: Task, items: Sequence[Item], directory: Path, modality: str) -> list[Prompt]:
     """Refuse, in one line naming the first bad line, a dataset whose items cannot be asked and scored: each item is
     rendered in ``modality``, every file it shows must exist in ``directory``, and a reply with no answer in it
     must score against the item's target (which reads the target as any reply's score does, without the cost or
     the state of running the task's engine answer). A field that neither the prompt nor the score reads cannot
     change a run, and is not checked.
 
+    Returns the items' prompts in ``modality``, in order (a run asks them without rendering them again).
+
     Raises:
         DatasetError: the first item that fails, with its line number in ``items.jsonl``.
     """
     root = Path(directory)
+    prompts: list[Prompt] = []
     for number, item in enumerate(items, start=1):
         where = f"{root}/{ITEMS_FILE} line {number} (item {item.id})"
         try:
@@ -329,6 +332,7 @@ def check_items(task: Task, items: Sequence[Item], directory: Path, modality: st
                 if relative is not None and not (root / relative).is_file():
                     raise DatasetError(f"{where}: the file {relative} it shows is missing")
             task.score(item, ParseFailure("empty", "the dataset check scores an empty reply"))
+            prompts.append(prompt)
         except DatasetError:
             raise
         except ITEM_DATA_ERRORS as error:
@@ -336,3 +340,4 @@ def check_items(task: Task, items: Sequence[Item], directory: Path, modality: st
             raise DatasetError(
                 f"{where}: cannot be asked or scored ({detail}); the file was changed after 'foldbench generate'"
             ) from None
+    return prompts
