@@ -17,6 +17,7 @@ import pytest
 
 import foldbench
 from foldbench.harness import Store, evaluate
+from foldbench.harness.config import EvalConfig
 from foldbench.harness.evaluation import run_dataset
 from foldbench.models.base import ModelReply, ModelRequest
 from foldbench.tasks import make
@@ -136,10 +137,9 @@ def test_a_run_renders_each_item_once(
         return render(self, item, modality)
 
     monkeypatch.setattr(type(TASK), "render", counting)
-    _, summary = run_dataset(
-        task_name="mentalblackboard/prediction", data=prediction_dataset, model_spec="oracle", run_name="once",
-        db=tmp_path / "runs.db", modality="text",
-    )  # fmt: skip
+    config = EvalConfig(task="mentalblackboard/prediction", data=prediction_dataset, model="oracle", run_name="once",
+                        db=tmp_path / "runs.db", modality="text")  # fmt: skip
+    _, summary = run_dataset(config)
     assert summary.scored == 12
     assert sorted(rendered) == sorted(item.id for item in read_items(prediction_dataset))
 
