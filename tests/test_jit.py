@@ -22,7 +22,7 @@ from foldbench.crease.io.collection import paper_models
 from foldbench.crease.layers import _cell_kernels
 from foldbench.crease.precision.folded_gaps import _narrow_gaps_small
 from foldbench.crease.summary import compile_with_summary
-from foldbench.envs import metrics
+from foldbench.origami import metrics
 
 PACKAGE = Path(foldbench.__file__).parent
 

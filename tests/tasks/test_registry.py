@@ -34,6 +34,8 @@ def isolated_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     registry.task_ids()
     monkeypatch.setattr(registry, "_declared", dict(registry._declared))
     monkeypatch.setattr(registry, "_factories", dict(registry._factories))
+    monkeypatch.setattr(registry, "_broken_families", dict(registry._broken_families))
+    monkeypatch.setattr(registry, "_problems", list(registry._problems))  # a load failure is remembered here
     yield
 
 
