@@ -36,6 +36,7 @@ __all__ = [
     "BUILTIN_FAMILIES",
     "ENTRY_POINT_GROUP",
     "TaskEntry",
+    "entry_of",
     "TaskLoadError",
     "default_suite_ids",
     "make",
@@ -79,6 +80,11 @@ class TaskEntry:
     in_default_suite: bool | None = None
     """Whether ``foldbench suite`` runs the task when no ``--tasks`` are given; None: read the task's class
     (:func:`foldbench.tasks.base.in_default_suite`), which imports it."""
+
+
+def entry_of(sources: dict[str, str], name: str, *, in_default_suite: bool = True) -> TaskEntry:
+    """The entry of the class ``name`` in the module ``sources[name]`` (a family's table of lazy names)."""
+    return TaskEntry(f"{sources[name]}:{name}", in_default_suite=in_default_suite)
 
 
 @dataclass(frozen=True, slots=True)

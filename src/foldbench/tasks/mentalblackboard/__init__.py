@@ -6,7 +6,7 @@ Importing this package imports no engine: it declares its tasks (``TASK_TABLE``,
 """
 
 from foldbench.tasks.lazy import lazy_exports
-from foldbench.tasks.registry import TaskEntry
+from foldbench.tasks.registry import TaskEntry, entry_of
 
 __all__ = [
     "TASK_TABLE",
@@ -26,18 +26,13 @@ _SOURCES = {
     "PerceptionTask": f"{_PACKAGE}.perception",
 }
 
-
-def _entry(name: str) -> TaskEntry:
-    return TaskEntry(f"{_SOURCES[name]}:{name}", in_default_suite=True)
-
-
 #: The family's tasks: id -> where the class is, and whether ``foldbench suite`` runs it by default.
 TASK_TABLE: dict[str, TaskEntry] = {
-    "mentalblackboard/prediction-v1": _entry("PredictionTask"),
-    "mentalblackboard/backward-prediction-v1": _entry("BackwardPredictionTask"),
-    "mentalblackboard/planning-v1": _entry("PlanningTask"),
-    "mentalblackboard/generalization-v1": _entry("GeneralizationTask"),
-    "mentalblackboard/perception-v2": _entry("PerceptionTask"),
+    "mentalblackboard/prediction-v1": entry_of(_SOURCES, "PredictionTask"),
+    "mentalblackboard/backward-prediction-v1": entry_of(_SOURCES, "BackwardPredictionTask"),
+    "mentalblackboard/planning-v1": entry_of(_SOURCES, "PlanningTask"),
+    "mentalblackboard/generalization-v1": entry_of(_SOURCES, "GeneralizationTask"),
+    "mentalblackboard/perception-v2": entry_of(_SOURCES, "PerceptionTask"),
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, _SOURCES)

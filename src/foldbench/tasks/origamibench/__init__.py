@@ -6,7 +6,7 @@ Importing this package imports no engine: it declares its tasks (``TASK_TABLE``,
 """
 
 from foldbench.tasks.lazy import lazy_exports
-from foldbench.tasks.registry import TaskEntry
+from foldbench.tasks.registry import TaskEntry, entry_of
 
 __all__ = ["TASK_TABLE", "AssociativeTask", "CausalTask", "OneStepTask", "SynthesisTask"]
 
@@ -18,16 +18,11 @@ _SOURCES = {
     "SynthesisTask": f"{_PACKAGE}.synthesis",
 }
 
-
-def _entry(name: str) -> TaskEntry:
-    return TaskEntry(f"{_SOURCES[name]}:{name}", in_default_suite=True)
-
-
 #: The family's tasks: id -> where the class is, and whether ``foldbench suite`` runs it by default.
 TASK_TABLE: dict[str, TaskEntry] = {
-    "origamibench/one-step-associative-v5": _entry("AssociativeTask"),
-    "origamibench/one-step-causal-v4": _entry("CausalTask"),
-    "origamibench/synthesis-v1": _entry("SynthesisTask"),
+    "origamibench/one-step-associative-v5": entry_of(_SOURCES, "AssociativeTask"),
+    "origamibench/one-step-causal-v4": entry_of(_SOURCES, "CausalTask"),
+    "origamibench/synthesis-v1": entry_of(_SOURCES, "SynthesisTask"),
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, _SOURCES)

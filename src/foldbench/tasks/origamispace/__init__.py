@@ -7,7 +7,7 @@ Importing this package imports no engine: it declares its tasks (``TASK_TABLE``,
 """
 
 from foldbench.tasks.lazy import lazy_exports
-from foldbench.tasks.registry import TaskEntry
+from foldbench.tasks.registry import TaskEntry, entry_of
 
 __all__ = [
     "TASK_TABLE",
@@ -29,19 +29,14 @@ _SOURCES = {
     "SpatialRelationshipTask": f"{_PACKAGE}.spatial_relationship",
 }
 
-
-def _entry(name: str) -> TaskEntry:
-    return TaskEntry(f"{_SOURCES[name]}:{name}", in_default_suite=True)
-
-
 #: The family's tasks: id -> where the class is, and whether ``foldbench suite`` runs it by default.
 TASK_TABLE: dict[str, TaskEntry] = {
-    "origamispace/codegen-v1": _entry("CodegenTask"),
-    "origamispace/codegen-feedback-v1": _entry("CodegenFeedbackTask"),
-    "origamispace/foldability-v2": _entry("FoldabilityTask"),
-    "origamispace/pattern-prediction-v2": _entry("PatternPredictionTask"),
-    "origamispace/multi-step-ordering-v3": _entry("OrderingTask"),
-    "origamispace/spatial-relationship-v3": _entry("SpatialRelationshipTask"),
+    "origamispace/codegen-v1": entry_of(_SOURCES, "CodegenTask"),
+    "origamispace/codegen-feedback-v1": entry_of(_SOURCES, "CodegenFeedbackTask"),
+    "origamispace/foldability-v2": entry_of(_SOURCES, "FoldabilityTask"),
+    "origamispace/pattern-prediction-v2": entry_of(_SOURCES, "PatternPredictionTask"),
+    "origamispace/multi-step-ordering-v3": entry_of(_SOURCES, "OrderingTask"),
+    "origamispace/spatial-relationship-v3": entry_of(_SOURCES, "SpatialRelationshipTask"),
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, _SOURCES)

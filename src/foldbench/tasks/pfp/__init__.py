@@ -9,7 +9,7 @@ Importing this package imports no engine: it declares its tasks (``TASK_TABLE``,
 from typing import Any
 
 from foldbench.tasks.lazy import lazy_exports
-from foldbench.tasks.registry import TaskEntry
+from foldbench.tasks.registry import TaskEntry, entry_of
 
 __all__ = [
     "MAX_TRIES",
@@ -50,22 +50,17 @@ _SOURCES = {
     "score_choice": "foldbench.tasks.choice",
 }
 
-
-def _entry(name: str, *, in_default_suite: bool = True) -> TaskEntry:
-    return TaskEntry(f"{_SOURCES[name]}:{name}", in_default_suite=in_default_suite)
-
-
 #: The family's tasks: id -> where the class is, and whether ``foldbench suite`` runs it by default (final-fold
 #: fails the audit, so it runs only when named).
 TASK_TABLE: dict[str, TaskEntry] = {
-    "pfp/single-step-v2": _entry("SingleStepTask"),
-    "pfp/multi-step-v6": _entry("MissingStepTask"),
-    "pfp/missing-step-strict-v1": _entry("MissingStepStrictTask"),
-    "pfp/inverse-v4": _entry("InverseTask"),
-    "pfp/folding-3d-v2": _entry("FoldingTask"),
-    "pfp/unfolding-2d-v2": _entry("UnfoldingTask"),
-    "pfp/final-fold-v4": _entry("FinalFoldTask", in_default_suite=False),
-    "pfp/single-step-perception-v2": _entry("PfpPerceptionTask"),
+    "pfp/single-step-v2": entry_of(_SOURCES, "SingleStepTask"),
+    "pfp/multi-step-v6": entry_of(_SOURCES, "MissingStepTask"),
+    "pfp/missing-step-strict-v1": entry_of(_SOURCES, "MissingStepStrictTask"),
+    "pfp/inverse-v4": entry_of(_SOURCES, "InverseTask"),
+    "pfp/folding-3d-v2": entry_of(_SOURCES, "FoldingTask"),
+    "pfp/unfolding-2d-v2": entry_of(_SOURCES, "UnfoldingTask"),
+    "pfp/final-fold-v4": entry_of(_SOURCES, "FinalFoldTask", in_default_suite=False),
+    "pfp/single-step-perception-v2": entry_of(_SOURCES, "PfpPerceptionTask"),
 }
 
 #: The classes of the papers' tasks and final-fold (not the perception probe), in the papers' order.
