@@ -2,7 +2,7 @@
 
 Usage:
     FLATFOLDER_DIR=/path/to/flat-folder .venv/bin/python bench/side_by_side_flatfolder.py \
-        [--corpus ../shared/corpus/flat-folder] [--per-band 10] [--small 120] [--repeats 3] [--fresh 10]
+        [--corpus ../shared/corpus/flat-folder] [--per-band 10] [--small 120] [--repeats 3] [--fresh 10] [--ff-timeout 60]
 
 ``FLATFOLDER_DIR`` is a checkout of origamimagiro/flat-folder (its ``src/`` is imported by
 ``bench/flatfolder_driver.mjs`` under Node); without it the script says so and stops. Both solvers run warm in
@@ -23,11 +23,13 @@ import argparse
 import csv
 import json
 import os
+import select
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -54,18 +56,27 @@ class FlatFolder:
         ready = json.loads(self._line())
         assert ready.get("ready"), ready
 
-    def _line(self) -> str:
+    def _line(self, timeout: float | None = None) -> str:
         assert self.process.stdout is not None
+        if timeout is not None and not select.select([self.process.stdout], [], [], timeout)[0]:
+            raise TimeoutError
         line = self.process.stdout.readline()
         if not line:
             raise RuntimeError("the Flat-Folder driver stopped")
         return line
 
-    def solve(self, path: Path) -> dict[str, Any]:
+    def solve(self, path: Path, timeout: float | None = None) -> dict[str, Any]:
+        """One file's answer and times; raises :class:`TimeoutError` (the driver is then stopped) after
+        ``timeout`` seconds without an answer."""
         assert self.process.stdin is not None
         self.process.stdin.write(json.dumps({"path": str(path), "limit": None}) + "\n")
         self.process.stdin.flush()
-        return json.loads(self._line())
+        try:
+            return json.loads(self._line(timeout))
+        except TimeoutError:
+            self.process.kill()
+            self.process.wait()
+            raise
 
     def close(self) -> None:
         if self.process.stdin is not None:
@@ -162,6 +173,9 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--bands", default="", help="comma-separated band names to run (default: all)")
     parser.add_argument("--fresh", type=int, default=0, help="also time N fresh processes per solver")
+    parser.add_argument("--ff-timeout", type=float, default=60.0,
+                        help="seconds Flat-Folder may take on one file before it is stopped, restarted and the file "
+                             "left out of the ratios (named in the output)")
     arguments = parser.parse_args()
     checkout = os.environ.get("FLATFOLDER_DIR")
     if not checkout or not (Path(checkout) / "src" / "batch.js").is_file():
@@ -186,8 +200,15 @@ def main() -> int:
             if wanted and name not in wanted:
                 continue
             cpu_ratios, wall_ratios, ours_cpu, theirs_cpu, same, counted = [], [], [], [], 0, 0
+            stopped: list[str] = []
             for path in bands[name]:
-                theirs = _median_run(flat_folder.solve, path, arguments.repeats)
+                try:
+                    theirs = _median_run(partial(flat_folder.solve, timeout=arguments.ff_timeout), path,
+                                         arguments.repeats)
+                except TimeoutError:
+                    stopped.append(path.name)
+                    flat_folder = FlatFolder(Path(checkout))
+                    continue
                 ours = _median_run(solve_with_foldbench, path, arguments.repeats)
                 if "error" in theirs and "error" in ours:
                     same += 1
@@ -198,6 +219,9 @@ def main() -> int:
                 theirs_cpu.append(theirs["cpu_s"])
                 cpu_ratios.append(ours["cpu_s"] / max(theirs["cpu_s"], 1e-6))
                 wall_ratios.append(ours["wall_s"] / max(theirs["wall_s"], 1e-6))
+            if stopped:
+                print(f"{name}: Flat-Folder stopped after {arguments.ff_timeout:g} s without an answer on "
+                      f"{len(stopped)} file(s), left out: {', '.join(stopped)}")
             if not counted:
                 continue
             cpu_q, wall_q = _quartiles(cpu_ratios), _quartiles(wall_ratios)
