@@ -2,7 +2,8 @@
 
 Usage:
     FLATFOLDER_DIR=/path/to/flat-folder .venv/bin/python bench/side_by_side_flatfolder.py \
-        [--corpus ../shared/corpus/flat-folder] [--per-band 10] [--small 120] [--repeats 3] [--fresh 10] [--ff-timeout 60]
+        [--corpus ../shared/corpus/flat-folder] [--per-band 10] [--small 120] [--repeats 3] [--fresh 10] \
+        [--ff-timeout 60]
 
 ``FLATFOLDER_DIR`` is a checkout of origamimagiro/flat-folder (its ``src/`` is imported by
 ``bench/flatfolder_driver.mjs`` under Node); without it the script says so and stops. Both solvers run warm in
