@@ -77,15 +77,12 @@ RayAddressOption = Annotated[
 def run_eval(config: EvalConfig) -> tuple[str, RunSummary]:
     """:func:`foldbench.harness.evaluation.run_dataset` of ``config`` with a progress bar, through the executor its
     options name; ``config.data`` may be an ``--format hf`` export (read as the dataset it came from)."""
+    from foldbench.export.hf_read import dataset_directory
     from foldbench.harness.evaluation import run_dataset
     from foldbench.integrations.executors import executor_for
     from foldbench.tasks import resolve
-    from foldbench.tasks.dataset import MANIFEST_FILE
 
-    if not (Path(config.data) / MANIFEST_FILE).exists():  # an export: its reader (and pyarrow) only when needed
-        from foldbench.export.hf_read import dataset_directory
-
-        config = replace(config, data=dataset_directory(config.data, resolve(config.task)))
+    config = replace(config, data=dataset_directory(config.data, resolve(config.task)))
     bars = _Bars()
     try:
         with executor_for(config.options) as executor:

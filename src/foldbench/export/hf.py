@@ -32,13 +32,12 @@ from foldbench import __version__
 from foldbench.export._columns import scalar_kind
 from foldbench.export._output import Destination, ExportError, destination, staged
 from foldbench.export._source import IMAGE_SUFFIXES, Source, json_text, open_source
+from foldbench.export.hf_read import EXPORT_FILE, EXPORT_FORMAT
 from foldbench.messages import ImagePart
 from foldbench.tasks.base import Item
 
 __all__ = ["EXPORT_FORMAT", "EXPORT_FILE", "config_name", "export_hf", "write_shards"]
 
-EXPORT_FORMAT = "foldbench-hf-export/1"
-EXPORT_FILE = "foldbench.json"
 BATCH_ROWS = 64
 SHARD_BYTES = 256 * 1024 * 1024
 _SECTIONS = (("inputs", "input_"), ("target", "target_"), ("metadata", "meta_"))

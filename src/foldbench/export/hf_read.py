@@ -16,13 +16,15 @@ import tempfile
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import pyarrow.parquet as pq
-
 from foldbench import jsontext
 from foldbench.cache import CACHE_ENV, cache_root
 from foldbench.export._output import ExportError
-from foldbench.export.hf import EXPORT_FILE, EXPORT_FORMAT
 from foldbench.tasks.base import Item
+
+EXPORT_FORMAT = "foldbench-hf-export/1"
+"""The ``format`` an export's ``foldbench.json`` names (written by :mod:`foldbench.export.hf`)."""
+EXPORT_FILE = "foldbench.json"
+"""The file in each exported config that records its manifest and shards."""
 
 __all__ = ["CACHE_ENV", "dataset_directory", "materialize", "export_configs"]
 
@@ -65,6 +67,8 @@ def _safe(relative: str) -> PurePosixPath:
 
 def materialize(config_dir: Path, out: Path) -> Path:
     """Write the dataset directory an export config holds into ``out`` (which must not exist); returns ``out``."""
+    import pyarrow.parquet as pq  # only an export needs it: a dataset directory is read without pyarrow
+
     from foldbench.tasks.dataset import ITEMS_FILE, MANIFEST_FILE
 
     record = _record(config_dir)
