@@ -72,6 +72,18 @@ def test_fold_of_a_small_pattern_imports_neither_numba_nor_any_heavy_extra(tmp_p
     assert not (tmp_path / "cache" / "numba").exists()  # nothing was compiled
 
 
+@pytest.mark.parametrize(("flag", "pillow"), [("--svg", False), ("--png", True)])
+def test_pillow_is_imported_for_png_renders_only(flag: str, pillow: bool, tmp_path: Path) -> None:
+    pattern = tmp_path / "small.fold"
+    pattern.write_text(json.dumps(SQUARE_WITH_ONE_VALLEY), encoding="utf-8")
+    code, modules, out = _fresh(["fold", str(pattern), "--out", str(tmp_path / "out"), flag, "--size", "64"],
+                                tmp_path / "cache")
+    assert code == 0, out
+    assert ("PIL" in _top_level(modules)) is pillow
+    written = {path.suffix for path in (tmp_path / "out").iterdir()}
+    assert written == {".fold", flag.replace("--", ".")}
+
+
 def test_help_imports_no_subcommand_module_and_no_engine(tmp_path: Path) -> None:
     code, modules, out = _fresh(["--help"], tmp_path / "cache")
     assert code == 0
