@@ -118,8 +118,10 @@ def propagation_table(kind: int) -> list[PropagationEntry]:
     slot_count = len(CONSTRAINT_SLOTS[kind])
     completions: list[list[tuple[int, ...]]] = [[] for _ in range(3**slot_count)]
     for values in valid:  # a valid tuple completes the partial assignment of each subset of its slots
-        for subset in range(2**slot_count):
-            code = sum(value * 3**i for i, value in enumerate(values) if subset >> i & 1)
+        codes = [0]
+        for i, value in enumerate(values):
+            codes += [code + value * 3**i for code in codes]
+        for code in codes:
             completions[code].append(values)
     table: list[PropagationEntry] = []
     for code, matching in enumerate(completions):
