@@ -86,6 +86,18 @@ def test_the_foldbench_fold_command_as_a_user_runs_it(folder: Path) -> None:
     assert all(name in batch.stdout for name in ("a_good", "b_bad", "c_broken", "d_maekawa"))
 
 
+@pytest.mark.parametrize("timeout", ["inf", "1e300", "0"])
+def test_a_timeout_beyond_any_clock_means_no_budget(timeout: str, folder: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from foldbench.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["fold", str(folder / "a_good.fold"), "--timeout", timeout, "--json"])
+    captured = capsys.readouterr()
+    assert stop.value.code == 0, captured.err
+    assert json.loads(captured.out)["states"] == 6
+
+
 def test_a_non_planar_fold_file_is_rejected_unless_repaired(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "crossing.fold"
     path.write_text(json.dumps({

@@ -92,6 +92,26 @@ def test_a_scalar_result_comes_back_as_a_python_number_either_way() -> None:
     _same(as_python, as_compiled)
 
 
+NUMPY_SCALAR = st.one_of(st.integers(-2**63, 2**63 - 1).map(np.int64), st.integers(-128, 127).map(np.int8),
+                         st.floats(width=64).map(np.float64), st.booleans().map(np.bool_))
+RETURNED = st.recursive(NUMPY_SCALAR | st.integers() | st.floats() | st.booleans() | st.none()
+                        | arrays(np.int64, st.integers(0, 3)),
+                        lambda inner: st.tuples(inner, inner) | st.tuples(inner), max_leaves=6)
+
+
+@given(RETURNED)
+def test_python_runs_return_python_numbers_in_the_same_nesting(value: object) -> None:
+    def plain(part: object) -> object:  # what numba hands back: Python numbers, arrays as they are
+        if isinstance(part, tuple):
+            return tuple(plain(inner) for inner in part)
+        return part.item() if isinstance(part, np.generic) else part
+
+    returned = jit._as_numba_returns(value)
+    expected = plain(value)
+    assert repr(returned) == repr(expected)  # values, types of numbers (bool, int, float) and nesting alike
+    assert type(returned) is type(expected)
+
+
 def _smallest_models(count: int) -> list:
     return sorted(paper_models().entries, key=lambda entry: (entry.edges, entry.name))[:count]
 

@@ -50,18 +50,38 @@ def _top_level(modules: set[str]) -> set[str]:
     return {name.split(".")[0] for name in modules}
 
 
+NEVER_ON_THE_FOLD_PATH = {"numba", "llvmlite", "gymnasium", "matplotlib", "pyarrow", "PIL", "jinja2", "shapely",
+                          "pydantic", "pydantic_core", "rich", "scipy"}
+"""Top-level packages a ``foldbench fold`` of a small pattern never imports (rich: no console output is drawn
+when stderr is not a terminal; pydantic: typer's option coercion is bypassed for plain values)."""
+
+
 def test_fold_of_a_small_pattern_imports_neither_numba_nor_any_heavy_extra(tmp_path: Path) -> None:
     pattern = tmp_path / "small.fold"
     pattern.write_text(json.dumps(SQUARE_WITH_ONE_VALLEY), encoding="utf-8")
-    code, modules, out = _fresh(["fold", str(pattern)], tmp_path / "cache")
+    code, modules, out = _fresh(["fold", str(pattern), "--limit", "5", "--state", "0", "--timeout", "30"],
+                                tmp_path / "cache")
     assert code == 0 and "states 1" in out and "2 faces" in out, out
-    assert _top_level(modules) & {"numba", "llvmlite", "gymnasium", "matplotlib", "pyarrow"} == set()
+    assert _top_level(modules) & NEVER_ON_THE_FOLD_PATH == set()
+    assert {"importlib.metadata", "typer._adapters", "tempfile"} & modules == set()
     assert {name for name in modules if name.startswith("foldbench.cli.")} <= {
         "foldbench.cli.app", "foldbench.cli._common", "foldbench.cli._lazy_group", "foldbench.cli.fold",
-        "foldbench.cli._fold_report",
+        "foldbench.cli._fold_report", "foldbench.cli._quick_params",
     }
     assert not any(name.startswith(("foldbench.tasks", "foldbench.envs", "foldbench.harness")) for name in modules)
     assert not (tmp_path / "cache" / "numba").exists()  # nothing was compiled
+
+
+@pytest.mark.parametrize(("flag", "pillow"), [("--svg", False), ("--png", True)])
+def test_pillow_is_imported_for_png_renders_only(flag: str, pillow: bool, tmp_path: Path) -> None:
+    pattern = tmp_path / "small.fold"
+    pattern.write_text(json.dumps(SQUARE_WITH_ONE_VALLEY), encoding="utf-8")
+    code, modules, out = _fresh(["fold", str(pattern), "--out", str(tmp_path / "out"), flag, "--size", "64"],
+                                tmp_path / "cache")
+    assert code == 0, out
+    assert ("PIL" in _top_level(modules)) is pillow
+    written = {path.suffix for path in (tmp_path / "out").iterdir()}
+    assert written == {".fold", flag.replace("--", ".")}
 
 
 def test_help_imports_no_subcommand_module_and_no_engine(tmp_path: Path) -> None:
@@ -70,8 +90,36 @@ def test_help_imports_no_subcommand_module_and_no_engine(tmp_path: Path) -> None
     for name, entry in COMMANDS.items():
         assert name in out
         assert entry.module not in modules, entry.module
-    assert _top_level(modules) & {"numpy", "numba", "pydantic", "shapely", "PIL"} == set()
-    assert not any(name.startswith("foldbench.crease") for name in modules)
+    assert _top_level(modules) & {"numpy", "numba", "pydantic", "shapely", "PIL", "rich"} == set()
+    assert {"importlib.metadata", "tempfile"} & modules == set()  # entry points are read by task commands only
+    assert not any(name.startswith(("foldbench.crease", "foldbench.pft", "foldbench.pfp", "foldbench.origami"))
+                   for name in modules)
+
+
+@pytest.mark.parametrize(("args", "exit_code"), [
+    (["version"], 0), (["fold", "--help"], 0), (["tasks", "--help"], 0), (["fold", "{tmp}/missing.fold"], 2),
+])
+def test_a_command_given_plain_values_imports_no_pydantic(args: list[str], exit_code: int, tmp_path: Path) -> None:
+    code, modules, out = _fresh([arg.replace("{tmp}", str(tmp_path)) for arg in args], tmp_path / "cache")
+    assert code == exit_code, out
+    assert _top_level(modules) & {"pydantic", "pydantic_core", "rich"} == set()
+    assert {"typer._adapters", "importlib.metadata"} & modules == set()
+
+
+def test_a_value_typer_must_read_still_gets_its_message(tmp_path: Path) -> None:
+    """An odd spelling (``1_0``) and a value out of range go to typer's own coercion: read, or refused in its
+    words."""
+    pattern = tmp_path / "small.fold"
+    pattern.write_text(json.dumps(SQUARE_WITH_ONE_VALLEY), encoding="utf-8")
+    code, _, out = _fresh(["fold", str(pattern), "--limit", "1_0"], tmp_path / "cache")
+    assert code == 0 and "states 1" in out
+    done = subprocess.run([sys.executable, "-m", "foldbench", "fold", str(pattern), "--size", "10"],
+                          capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYTHONPATH": str(PACKAGE.parent) + os.pathsep
+                               + os.environ.get("PYTHONPATH", "")})
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("error: foldbench fold: Invalid value for '--size': Input should be greater "
+                                   "than or equal to 16 (see 'foldbench fold --help')")
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))

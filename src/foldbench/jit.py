@@ -110,8 +110,16 @@ def _element_count(value: Any, limit: int) -> int:
     return 0
 
 
+_AS_IS = frozenset({int, float, bool, np.ndarray, type(None)})
+
+
 def _as_numba_returns(value: Any) -> Any:
     """Numpy scalars as Python numbers (tuples walked), as a compiled function hands them back."""
+    kind = type(value)
+    if kind in _AS_IS:
+        return value
+    if kind is tuple:
+        return tuple([_as_numba_returns(part) for part in value])
     if isinstance(value, np.generic):
         return value.item()
     if isinstance(value, tuple):
@@ -156,15 +164,18 @@ class Kernel:
     def _timed_python(self, args: tuple[Any, ...]) -> Any:
         """Run as Python, adding the time of outermost calls to the process's Python budget."""
         depth = getattr(_calls, "depth", 0)
-        outermost = depth == 0
-        start = time.perf_counter()
         _calls.depth = depth + 1
+        if depth:  # inside an outer kernel, whose call is timed
+            try:
+                return _as_numba_returns(self.py_func(*args))
+            finally:
+                _calls.depth = depth
+        start = time.perf_counter()
         try:
             return _as_numba_returns(self.py_func(*args))
         finally:
             _calls.depth = depth
-            if outermost:
-                _state["python_seconds"] += time.perf_counter() - start
+            _state["python_seconds"] += time.perf_counter() - start
 
     @property
     def dispatcher(self) -> Any:

@@ -25,6 +25,9 @@ __all__ = ["DEFAULT_TIMEOUT", "fold_command", "fold_file_report"]
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 DEFAULT_TIMEOUT: float = 60.0
 """Seconds ``foldbench fold`` spends on one file by default, every stage included (the library has no budget)."""
+MAX_TIMEOUT: float = 1e9
+"""Longer budgets (``--timeout inf``, more than thirty years) mean no budget, as 0 does: the process's interval
+timer cannot count that far."""
 
 
 def fold_file_report(
@@ -128,8 +131,8 @@ def fold_command(
     if limit is not None and limit < 1:
         print(f"error: --limit must be at least 1, got {limit}", file=sys.stderr)
         return EXIT_USAGE
-    if timeout is not None and timeout <= 0:
-        timeout = None  # --timeout 0: no budget
+    if timeout is not None and not 0 < timeout <= MAX_TIMEOUT:
+        timeout = None  # --timeout 0 (or inf): no budget
     if (svg or png) and out is None:
         out = Path(".")
     out_path = Path(out) if out is not None else None

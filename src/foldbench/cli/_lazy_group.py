@@ -2,7 +2,8 @@
 
 Each subcommand is named by ``(module, attribute, one-line help)``: the attribute is a command function or a
 :class:`typer.Typer` sub-app. The group's own ``--help`` lists the one-line helps without importing anything,
-so ``foldbench fold`` imports the fold command alone and ``foldbench --help`` none of them.
+so ``foldbench fold`` imports the fold command alone and ``foldbench --help`` none of them. A loaded command
+reads its plain option values without pydantic (:mod:`foldbench.cli._quick_params`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import Any, ClassVar
 
 import typer
 from typer.core import TyperCommand, TyperGroup
+
+from foldbench.cli._quick_params import read_plain_value_directly, read_plain_values_directly
 
 __all__ = ["LazyCommand", "LazyGroup", "load_command"]
 
@@ -35,7 +38,8 @@ def load_command(name: str, entry: LazyCommand) -> Any:
         holder.add_typer(target, name=name)
     else:
         holder.command(name)(target)
-    return typer.main.get_command(holder).commands[name]  # type: ignore[attr-defined]
+    command = typer.main.get_command(holder).commands[name]  # type: ignore[attr-defined]
+    return read_plain_values_directly(command)
 
 
 def _no_options() -> None:
@@ -54,7 +58,12 @@ class LazyGroup(TyperGroup):
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         if cmd_name not in self.commands and cmd_name in self.lazy_commands:
             self.commands[cmd_name] = load_command(cmd_name, self.lazy_commands[cmd_name])
-        return super().get_command(ctx, cmd_name)
+        command = super().get_command(ctx, cmd_name)
+        return read_plain_values_directly(command) if command is not None else None
+
+    def get_help_option(self, ctx: Any) -> Any:
+        """The ``--help`` flag, read without pydantic like the subcommands' options."""
+        return read_plain_value_directly(super().get_help_option(ctx))
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         """The command list of ``--help``: loaded commands describe themselves, the others by their line."""

@@ -12,14 +12,10 @@ saying where its traceback was written, exit 1; ``foldbench --debug ...`` prints
 from __future__ import annotations
 
 import sys
-import tempfile
-import traceback
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.text import Text
 
 try:  # typer >= 0.22 ships its own copy of click
     from typer._click.exceptions import ClickException, UsageError
@@ -27,7 +23,7 @@ except ImportError:  # pragma: no cover - older typer runs on click itself
     from click.exceptions import ClickException, UsageError  # type: ignore[no-redef,import-not-found]
 
 from foldbench import __version__
-from foldbench.cli._common import err_console, warn
+from foldbench.cli import _common
 from foldbench.cli._lazy_group import LazyCommand, LazyGroup
 from foldbench.errors import FoldbenchError
 from foldbench.errors import UsageError as ArgumentError
@@ -103,7 +99,7 @@ def list_tasks(
             default = f", default {info.default}" if info.default else ""
             typer.echo(f"  {info.name} ({info.type}{default}): {info.description}")
     for problem in problems():
-        warn(problem)
+        _common.warn(problem)
 
 
 @app.command("version")
@@ -131,7 +127,9 @@ def usage_message(error: ClickException) -> str:
 
 
 def _fail(message: str, code: int = USAGE_EXIT_CODE) -> None:
-    err_console.print(Text("error: ", style="bold red") + Text(message))
+    from rich.text import Text
+
+    _common.err_console.print(Text("error: ", style="bold red") + Text(message))
     sys.exit(code)
 
 
@@ -151,6 +149,10 @@ def os_error_message(error: OSError) -> str:
 
 def _traceback_file(error: BaseException) -> str:
     """Write the traceback of an unexpected error where the user can read it; returns that path."""
+    import tempfile
+    import traceback
+    from pathlib import Path
+
     text = "".join(traceback.format_exception(error))
     for folder in (None, tempfile.gettempdir()):
         try:
@@ -191,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     except FoldbenchError as error:
         _fail(str(error), FAILURE_EXIT_CODE)
     except (KeyboardInterrupt, typer.Abort):
-        err_console.print("interrupted")
+        _common.err_console.print("interrupted")
         sys.exit(130)
     except OSError as error:
         _fail(os_error_message(error), FAILURE_EXIT_CODE)

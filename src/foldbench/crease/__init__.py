@@ -9,27 +9,37 @@ components within an optional time budget (:mod:`.layers`, :mod:`.budget`); then
 follow OrigamiSpace's four classes (:mod:`.errors`). Scoring a generated pattern against a reference is in
 :mod:`.score`.
 
+The names below are imported from their modules on first use (PEP 562), so importing one part of the package
+(``foldbench fold`` needs no simple folds, a task needs no compiler summary) does not import the rest.
+
 >>> import numpy as np
+>>> from foldbench.crease import build_crease_pattern, compile_crease_pattern
 >>> square = np.array([[[0, 0], [1, 0]], [[1, 0], [1, 1]], [[1, 1], [0, 1]], [[0, 1], [0, 0]]], float)
 >>> compile_crease_pattern(build_crease_pattern(square, "BBBB")).state_count
 1
 """
 
-from foldbench.crease.compiler import CompiledFold, compile_crease_pattern
-from foldbench.crease.errors import (
-    AmbiguousFoldedState,
-    CreasePatternError,
-    CreasePatternSyntaxError,
-    GeometricallyImpossibleFold,
-    PrecisionProblem,
-    SelfIntersection,
-)
-from foldbench.crease.graph.pattern import CreasePattern, build_crease_pattern
-from foldbench.crease.io.fold_format import pattern_from_fold, read_fold
-from foldbench.crease.io.importers import read_crease_pattern
-from foldbench.crease.precision.policy import DEFAULT_POLICY, PrecisionPolicy
-from foldbench.crease.simple_folds import random_simple_folds, simple_fold_pattern
-from foldbench.crease.summary import compile_with_summary, summarize
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from foldbench.crease.compiler import CompiledFold, compile_crease_pattern
+    from foldbench.crease.errors import (
+        AmbiguousFoldedState,
+        CreasePatternError,
+        CreasePatternSyntaxError,
+        GeometricallyImpossibleFold,
+        PrecisionProblem,
+        SelfIntersection,
+    )
+    from foldbench.crease.graph.pattern import CreasePattern, build_crease_pattern
+    from foldbench.crease.io.fold_format import pattern_from_fold, read_fold
+    from foldbench.crease.io.importers import read_crease_pattern
+    from foldbench.crease.precision.policy import DEFAULT_POLICY, PrecisionPolicy
+    from foldbench.crease.simple_folds import random_simple_folds, simple_fold_pattern
+    from foldbench.crease.summary import compile_with_summary, summarize
 
 __all__ = [
     "DEFAULT_POLICY",
@@ -52,3 +62,30 @@ __all__ = [
     "simple_fold_pattern",
     "summarize",
 ]
+
+_HOMES: dict[str, str] = {
+    **dict.fromkeys(["CompiledFold", "compile_crease_pattern"], "compiler"),
+    **dict.fromkeys(["AmbiguousFoldedState", "CreasePatternError", "CreasePatternSyntaxError",
+                     "GeometricallyImpossibleFold", "PrecisionProblem", "SelfIntersection"], "errors"),
+    **dict.fromkeys(["CreasePattern", "build_crease_pattern"], "graph.pattern"),
+    **dict.fromkeys(["pattern_from_fold", "read_fold"], "io.fold_format"),
+    "read_crease_pattern": "io.importers",
+    **dict.fromkeys(["DEFAULT_POLICY", "PrecisionPolicy"], "precision.policy"),
+    **dict.fromkeys(["random_simple_folds", "simple_fold_pattern"], "simple_folds"),
+    **dict.fromkeys(["compile_with_summary", "summarize"], "summary"),
+}
+"""The module (under ``foldbench.crease``) each public name comes from."""
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its module on first use."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

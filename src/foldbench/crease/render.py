@@ -9,13 +9,15 @@ changes. The back view is the mirror image seen from below. Coordinates are draw
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-from PIL import Image, ImageDraw
 
 from foldbench.crease.compiler import CompiledFold
 from foldbench.crease.graph.pattern import CreasePattern
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 __all__ = [
     "ASSIGNMENT_COLOURS",
@@ -128,6 +130,8 @@ def folded_state_svg(compiled: CompiledFold, state: int = 0, side: Side = "front
 
 def crease_pattern_png(pattern: CreasePattern, size: int = 512) -> Image.Image:
     """The crease pattern as an RGB image of ``size`` x ``size`` pixels."""
+    from PIL import Image, ImageDraw  # Pillow only for PNG renders
+
     image = Image.new("RGB", (size, size), "white")
     draw = ImageDraw.Draw(image)
     width = max(1, round(size / 256))
@@ -138,6 +142,8 @@ def crease_pattern_png(pattern: CreasePattern, size: int = 512) -> Image.Image:
 
 def folded_state_png(compiled: CompiledFold, state: int = 0, side: Side = "front", size: int = 512) -> Image.Image:
     """A folded state seen from the front or the back, as an RGB image of ``size`` x ``size`` pixels."""
+    from PIL import Image, ImageDraw
+
     polygons, lines = _folded_shapes(compiled, state, side, size)
     image = Image.new("RGB", (size, size), "white")
     draw = ImageDraw.Draw(image)

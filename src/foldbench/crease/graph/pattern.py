@@ -11,7 +11,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
-import shapely
 
 from foldbench.crease.budget import enter_stage
 from foldbench.crease.errors import CreasePatternSyntaxError, GeometricallyImpossibleFold
@@ -19,7 +18,14 @@ from foldbench.crease.graph.planar import PlanarGraph, find_faces, planarize_seg
 from foldbench.crease.precision.measure import direction_noise, written_precision
 from foldbench.crease.precision.policy import DEFAULT_POLICY, PrecisionPolicy
 
-__all__ = ["ASSIGNMENTS", "MAX_SEGMENTS", "CreasePattern", "build_crease_pattern", "normalize_coordinates"]
+__all__ = [
+    "ASSIGNMENTS",
+    "MAX_SEGMENTS",
+    "CreasePattern",
+    "build_crease_pattern",
+    "nearest_vertex_gap",
+    "normalize_coordinates",
+]
 
 ASSIGNMENTS: frozenset[str] = frozenset("BMVFUCJ")
 """The FOLD edge assignments the compiler accepts."""
@@ -36,6 +42,10 @@ merged the same way."""
 
 MAX_DANGLING_CHECKED: int = 1000
 """Dangling crease ends beyond this number are not measured (a drawing that broken is reported as it is)."""
+
+NEAREST_BY_ALL_PAIRS: int = 512
+"""Vertices up to which the distance from each vertex to its nearest one is found over all pairs with numpy;
+above, with shapely's tree (imported then). Both measure as GEOS does and leave out vertices at the same point."""
 
 _ASSIGNMENT_MEANING = {"C": "B", "J": "F"}
 _PRIORITY = {"B": 4, "M": 3, "V": 3, "U": 2, "F": 1}
@@ -346,6 +356,33 @@ def _noise_snap(
     return snap, precision
 
 
+def nearest_vertex_gap(coords: np.ndarray, below: float) -> float:
+    """The longest distance from a vertex to its nearest vertex elsewhere, over the vertices whose nearest one is
+    at most ``below`` away (0.0 if none): shapely's ``STRtree.query_nearest(max_distance=below, exclusive=True)``,
+    computed over all pairs for up to :data:`NEAREST_BY_ALL_PAIRS` vertices, where importing shapely would cost
+    more than the search.
+
+    >>> nearest_vertex_gap(np.array([[0.0, 0.0], [0.0, 0.0], [0.5, 0.0], [3.0, 0.0]]), 1.0)
+    0.5
+    """
+    if below <= 0:
+        return 0.0  # no vertex elsewhere is that near (and shapely takes only a positive distance)
+    if len(coords) > NEAREST_BY_ALL_PAIRS:
+        import shapely
+
+        points = shapely.points(coords)
+        _, distances = shapely.STRtree(points).query_nearest(points, max_distance=below, exclusive=True,
+                                                             return_distance=True)
+        return float(distances.max()) if len(distances) else 0.0
+    dx = coords[:, None, 0] - coords[None, :, 0]
+    dy = coords[:, None, 1] - coords[None, :, 1]
+    distances = np.sqrt(dx * dx + dy * dy)  # as GEOS measures two points
+    distances[(dx == 0) & (dy == 0)] = np.inf  # the vertex itself, and any at the same point
+    nearest = distances.min(axis=1)
+    near = nearest[nearest <= below]
+    return float(near.max()) if len(near) else 0.0
+
+
 def _noise_artefact(
     graph: PlanarGraph, below: float, precision: float, policy: PrecisionPolicy = DEFAULT_POLICY
 ) -> float:
@@ -359,11 +396,7 @@ def _noise_artefact(
     short = lengths[lengths < below]
     worst = float(short.max()) if len(short) else 0.0
     if len(graph.vertices_coords) > 1:
-        points = shapely.points(graph.vertices_coords)
-        _, distances = shapely.STRtree(points).query_nearest(points, max_distance=below, exclusive=True,
-                                                             return_distance=True)
-        if len(distances):
-            worst = max(worst, float(distances.max()))
+        worst = max(worst, nearest_vertex_gap(graph.vertices_coords, below))
     ordered = np.sort(lengths[lengths > 0])
     ratios = ordered[1:] / ordered[:-1]
     gaps = np.flatnonzero((ratios >= policy.noise_gap_ratio)
@@ -373,6 +406,8 @@ def _noise_artefact(
     degree = np.bincount(graph.edges_vertices.ravel(), minlength=len(graph.vertices_coords))
     dangling = np.flatnonzero(degree == 1)
     if 0 < len(dangling) <= MAX_DANGLING_CHECKED:
+        import shapely
+
         lines = shapely.linestrings(ends)
         for vertex in dangling.tolist():
             distances = shapely.distance(shapely.points(graph.vertices_coords[vertex]), lines)

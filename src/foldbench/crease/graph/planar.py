@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 import numpy as np
-import shapely
 
 from foldbench.crease.graph._planar_kernels import merge_small as _merge_small
 from foldbench.crease.graph._planar_kernels import planarize_small
@@ -119,6 +118,8 @@ def _candidate_pairs(starts: np.ndarray, ends: np.ndarray, tolerance: float) -> 
                 & (low[:, None, 1] <= high[None, :, 1]) & (low[None, :, 1] <= high[:, None, 1]))
         first, second = np.nonzero(np.triu(meet, 1))
         return first.astype(np.int64), second.astype(np.int64)
+    import shapely  # only large inputs need its spatial index
+
     boxes = shapely.box(low[:, 0], low[:, 1], high[:, 0], high[:, 1])
     tree = shapely.STRtree(boxes)
     first, second = tree.query(boxes, predicate="intersects")

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import math
 import re
-import xml.etree.ElementTree as ElementTree
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -25,6 +25,9 @@ from foldbench.crease.errors import CreasePatternSyntaxError
 from foldbench.crease.graph.pattern import CreasePattern, build_crease_pattern
 from foldbench.crease.io.fold_format import MAX_FILE_BYTES, read_fold
 from foldbench.crease.precision.policy import DEFAULT_POLICY, PrecisionPolicy
+
+if TYPE_CHECKING:
+    import xml.etree.ElementTree as ElementTree
 
 __all__ = ["SUPPORTED_SUFFIXES", "parse_cp_text", "parse_opx_text", "parse_svg_text", "read_crease_pattern"]
 
@@ -113,6 +116,8 @@ def parse_opx_text(text: str, source: str = "<opx>") -> Segments:
 
 
 def _parse_xml(text: str, source: str) -> ElementTree.Element:
+    import xml.etree.ElementTree as ElementTree  # only ORIPA .opx and SVG files are XML
+
     try:
         return ElementTree.fromstring(text)
     except ElementTree.ParseError as error:

@@ -114,25 +114,25 @@ def propagation_table(kind: int) -> list[PropagationEntry]:
     >>> table[0], table[1], table[1 + 3 * 2]
     (0, ((1, 1),), -1)
     """
-    valid = valid_slot_values(kind)
+    valid = sorted(valid_slot_values(kind))
     slot_count = len(CONSTRAINT_SLOTS[kind])
+    completions: list[list[tuple[int, ...]]] = [[] for _ in range(3**slot_count)]
+    for values in valid:  # a valid tuple completes the partial assignment of each subset of its slots
+        codes = [0]
+        for i, value in enumerate(values):
+            codes += [code + value * 3**i for code in codes]
+        for code in codes:
+            completions[code].append(values)
     table: list[PropagationEntry] = []
-    for code in range(3**slot_count):
-        values = [(code // 3**i) % 3 for i in range(slot_count)]
-        completions = [
-            tuple_ for tuple_ in valid if all(v == 0 or v == t for v, t in zip(values, tuple_, strict=False))
-        ]
-        if not completions:
+    for code, matching in enumerate(completions):
+        if not matching:
             table.append(CONFLICT)
             continue
-        unset = [i for i, v in enumerate(values) if v == 0]
-        total = 2 ** len(unset)
-        if len(completions) == total:
+        unset = [i for i in range(slot_count) if (code // 3**i) % 3 == 0]
+        if len(matching) == 2 ** len(unset):
             table.append(DEAD)
             continue
-        forced = tuple(
-            (i, completions[0][i]) for i in unset if all(c[i] == completions[0][i] for c in completions)
-        )
+        forced = tuple((i, matching[0][i]) for i in unset if all(c[i] == matching[0][i] for c in matching))
         table.append(forced if forced else FREE)
     return table
 

@@ -53,7 +53,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
-import shapely
 
 from foldbench.crease.errors import PrecisionProblem, SelfIntersection
 from foldbench.crease.graph.local_checks import vertices_creases
@@ -207,6 +206,8 @@ def _spatial_gaps(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`narrow_gaps` (``near_ends=False``) or :func:`folded_features` (``near_ends=True``) through spatial
     indexes: ``(pairs, kinds, widths)``."""
+    import shapely  # only large inputs need its spatial index
+
     ends = pattern.edges_vertices
     start, end = coords[ends[:, 0]], coords[ends[:, 1]]
     points = shapely.points(coords)
