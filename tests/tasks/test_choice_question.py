@@ -43,6 +43,20 @@ def test_a_probe_offers_its_answers_as_text_and_names_its_question():
         assert question.question_kind == item.metadata["question"]
 
 
+def test_a_probe_asks_the_question_its_prompt_shows_and_a_lettered_item_asks_none():
+    from foldbench.errors import FoldbenchError
+    from foldbench.tasks.probes import asked_question
+
+    task = make("mentalblackboard/perception-v2")
+    for item in task.generate(3, 4, modalities=("text",)):
+        question = ChoiceQuestion.of(item)
+        assert question is not None and question.question_text == asked_question(item)
+        assert asked_question(item) in task.render(item, "text").text
+    lettered = next(iter(make("pfp/single-step-v2").generate(1, 8)))
+    with pytest.raises(FoldbenchError, match="asks no question"):
+        asked_question(lettered)
+
+
 def test_a_record_read_back_from_json_is_the_same_question():
     item = next(iter(make("pfp/single-step-v2").generate(1, 8)))
     record = json.loads(item.model_dump_json())

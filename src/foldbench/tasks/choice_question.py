@@ -1,5 +1,5 @@
-"""The typed contract of a multiple-choice item: how a task writes one, and what every layer (audit, export, human
-pages, paper tables, pairing) reads of it.
+"""The typed contract of a multiple-choice item: how a task writes one, and what every layer (the audits, the
+VLMEvalKit export, the probes, the paper tables, the pairing of runs) reads of it.
 
 Where each part of the question is kept (``target["answer"]``, ``inputs["options"]``, ``metadata["subtask"]``, ...)
 is spelled in :mod:`foldbench.tasks.choice_fields` alone:

@@ -21,7 +21,7 @@ FOLDING = "pfp/folding-3d"
 UNFOLDING = "pfp/unfolding-2d"
 
 #: The metric every cell reads (each task's accuracy), and the item metadata keys its breakdown cells select on
-#: (the subtask's where the choice-item contract keeps it): the one place to update when a name changes.
+#: (the subtask's is the choice-item contract's): the one place to update when a name changes.
 METRICS = {"accuracy": "accuracy", "subtask": ChoiceQuestion.SUBTASK_KEY, "base shape": "sheet"}
 
 
