@@ -182,4 +182,3 @@ def _is_letter(answer: str) -> bool:
 
 def _mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
-
