@@ -21,6 +21,7 @@ from foldbench.errors import FoldbenchError
 from foldbench.harness.metrics import aggregate
 from foldbench.harness.stats import Estimate, wilson
 from foldbench.harness.store import ScoreRow, Store
+from foldbench.tasks.choice_question import ChoiceQuestion
 from foldbench.tasks.spec import TaskSpec
 
 __all__ = ["Agreement", "PerceptionPairing", "item_agreement", "pair_runs", "perception_pairing", "pairing_markdown"]
@@ -80,7 +81,7 @@ def perception_pairing(store: Store, perception_run: str, reasoning_run: str) ->
     sources = sorted({row.metadata["source_item"] for row in probes})
     by_kind: dict[str, list[ScoreRow]] = defaultdict(list)
     for row in probes:
-        by_kind[str(row.metadata.get("question"))].append(row)
+        by_kind[str(ChoiceQuestion.question_kind_in(row.metadata))].append(row)
     return PerceptionPairing(
         perception_run=perception_run,
         reasoning_run=reasoning_run,

@@ -12,6 +12,9 @@ A reply that offers different final letters (``Answer: B`` then ``Answer: C``) i
 anything else. Nothing in a reply is ever evaluated, and the time spent is bounded: only the end of a long reply
 is read (:data:`~foldbench.text.replies.SCAN_LIMIT` characters; a ``too_long`` failure says so when nothing is
 found there), and the patterns run on the text with its whitespace runs collapsed, so none can backtrack.
+
+Where a choice item keeps its pictures is :mod:`foldbench.tasks.choice_fields`' to say; its ``choice_images``,
+``option_pictures`` and ``reference_picture`` are re-exported here.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from foldbench.tasks.base import ParseFailure, Scores
+from foldbench.tasks.choice_fields import choice_images, option_pictures, reference_picture
 from foldbench.text.replies import reply_tail, scan_json_objects
 
 __all__ = ["GREY_SIZE", "LETTERS", "MASK_SIZE", "WHITE_LEVEL", "Choice", "answer_slot", "choice_images",
@@ -92,60 +96,6 @@ def parse_choice(text: str) -> Choice | ParseFailure:
     if scan.broken or scan.objects:
         return ParseFailure("invalid_json", 'no JSON object with an "answer" key could be read', excerpt)
     return ParseFailure("no_json", 'expected {"answer": "<letter>"} or a single letter A-D', excerpt)
-
-
-_REFERENCE = "reference"
-_QUESTION = "question"
-_OPTIONS = "options"
-
-
-def choice_images(options: list[str], *, reference: str | None = None, **others: Any) -> dict[str, Any]:
-    """The ``inputs["images"]`` record of a choice item: one picture per option, the reference picture the
-    options are compared with (when the item shows one), and any other pictures (``composite``, ...).
-
-    Build it here and read it with :func:`reference_picture`, so that every layer (the task, the audit) agrees
-    on where an item keeps its reference picture.
-
-    >>> choice_images(["a.png", "b.png"], reference="r.png", composite="c.png")
-    {'options': ['a.png', 'b.png'], 'reference': 'r.png', 'composite': 'c.png'}
-    """
-    images: dict[str, Any] = {_OPTIONS: list(options)}
-    if reference is not None:
-        images[_REFERENCE] = reference
-    images.update(others)
-    return images
-
-
-def option_pictures(inputs: Mapping[str, Any]) -> list[str]:
-    """The option pictures of a choice item (:func:`choice_images`), in letter order; empty when it has none."""
-    images = inputs.get("images")
-    options = images.get(_OPTIONS) if isinstance(images, Mapping) else None
-    return [str(path) for path in options] if isinstance(options, list) else []
-
-
-def reference_picture(inputs: Mapping[str, Any]) -> str | None:
-    """The picture a choice item shows as its reference or question (a dataset-relative path), or None.
-
-    It is the item's ``reference`` picture (:func:`choice_images`) when it has one, else the last of its
-    ``question`` pictures (the state the options are asked about, e.g. a folded and punched sheet), else None.
-
-    >>> reference_picture({"images": {"options": ["a.png"], "reference": "r.png"}})
-    'r.png'
-    >>> reference_picture({"images": {"options": ["a.png"], "question": ["q0.png", "q1.png"]}})
-    'q1.png'
-    >>> reference_picture({"images": {"options": ["a.png"], "question": []}}) is None
-    True
-    """
-    images = inputs.get("images")
-    if not isinstance(images, Mapping):
-        return None
-    reference = images.get(_REFERENCE)
-    if isinstance(reference, str) and reference:
-        return reference
-    question = images.get(_QUESTION)
-    if isinstance(question, list) and question and isinstance(question[-1], str) and question[-1]:
-        return question[-1]
-    return None
 
 
 def score_choice(correct: str, answer: BaseModel | ParseFailure) -> Scores:

@@ -1,42 +1,38 @@
-"""The typed contract of a multiple-choice item: what every layer (audit, export, human pages) reads of it.
+"""The typed contract of a multiple-choice item: how a task writes one, and what every layer (the audits, the
+VLMEvalKit export, the probes, the paper tables, the pairing of runs) reads of it.
 
-A choice item stores its question in the usual item fields (the JSON of a dataset is unchanged):
+Where each part of the question is kept (``target["answer"]``, ``inputs["options"]``, ``metadata["subtask"]``, ...)
+is spelled in :mod:`foldbench.tasks.choice_fields` alone:
 
-* ``target["answer"]`` — the right answer: an option letter (A–D in foldbench's tasks), or (perception probes)
-  one of the answers offered as text;
-* ``inputs["choices"]`` — the answers offered as text (perception probes only);
-* ``inputs["options"]`` — one record per option (a value, a name, a folding: whatever the task shows);
-* ``inputs["images"]`` — one picture per option and the reference picture
-  (:func:`~foldbench.tasks.choice.choice_images`);
-* ``metadata["subtask"]`` and ``metadata["question"]`` — the subtask and the probe's question type.
-
-:meth:`ChoiceQuestion.of` reads them from an :class:`~foldbench.tasks.base.Item` and
-:meth:`ChoiceQuestion.of_record` from a line of ``items.jsonl``, so no other layer spells out those keys.
+* reading: :meth:`ChoiceQuestion.of` takes the question out of an :class:`~foldbench.tasks.base.Item` and
+  :meth:`ChoiceQuestion.of_record` out of a line of ``items.jsonl``; :meth:`ChoiceQuestion.subtask_in` and
+  :meth:`ChoiceQuestion.question_kind_in` read an item's metadata alone (a stored score row);
+* writing: :meth:`ChoiceQuestion.item_fields` gives the ``inputs``/``target``/``metadata`` a question is stored
+  as, the inverse of :meth:`ChoiceQuestion.of_record`; a task whose items have kept those parts in other places
+  among its own fields since before this contract splices the same writers' fragments
+  (:func:`~foldbench.tasks.choice_fields.options_field`, ...) where its JSON has them, so no dataset changed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar, NamedTuple
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
+from foldbench.tasks import choice_fields as fields
 from foldbench.tasks.base import Item
-from foldbench.tasks.choice import option_pictures, reference_picture
+from foldbench.tasks.choice_fields import offered_choices
 
-__all__ = ["ChoiceQuestion", "offered_choices"]
-
-_CHOICES = "choices"
+__all__ = ["ChoiceQuestion", "ItemFields", "offered_choices"]
 
 
-def offered_choices(choices: list[str] | tuple[str, ...]) -> dict[str, list[str]]:
-    """The input field of a probe item that offers ``choices`` as text (read back as
-    :attr:`ChoiceQuestion.choices`).
+class ItemFields(NamedTuple):
+    """The three item fields a choice question is stored in (see :meth:`ChoiceQuestion.item_fields`)."""
 
-    >>> offered_choices(("2", "3"))
-    {'choices': ['2', '3']}
-    """
-    return {_CHOICES: list(choices)}
+    inputs: dict[str, Any]
+    target: dict[str, Any]
+    metadata: dict[str, Any]
 
 
 class ChoiceQuestion(BaseModel):
@@ -52,20 +48,44 @@ class ChoiceQuestion(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
+    SUBTASK_KEY: ClassVar[str] = fields.SUBTASK_KEY
+    """The metadata key of the subtask (a breakdown name; what a paper table's cell selects on)."""
+    QUESTION_KIND_KEY: ClassVar[str] = fields.QUESTION_KIND_KEY
+    """The metadata key of a probe's question type (a breakdown name)."""
+
     answer: str
     """The right answer: an option letter, or one of :attr:`choices`."""
     choices: tuple[str, ...] = ()
     """The answers offered as text (perception probes); empty when the options are lettered."""
+    question_text: str | None = None
+    """The question a probe asks, as the model reads it (perception probes)."""
     option_records: tuple[Any, ...] = ()
-    """One record per option, as the item stores it (may be empty)."""
+    """One record per option, as the item shows it (may be empty)."""
+    option_sources: tuple[Any, ...] = ()
+    """One record per option that the engine checks and the model never sees (may be empty)."""
     option_pictures: tuple[str, ...] = ()
     """One dataset-relative picture per option, in letter order (may be empty)."""
-    reference_picture: str | None = None
-    """The picture the options are compared with, when the item shows one."""
+    question_pictures: tuple[str, ...] = ()
+    """The pictures of the question itself, in order (may be empty)."""
+    reference: str | None = None
+    """The picture the item names as the one the options are compared with, if any (see
+    :attr:`reference_picture`)."""
     subtask: str | None = None
     """The item's subtask, when its task has subtasks."""
     question_kind: str | None = None
     """A probe's question type."""
+
+    @model_validator(mode="after")
+    def _answer_is_a_letter_or_offered(self) -> ChoiceQuestion:
+        if not self.choices and not _is_letter(self.answer):
+            raise ValueError(f"answer {self.answer!r} is not an option letter and no answers are offered as text")
+        return self
+
+    @property
+    def reference_picture(self) -> str | None:
+        """The picture the options are compared with: :attr:`reference` when the item names one, else the last
+        question picture, else None."""
+        return fields.last_reference(self.reference, self.question_pictures)
 
     @property
     def is_probe(self) -> bool:
@@ -92,23 +112,67 @@ class ChoiceQuestion(BaseModel):
         inputs = _mapping(record.get("inputs"))
         target = _mapping(record.get("target"))
         metadata = _mapping(record.get("metadata"))
-        answer = target.get("answer")
-        if not isinstance(answer, str):
+        answer = fields.answer_of(target)
+        offered = fields.offered(inputs)
+        if answer is None or (not offered and not _is_letter(answer)):
             return None
-        choices = inputs.get(_CHOICES)
-        offered = tuple(choices) if isinstance(choices, list) and all(isinstance(c, str) for c in choices) else ()
-        if not offered and not _is_letter(answer):
-            return None
-        options = inputs.get("options")
         return cls(
             answer=answer,
             choices=offered,
-            option_records=tuple(options) if isinstance(options, list) else (),
-            option_pictures=tuple(option_pictures(inputs)),
-            reference_picture=reference_picture(inputs),
-            subtask=_text(metadata.get("subtask")),
-            question_kind=_text(metadata.get("question")),
+            question_text=fields.probe_question_text(inputs),
+            option_records=fields.option_records(inputs),
+            option_sources=fields.option_sources(target),
+            option_pictures=tuple(fields.option_pictures(inputs)),
+            question_pictures=tuple(fields.question_pictures(inputs)),
+            reference=fields.stated_reference(inputs),
+            subtask=fields.subtask_of(metadata),
+            question_kind=fields.question_kind_of(metadata),
         )
+
+    @staticmethod
+    def subtask_in(metadata: Mapping[str, Any]) -> str | None:
+        """The subtask an item's metadata names (e.g. a stored score row's), or None."""
+        return fields.subtask_of(metadata)
+
+    @staticmethod
+    def question_kind_in(metadata: Mapping[str, Any]) -> str | None:
+        """The probe question type an item's metadata names (e.g. a stored score row's), or None."""
+        return fields.question_kind_of(metadata)
+
+    def item_fields(self) -> ItemFields:
+        """The ``inputs``, ``target`` and ``metadata`` this question is stored as: every part it has, through the
+        writers of :mod:`foldbench.tasks.choice_fields`. :meth:`of_record` reads them back as this question.
+
+        A new task may build its item from these (adding fields of its own); a task whose items kept those parts
+        in other places since before this contract splices the same writers' fragments where its JSON has them.
+
+        >>> question = ChoiceQuestion(answer="B", option_records=("1-2", "2-1"), subtask="easy")
+        >>> question.item_fields().inputs
+        {'options': ['1-2', '2-1']}
+        >>> ChoiceQuestion.of_record(question.item_fields()._asdict()) == question
+        True
+        """
+        inputs: dict[str, Any] = {}
+        if self.option_records:
+            inputs.update(fields.options_field(self.option_records))
+        if self.choices:
+            inputs.update(fields.offered_choices(self.choices))
+        if self.question_text is not None:
+            inputs.update(fields.question_text_field(self.question_text))
+        pictures = fields.picture_fields(
+            question=self.question_pictures or None, options=self.option_pictures or None, reference=self.reference
+        )
+        if pictures:
+            inputs.update(fields.images_field(pictures))
+        target: dict[str, Any] = fields.answer_field(self.answer)
+        if self.option_sources:
+            target.update(fields.option_sources_field(self.option_sources))
+        metadata: dict[str, Any] = {}
+        if self.subtask is not None:
+            metadata.update(fields.subtask_field(self.subtask))
+        if self.question_kind is not None:
+            metadata.update(fields.question_kind_field(self.question_kind))
+        return ItemFields(inputs, target, metadata)
 
 
 def _is_letter(answer: str) -> bool:
@@ -118,7 +182,3 @@ def _is_letter(answer: str) -> bool:
 
 def _mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
-
-
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) else None

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict
 from foldbench.errors import FoldbenchError
 from foldbench.tasks.answer_forms import HumanForm
 from foldbench.tasks.base import Item, Metric, ParseFailure, Scores
+from foldbench.tasks.choice_fields import PROBE_INPUT_KEYS
 from foldbench.tasks.choice_question import ChoiceQuestion
 from foldbench.text.replies import excerpt, last_json_object
 
@@ -31,6 +32,7 @@ __all__ = [
     "Candidate",
     "PerceptionAnswer",
     "ProbeAnswers",
+    "asked_question",
     "balanced_plan",
     "balanced_plan_over_sources",
     "configuration_hash",
@@ -41,9 +43,7 @@ __all__ = [
 ]
 
 #: Input keys that only present a configuration (encodings, the prompt style), left out of its hash.
-PRESENTATION_KEYS = frozenset(
-    {"text", "images", "video", "frames", "question", "questions", "choices", "source_item", "prompt"}
-)
+PRESENTATION_KEYS = PROBE_INPUT_KEYS | {"text", "images", "video", "frames", "questions", "source_item", "prompt"}
 
 #: A probe is answered right or not; parse failures are counted as well.
 PROBE_METRICS = (Metric("correct"), Metric("parse_failure"))
@@ -86,6 +86,14 @@ def offered_answers(item: Item) -> tuple[str, ...]:
     if question is None or not question.choices:
         raise FoldbenchError(f"item {item.id} offers no answers: it is not a perception probe")
     return question.choices
+
+
+def asked_question(item: Item) -> str:
+    """The question a probe item asks (:attr:`~foldbench.tasks.choice_question.ChoiceQuestion.question_text`)."""
+    question = ChoiceQuestion.of(item)
+    if question is None or question.question_text is None:
+        raise FoldbenchError(f"item {item.id} asks no question: it is not a perception probe")
+    return question.question_text
 
 
 def random_probe(item: Item, rng: np.random.Generator) -> PerceptionAnswer:

@@ -10,6 +10,7 @@ rows are one block.
 from __future__ import annotations
 
 from foldbench.harness.paper_tables.layout import Column, PaperTable, Section, cell
+from foldbench.tasks.choice_question import ChoiceQuestion
 
 __all__ = ["METRICS", "TABLES"]
 
@@ -19,9 +20,9 @@ INVERSE = "pfp/inverse"
 FOLDING = "pfp/folding-3d"
 UNFOLDING = "pfp/unfolding-2d"
 
-#: The metric every cell reads (each task's accuracy), and the item metadata keys its breakdown cells select on:
-#: the one place to update when a name changes.
-METRICS = {"accuracy": "accuracy", "subtask": "subtask", "base shape": "sheet"}
+#: The metric every cell reads (each task's accuracy), and the item metadata keys its breakdown cells select on
+#: (the subtask's is the choice-item contract's): the one place to update when a name changes.
+METRICS = {"accuracy": "accuracy", "subtask": ChoiceQuestion.SUBTASK_KEY, "base shape": "sheet"}
 
 
 def _task_columns(group: str, task: str, key: str, cells: tuple[tuple[str, str], ...]) -> tuple[Column, ...]:

@@ -30,7 +30,13 @@ from pydantic import field_validator
 from foldbench.pft import ENGINE_VERSION
 from foldbench.pft.actions import parse_actions
 from foldbench.tasks.base import Item, Prompt, TaskSpec
-from foldbench.tasks.choice_question import offered_choices
+from foldbench.tasks.choice_fields import (
+    QUESTION_KIND_KEY,
+    answer_field,
+    offered_choices,
+    question_kind_field,
+    question_text_field,
+)
 from foldbench.tasks.knobs import Whole
 from foldbench.tasks.mentalblackboard.common import (
     REFERENCE_SHEET,
@@ -47,6 +53,7 @@ from foldbench.tasks.probes import (
     PROBE_METRICS,
     Candidate,
     ProbeAnswers,
+    asked_question,
     balanced_plan_over_sources,
     configuration_hash,
     offered_answers,
@@ -126,7 +133,7 @@ class PerceptionTask(ProbeAnswers, TaskBase):
             engine_version=ENGINE_VERSION,
             metrics=PROBE_METRICS,
             headline="correct",
-            breakdowns=("question", "num_folds", "group"),
+            breakdowns=(QUESTION_KIND_KEY, "num_folds", "group"),
         )
 
     def generate(
@@ -174,7 +181,7 @@ class PerceptionTask(ProbeAnswers, TaskBase):
             item_inputs: dict[str, Any] = {
                 **inputs,
                 "source_item": source_id,
-                "question": texts[modalities[0]],
+                **question_text_field(texts[modalities[0]]),
                 "questions": texts,
                 **offered_choices(offered[question.kind]),
             }
@@ -182,11 +189,11 @@ class PerceptionTask(ProbeAnswers, TaskBase):
                 f"perception-{index:05d}",
                 self.item_rng(seed, index)[0],
                 item_inputs,
-                {"answer": question.answer},
+                answer_field(question.answer),
                 {
                     **metadata,
                     "index": index,
-                    "question": question.kind,
+                    **question_kind_field(question.kind),
                     "source_item": source_id,
                     "source_seed": source_seed,
                     "configuration": configuration_hash(inputs),
@@ -233,6 +240,6 @@ class PerceptionTask(ProbeAnswers, TaskBase):
             video=video.get("video", ""),
             frames=video.get("frames", []),
             turns=item.metadata.get("num_rotations", 0),
-            question=item.inputs.get("questions", {}).get(modality, item.inputs["question"]),
+            question=item.inputs.get("questions", {}).get(modality, asked_question(item)),
             choices=list(offered_answers(item)),
         )

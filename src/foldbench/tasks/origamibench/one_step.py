@@ -53,14 +53,19 @@ from foldbench.tasks.base import (
 from foldbench.tasks.choice import (
     LETTERS,
     answer_slot,
-    choice_images,
-    option_pictures,
     parse_choice,
     random_choice,
-    reference_picture,
     score_choice,
     the_true_option,
     wrong_choice,
+)
+from foldbench.tasks.choice_fields import (
+    answer_field,
+    choice_images,
+    option_pictures,
+    option_sources,
+    option_sources_field,
+    reference_picture,
 )
 from foldbench.tasks.knobs import CommaList, Knobs, Whole
 from foldbench.tasks.task_base import TaskBase, check_range, item_rng
@@ -315,9 +320,9 @@ class OneStepTask(TaskBase):
                 "size": config["size"],
             },
             target={
-                "answer": LETTERS[answer_index],
+                **answer_field(LETTERS[answer_index]),
                 "reference": {"sequence": sequence.name, "state": state},
-                "options": [{"sequence": s.name, "state": k} for s, k in options],
+                **option_sources_field([{"sequence": s.name, "state": k} for s, k in options]),
             },
             metadata={
                 "variant": self.variant,
@@ -356,7 +361,7 @@ class OneStepTask(TaskBase):
     # ---- pictures ----------------------------------------------------------------------------------------
     def _states(self, item: Item) -> tuple[tuple[FoldSequence, int], list[tuple[FoldSequence, int]]]:
         reference = item.target["reference"]
-        options = [(_sequence_named(o["sequence"]), int(o["state"])) for o in item.target["options"]]
+        options = [(_sequence_named(o["sequence"]), int(o["state"])) for o in option_sources(item.target)]
         return (_sequence_named(reference["sequence"]), int(reference["state"])), options
 
     def _pictures(self, item: Item) -> tuple[Any, list[Any]]:

@@ -44,6 +44,7 @@ from foldbench.tasks.choice import (
     random_choice,
     score_choice,
 )
+from foldbench.tasks.choice_fields import answer_field, option_pictures, option_records, options_field, picture_fields
 from foldbench.tasks.knobs import CommaList, Knobs, Whole
 from foldbench.tasks.origamispace.stability import option_stability
 from foldbench.tasks.task_base import TaskBase
@@ -183,23 +184,24 @@ class FoldabilityTask(TaskBase):
         item_id = f"{self.name}-{index:05d}"
         return self.new_item(
             item_id, item_seed,
-            inputs={"options": options,
+            inputs={**options_field(options),
                     "images": {"composite": f"images/{item_id}/composite.png",
-                               "options": [f"images/{item_id}/option_{letter}.png" for letter in LETTERS]}},
-            target={"answer": LETTERS[slot], "reason": reason, "verdicts": [verdict for _, verdict in chosen]},
+                               **picture_fields(options=[f"images/{item_id}/option_{letter}.png"
+                                                         for letter in LETTERS])}},
+            target={**answer_field(LETTERS[slot]), "reason": reason, "verdicts": [verdict for _, verdict in chosen]},
             metadata={"variant": variant, "folds": fold_count,
                       "error_class": reason["class"] or "none"},
         )  # fmt: skip
 
     def _pictures(self, item: Item) -> list[Image.Image]:
-        return [crease_pattern_png(pattern_from_fold(option), OPTION_SIZE) for option in item.inputs["options"]]
+        return [crease_pattern_png(pattern_from_fold(option), OPTION_SIZE) for option in option_records(item.inputs)]
 
     def assets(self, item: Item) -> Iterator[tuple[str, bytes]]:
         """The four crease patterns side by side, and each on its own."""
         pictures = self._pictures(item)
         images = item.inputs["images"]
         yield images["composite"], png_bytes(_options_picture(pictures))
-        for path, picture in zip(images["options"], pictures, strict=True):
+        for path, picture in zip(option_pictures(item.inputs), pictures, strict=True):
             yield path, png_bytes(picture)
 
     def render(self, item: Item, modality: str = "image") -> Prompt:
@@ -220,7 +222,7 @@ class FoldabilityTask(TaskBase):
 
     def foldable_options(self, item: Item) -> list[bool]:
         """For each option, whether the compiler folds it flat."""
-        return [compile_generated(option).error is None for option in item.inputs["options"]]
+        return [compile_generated(option).error is None for option in option_records(item.inputs)]
 
     def oracle(self, item: Item) -> Choice:
         """The compiler's answer: the option whose foldability differs from the other three."""

@@ -56,6 +56,7 @@ from foldbench.tasks.choice import (
     random_choice,
     score_choice,
 )
+from foldbench.tasks.choice_fields import answer_field, option_records, options_field
 from foldbench.tasks.knobs import CommaList, Knobs, Whole
 from foldbench.tasks.origamibench.one_step import contains_creases
 from foldbench.tasks.task_base import TaskBase
@@ -356,10 +357,10 @@ class OrderingTask(TaskBase):
         base = f"images/{item_id}"
         return self.new_item(
             item_id, item_seed,
-            inputs={"options": [order_text(o) for o in options], "size": config["size"], "fill": config["fill"],
+            inputs={**options_field([order_text(o) for o in options]), "size": config["size"], "fill": config["fill"],
                     "images": {"composite": f"{base}/composite.png",
                                "states": [f"{base}/state_{number}.png" for number in range(1, k + 1)]}},
-            target={"answer": LETTERS[slot], "sequence": sequence.name, "states": by_number,
+            target={**answer_field(LETTERS[slot]), "sequence": sequence.name, "states": by_number,
                     "order": list(answer)},
             metadata={"pictures": k, "category": sequence.category, "sequence": sequence.name,
                       "difficulty": difficulty_of(len(sequence)), "edits": kind},
@@ -387,11 +388,11 @@ class OrderingTask(TaskBase):
         """For a report: the pictures, the true order and the order chosen."""
         from foldbench.tasks.origamibench.pictures import png_bytes
 
-        right = item.target["answer"]
-        caption = f"answer {right}: {item.inputs['options'][LETTERS.index(right)]}"
+        right, options = item.target["answer"], option_records(item.inputs)
+        caption = f"answer {right}: {options[LETTERS.index(right)]}"
         chosen = (answer or {}).get("answer")
         if chosen in LETTERS and chosen != right:
-            caption += f"; model chose {chosen}: {item.inputs['options'][LETTERS.index(chosen)]}"
+            caption += f"; model chose {chosen}: {options[LETTERS.index(chosen)]}"
         elif chosen is None:
             caption += "; no readable choice"
         return [(caption, png_bytes(_composite(self._pictures(item), caption)))]
@@ -402,7 +403,7 @@ class OrderingTask(TaskBase):
         self.check_modality(modality)
         prompt = load_prompt("foldbench.tasks.origamispace", "multi-step-ordering.txt")
         text = prompt.render(count=len(item.inputs["images"]["states"]), fill=bool(item.inputs["fill"]),
-                             options=list(zip(LETTERS, item.inputs["options"], strict=True))).strip()
+                             options=list(zip(LETTERS, option_records(item.inputs), strict=True))).strip()
         return Prompt((ImagePart(item.inputs["images"]["composite"]), TextPart(text + "\n")),
                       template_version=prompt.version or "")
 
@@ -428,7 +429,7 @@ class OrderingTask(TaskBase):
     def oracle(self, item: Item) -> Choice:
         """The option that is the folding order the compiled crease patterns give."""
         text = order_text(self.folding_order(item))
-        matching = [i for i, option in enumerate(item.inputs["options"]) if option == text]
+        matching = [i for i, option in enumerate(option_records(item.inputs)) if option == text]
         if len(matching) != 1:
             raise AssertionError(f"{item.id}: {len(matching)} options are the folding order {text}")
         return Choice(answer=LETTERS[matching[0]])  # type: ignore[arg-type]

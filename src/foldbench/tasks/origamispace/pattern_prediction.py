@@ -52,6 +52,13 @@ from foldbench.tasks.choice import (
     the_true_option,
     wrong_choice,
 )
+from foldbench.tasks.choice_fields import (
+    answer_field,
+    option_records,
+    option_sources,
+    option_sources_field,
+    options_field,
+)
 from foldbench.tasks.knobs import Knobs, Whole
 from foldbench.tasks.origamispace.named_patterns import (
     BUILTIN,
@@ -207,11 +214,11 @@ class PatternPredictionTask(TaskBase):
         item_id = f"{self.name}-{index:05d}"
         return self.new_item(
             item_id, item_seed,
-            inputs={"options": [p.name for p in options], "size": size,
+            inputs={**options_field([p.name for p in options]), "size": size,
                     "images": {"crease_pattern": f"images/{item_id}/crease_pattern.png"}},
-            target={"answer": LETTERS[slot], "shown": dict(answer.source),
+            target={**answer_field(LETTERS[slot]), "shown": dict(answer.source),
                     "digest": pattern_digest(source_pattern(answer.source)),
-                    "options": [_option_record(p) for p in options]},
+                    **option_sources_field([_option_record(p) for p in options])},
             metadata={"category": answer.category, "group": answer.group,
                       "collection": "built-in" if answer.source["collection"] == BUILTIN else "folder"},
         )  # fmt: skip
@@ -227,7 +234,7 @@ class PatternPredictionTask(TaskBase):
     def gallery(self, item: Item, answer: Mapping[str, Any] | None) -> list[tuple[str, bytes]]:
         """For a report: the crease pattern with the options written below, the answer and the choice named."""
         picture = self._picture(item)
-        lines = [f"{letter}. {name}" for letter, name in zip(LETTERS, item.inputs["options"], strict=True)]
+        lines = [f"{letter}. {name}" for letter, name in zip(LETTERS, option_records(item.inputs), strict=True)]
         image = Image.new("RGB", (picture.width, picture.height + 18 * len(lines) + 16), "white")
         image.paste(picture, (0, 0))
         draw = ImageDraw.Draw(image)
@@ -241,7 +248,7 @@ class PatternPredictionTask(TaskBase):
         """The crease pattern, then the question with the four names."""
         self.check_modality(modality)
         prompt = load_prompt("foldbench.tasks.origamispace", "pattern-prediction.txt")
-        text = prompt.render(options=list(zip(LETTERS, item.inputs["options"], strict=True))).strip()
+        text = prompt.render(options=list(zip(LETTERS, option_records(item.inputs), strict=True))).strip()
         return Prompt((ImagePart(item.inputs["images"]["crease_pattern"]), TextPart(text + "\n")),
                       template_version=prompt.version or "")
 
@@ -255,7 +262,8 @@ class PatternPredictionTask(TaskBase):
 
     def matching_options(self, item: Item) -> list[bool]:
         """For each option, whether its own crease pattern is the one shown (by fingerprint)."""
-        return [pattern_digest(source_pattern(option)) == item.target["digest"] for option in item.target["options"]]
+        shown = item.target["digest"]
+        return [pattern_digest(source_pattern(option)) == shown for option in option_sources(item.target)]
 
     def oracle(self, item: Item) -> Choice:
         """The one option whose crease pattern is the shown one."""

@@ -55,6 +55,7 @@ from foldbench.tasks.choice import (
     random_choice,
     score_choice,
 )
+from foldbench.tasks.choice_fields import answer_field, option_records, options_field
 from foldbench.tasks.knobs import CommaList, Knobs, Whole
 from foldbench.tasks.origamispace.relationship_answers import solve_question
 from foldbench.tasks.origamispace.relationship_pictures import pattern_picture
@@ -248,7 +249,7 @@ class SpatialRelationshipTask(TaskBase):
             "reference": source,
             "question_type": question_type,
             "pattern_marks": [m.to_record() for m in question.pattern_marks],
-            "options": list(question.options),
+            **options_field(question.options),
             "size": config.size,
             "images": {"pattern": f"images/{item_id}/pattern.png"},
         }
@@ -260,7 +261,7 @@ class SpatialRelationshipTask(TaskBase):
             inputs["flat_angle"] = str(round(question.facts["flat"]))
         return self.new_item(
             item_id, item_seed, inputs=inputs,
-            target={"answer": LETTERS[question.answer], "value": question.options[question.answer],
+            target={**answer_field(LETTERS[question.answer]), "value": question.options[question.answer],
                     "facts": question.facts},
             metadata={"kind": question.kind, "question_type": question_type, **facts,
                       "difficulty": difficulty_of(facts["folds"])},
@@ -302,7 +303,7 @@ class SpatialRelationshipTask(TaskBase):
                              flat_distance=item.inputs.get("flat_distance", ""),
                              flat_angle=item.inputs.get("flat_angle", ""),
                              folded_picture="folded" in item.inputs["images"],
-                             options=list(zip(LETTERS, item.inputs["options"], strict=True)))
+                             options=list(zip(LETTERS, option_records(item.inputs), strict=True)))
         text = "\n".join(line for line in text.splitlines() if line.strip())
         images = item.inputs["images"]
         pictures = [ImagePart(images["pattern"])] + ([ImagePart(images["folded"])] if "folded" in images else [])
@@ -318,7 +319,7 @@ class SpatialRelationshipTask(TaskBase):
 
     def solve(self, item: Item) -> int:
         """The right option's index, computed again by the compiler from the item's marks."""
-        return solve_question(self.reference(item), item.inputs["question_type"], tuple(item.inputs["options"]),
+        return solve_question(self.reference(item), item.inputs["question_type"], option_records(item.inputs),
                               self._marks(item))
 
     def oracle(self, item: Item) -> Choice:

@@ -38,6 +38,14 @@ from foldbench.tasks.choice import (
     wrong_choice,
 )
 from foldbench.tasks.choice import answer_slot as balanced_slot
+from foldbench.tasks.choice_fields import (
+    SUBTASK_KEY,
+    answer_field,
+    option_pictures,
+    picture_fields,
+    question_pictures,
+    subtask_field,
+)
 from foldbench.tasks.knobs import Knobs
 from foldbench.tasks.pfp.knobs import PfpKnobs
 from foldbench.tasks.task_base import TaskBase, check_range
@@ -159,7 +167,7 @@ class PfpTaskBase(TaskBase):
             engine_version=ENGINE_VERSION,
             metrics=(Metric("accuracy"),),
             headline="accuracy",
-            breakdowns=("type", "subtask"),
+            breakdowns=("type", SUBTASK_KEY),
             gallery=self.gallery,
             manifest_notes=self.manifest_notes,
         )
@@ -250,8 +258,10 @@ class PfpTaskBase(TaskBase):
         inputs, target, metadata = drawn
         item_id = f"{self.name}-{index:06d}"
         inputs["images"] = self._image_paths(item_id, inputs, panels=config["panels"])
-        target["answer"] = LETTERS[answer_index]
-        metadata.update({"type": self.type_name, "subtask": subtask, "split": split_of(item_seed), "index": index})
+        target.update(answer_field(LETTERS[answer_index]))
+        metadata.update(
+            {"type": self.type_name, **subtask_field(subtask), "split": split_of(item_seed), "index": index}
+        )
         return self.new_item(item_id, item_seed, inputs, target, metadata)
 
     def subtask_of(self, index: int, config: Mapping[str, Any]) -> str:
@@ -276,8 +286,10 @@ class PfpTaskBase(TaskBase):
         count = self._question_panel_count(inputs) if panels else 0
         return {
             "composite": f"{base}/composite.png",
-            "question": [f"{base}/question_{k}.png" for k in range(count)],
-            "options": [f"{base}/option_{letter}.png" for letter in LETTERS] if panels else [],
+            **picture_fields(
+                question=[f"{base}/question_{k}.png" for k in range(count)],
+                options=[f"{base}/option_{letter}.png" for letter in LETTERS] if panels else [],
+            ),
         }
 
     def _question_panel_count(self, inputs: Mapping[str, Any]) -> int:
@@ -289,13 +301,13 @@ class PfpTaskBase(TaskBase):
         from foldbench.pfp.drawing import composite, png_bytes
 
         question, options = self._pictures(item)
-        images = item.inputs["images"]
-        yield images["composite"], png_bytes(composite(question, options))
-        if not images["question"]:
+        yield item.inputs["images"]["composite"], png_bytes(composite(question, options))
+        question_paths = question_pictures(item.inputs)
+        if not question_paths:
             return  # generated with panels=false: the composite only
-        for path, picture in zip(images["question"], question, strict=True):
+        for path, picture in zip(question_paths, question, strict=True):
             yield path, png_bytes(picture)
-        for path, picture in zip(images["options"], options, strict=True):
+        for path, picture in zip(option_pictures(item.inputs), options, strict=True):
             yield path, png_bytes(picture)
 
     def _pictures(self, item: Item) -> tuple[list[Any], list[Any]]:

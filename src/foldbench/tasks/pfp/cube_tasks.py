@@ -42,6 +42,7 @@ from foldbench.pfp.cube import (
 from foldbench.pfp.cube_variants import modified_cube, relabelled
 from foldbench.pfp.render_cubes import PATTERN_NAMES, PATTERN_ORDERS
 from foldbench.tasks.base import Item
+from foldbench.tasks.choice_fields import option_records, options_field
 from foldbench.tasks.pfp.common import PfpTaskBase
 
 __all__ = ["FoldingTask", "UnfoldingTask", "net_from_dict", "net_to_dict"]
@@ -130,7 +131,7 @@ class FoldingTask(PfpTaskBase):
         else:
             return None
         net = unfold_cube(cubes[answer_index], centre_net.cells)
-        inputs = {"net": net_to_dict(net), "options": [[list(face) for face in view] for view in views]}
+        inputs = {"net": net_to_dict(net), **options_field([[list(face) for face in view] for view in views])}
         metadata = {
             "net_layout": NET_LAYOUTS.index(_layout_name(net.cells)),
             "patterns": [PATTERN_NAMES[p] for p in net.patterns],
@@ -140,11 +141,11 @@ class FoldingTask(PfpTaskBase):
     def consistent_options(self, item: Item) -> list[bool]:
         """An option is right when some rotation of the folded net shows it."""
         cube = fold_net(net_from_dict(item.inputs["net"]), PATTERN_ORDERS)
-        return [view_consistent(cube, _view_from(o)) for o in item.inputs["options"]]
+        return [view_consistent(cube, _view_from(o)) for o in option_records(item.inputs)]
 
     def options_distinct(self, item: Item) -> bool:
         """No two options show the same three faces."""
-        views = [_view_from(o) for o in item.inputs["options"]]
+        views = [_view_from(o) for o in option_records(item.inputs)]
         return len(set(views)) == 4
 
     def _question_panel_count(self, inputs: Mapping[str, Any]) -> int:
@@ -155,7 +156,7 @@ class FoldingTask(PfpTaskBase):
         from foldbench.pfp.render_cubes import draw_cube_view, draw_net
 
         question = [draw_net(net_from_dict(item.inputs["net"]), _QUESTION_SIZE), question_panel(_QUESTION_SIZE)]
-        return question, [draw_cube_view(_view_from(o), _OPTION_SIZE) for o in item.inputs["options"]]
+        return question, [draw_cube_view(_view_from(o), _OPTION_SIZE) for o in option_records(item.inputs)]
 
 
 def _layout_name(cells: tuple[tuple[int, int], ...]) -> str:
@@ -201,18 +202,18 @@ class UnfoldingTask(PfpTaskBase):
         else:
             return None
         options = _place(answer, nets[1:], answer_index)
-        inputs = {"view": [list(face) for face in shown], "options": [net_to_dict(net) for net in options]}
+        inputs = {"view": [list(face) for face in shown], **options_field([net_to_dict(net) for net in options])}
         metadata = {"net_layouts": [NET_LAYOUTS.index(_layout_name(n.cells)) for n in options]}
         return inputs, {}, metadata
 
     def consistent_options(self, item: Item) -> list[bool]:
         """An option is right when its folded cube can show the cube in the question."""
         shown = _view_from(item.inputs["view"])
-        return [view_consistent(fold_net(net_from_dict(o), PATTERN_ORDERS), shown) for o in item.inputs["options"]]
+        return [view_consistent(fold_net(net_from_dict(o), PATTERN_ORDERS), shown) for o in option_records(item.inputs)]
 
     def options_distinct(self, item: Item) -> bool:
         """No two options are the same drawing (layout, patterns and their turns)."""
-        nets = [net_from_dict(o) for o in item.inputs["options"]]
+        nets = [net_from_dict(o) for o in option_records(item.inputs)]
         return len(set(nets)) == 4
 
     def _question_panel_count(self, inputs: Mapping[str, Any]) -> int:
@@ -223,4 +224,4 @@ class UnfoldingTask(PfpTaskBase):
         from foldbench.pfp.render_cubes import draw_cube_view, draw_net
 
         question = [draw_cube_view(_view_from(item.inputs["view"]), _QUESTION_SIZE), question_panel(_QUESTION_SIZE)]
-        return question, [draw_net(net_from_dict(o), _OPTION_SIZE) for o in item.inputs["options"]]
+        return question, [draw_net(net_from_dict(o), _OPTION_SIZE) for o in option_records(item.inputs)]

@@ -68,6 +68,7 @@ from foldbench.pfp.shapes import SheetShape, sheet_polygon
 from foldbench.pfp.tolerance import DISTINCT_AREA, SAME_AREA, difference_area, distinct_regions, same_region
 from foldbench.pfp.variants import make_variant
 from foldbench.tasks.base import Item
+from foldbench.tasks.choice_fields import option_records, options_field
 from foldbench.tasks.knobs import Knobs
 from foldbench.tasks.pfp.common import PfpTaskBase
 from foldbench.tasks.pfp.fold_sampling import (
@@ -136,7 +137,7 @@ def options_make_the_holes(item: Item, memo: FoldMemo) -> list[bool]:
     puzzle = Puzzle.from_dict(item.inputs["puzzle"])
     holes = holes_of(puzzle)
     return [refold_mismatch(puzzle.sheet, _steps_from(o), holes, memo=memo) < SAME_AREA
-            for o in item.inputs["options"]]
+            for o in option_records(item.inputs)]
 
 
 def _describe(puzzle: Puzzle) -> dict[str, Any]:
@@ -329,18 +330,18 @@ class SingleStepTask(FoldTaskBase):
         else:
             return None
         truth = chosen[answer_index][0]
-        inputs = {"puzzle": truth.to_dict(), "options": [p.to_dict() for p, _ in chosen]}
+        inputs = {"puzzle": truth.to_dict(), **options_field([p.to_dict() for p, _ in chosen])}
         metadata = {**_describe(truth), "option_kinds": [k for _, k in chosen]}
         return inputs, {}, metadata
 
     def consistent_options(self, item: Item) -> list[bool]:
         """An option is right when its holes are the puzzle's holes."""
         truth = puzzle_holes(Puzzle.from_dict(item.inputs["puzzle"]), self.memo)
-        return [same_region(puzzle_holes(Puzzle.from_dict(o), self.memo), truth) for o in item.inputs["options"]]
+        return [same_region(puzzle_holes(Puzzle.from_dict(o), self.memo), truth) for o in option_records(item.inputs)]
 
     def options_distinct(self, item: Item) -> bool:
         """Every two options' holes differ by at least ``DISTINCT_AREA``."""
-        holes = [puzzle_holes(Puzzle.from_dict(o), self.memo) for o in item.inputs["options"]]
+        holes = [puzzle_holes(Puzzle.from_dict(o), self.memo) for o in option_records(item.inputs)]
         return all(distinct_regions(holes[i], holes[j]) for i in range(4) for j in range(i))
 
     def _question_panel_count(self, inputs: Mapping[str, Any]) -> int:
@@ -360,7 +361,8 @@ class SingleStepTask(FoldTaskBase):
             question_panel(QUESTION_SIZE),
         ]
         options = [
-            draw_pattern(pattern_of(Puzzle.from_dict(o), memo=self.memo), OPTION_SIZE) for o in item.inputs["options"]
+            draw_pattern(pattern_of(Puzzle.from_dict(o), memo=self.memo), OPTION_SIZE)
+            for o in option_records(item.inputs)
         ]
         return question, options
 
@@ -461,7 +463,7 @@ class FinalFoldTask(FoldTaskBase):
         truth = Puzzle(centre.sheet, sequences[answer_index], centre.cutouts)
         self.memo.put("holes", truth, results[chosen])
         self.memo.put("pattern", truth, left)
-        inputs = {"puzzle": truth.to_dict(), "options": [_steps_data(steps) for steps in sequences]}
+        inputs = {"puzzle": truth.to_dict(), **options_field([_steps_data(steps) for steps in sequences])}
         return inputs, {}, _describe(truth)
 
     def consistent_options(self, item: Item) -> list[bool]:
@@ -470,13 +472,13 @@ class FinalFoldTask(FoldTaskBase):
         truth = puzzle_holes(puzzle, self.memo)
         return [
             same_region(puzzle_holes(Puzzle(puzzle.sheet, _steps_from(o), puzzle.cutouts), self.memo), truth)
-            for o in item.inputs["options"]
+            for o in option_records(item.inputs)
         ]
 
     def options_distinct(self, item: Item) -> bool:
         """Every two options' outlines differ by at least ``DISTINCT_AREA``."""
         sheet = item.inputs["puzzle"]["sheet"]
-        outlines = [sheet_states(sheet, _steps_from(o), self.memo)[-1].silhouette for o in item.inputs["options"]]
+        outlines = [sheet_states(sheet, _steps_from(o), self.memo)[-1].silhouette for o in option_records(item.inputs)]
         return all(distinct_regions(outlines[i], outlines[j]) for i in range(4) for j in range(i))
 
     def _question_panel_count(self, inputs: Mapping[str, Any]) -> int:
@@ -489,7 +491,8 @@ class FinalFoldTask(FoldTaskBase):
         question = self._flat_to_result_row(puzzle)
         sheet = puzzle.sheet
         options = [
-            draw_state(sheet_states(sheet, _steps_from(o), self.memo)[-1], OPTION_SIZE) for o in item.inputs["options"]
+            draw_state(sheet_states(sheet, _steps_from(o), self.memo)[-1], OPTION_SIZE)
+            for o in option_records(item.inputs)
         ]
         return question, options
 
@@ -560,7 +563,7 @@ class InverseTask(FoldTaskBase):
             remember_states(self.memo, sheet, other_steps, other_states)
         self.memo.put("holes", puzzle, holes)
         self.memo.put("pattern", puzzle, left)
-        inputs = {"puzzle": puzzle.to_dict(), "options": [_steps_data(s) for s, _ in sequences]}
+        inputs = {"puzzle": puzzle.to_dict(), **options_field([_steps_data(s) for s, _ in sequences])}
         return inputs, {}, _describe(puzzle)
 
     def consistent_options(self, item: Item) -> list[bool]:
@@ -571,7 +574,8 @@ class InverseTask(FoldTaskBase):
         """Every two options differ visibly in the outline of at least one folded state."""
         sheet = item.inputs["puzzle"]["sheet"]
         outlines = [
-            [s.silhouette for s in sheet_states(sheet, _steps_from(o), self.memo)[1:]] for o in item.inputs["options"]
+            [s.silhouette for s in sheet_states(sheet, _steps_from(o), self.memo)[1:]]
+            for o in option_records(item.inputs)
         ]
         return all(
             any(distinct_regions(a, b) for a, b in zip(outlines[i], outlines[j], strict=True))
@@ -590,5 +594,6 @@ class InverseTask(FoldTaskBase):
         puzzle = Puzzle.from_dict(item.inputs["puzzle"])
         question = [draw_pattern(pattern_of(puzzle, memo=self.memo), 2 * QUESTION_SIZE), question_panel(QUESTION_SIZE)]
         size = OPTION_SIZE if len(puzzle.steps) == 1 else _STRIP_SIZE
-        options = [hstack(self._sequence_pictures(puzzle.sheet, _steps_from(o), size)) for o in item.inputs["options"]]
+        options = [hstack(self._sequence_pictures(puzzle.sheet, _steps_from(o), size))
+            for o in option_records(item.inputs)]
         return question, options

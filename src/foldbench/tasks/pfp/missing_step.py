@@ -36,6 +36,7 @@ from foldbench.pfp.render_folds import filling
 from foldbench.pfp.sequences import SYMMETRIC_CODES, Step, resolve_code
 from foldbench.pfp.tolerance import DISTINCT_AREA, SAME_AREA, SHEET_SIZE, distinct_regions
 from foldbench.tasks.base import Item, TaskSpec
+from foldbench.tasks.choice_fields import option_records, options_field
 from foldbench.tasks.pfp.fold_sampling import sample_puzzle
 from foldbench.tasks.pfp.fold_tasks import OPTION_SIZE, FoldTaskBase
 from foldbench.tasks.pfp.knobs import MissingStepKnobs
@@ -128,7 +129,7 @@ class MissingStepTask(FoldTaskBase):
         self.memo.put("holes", puzzle, holes)
         inputs = {
             "puzzle": puzzle.to_dict(),
-            "options": [_steps_data(steps) for steps in options],
+            **options_field([_steps_data(steps) for steps in options]),
             "placements": [_placement(rng) for _ in options],
         }
         metadata = {
@@ -147,7 +148,7 @@ class MissingStepTask(FoldTaskBase):
         holes = puzzle_holes(puzzle, self.memo)
         return [
             refold_mismatch(puzzle.sheet, _steps_from(o), holes, memo=self.memo) < SAME_AREA
-            for o in item.inputs["options"]
+            for o in option_records(item.inputs)
         ]
 
     def consistent_options(self, item: Item) -> list[bool]:
@@ -158,7 +159,7 @@ class MissingStepTask(FoldTaskBase):
         """Every two options' papers after the fold, as drawn, differ by at least ``DISTINCT_AREA``."""
         sheet = item.inputs["puzzle"]["sheet"]
         outlines = []
-        for option in item.inputs["options"]:
+        for option in option_records(item.inputs):
             states = sheet_states(sheet, _steps_from(option), self.memo)
             outlines.append(drawn_outline(states[-1], states[-2]))
         return all(distinct_regions(outlines[i], outlines[j]) for i in range(4) for j in range(i))
@@ -172,7 +173,7 @@ class MissingStepTask(FoldTaskBase):
         puzzle = Puzzle.from_dict(item.inputs["puzzle"])
         question = self._flat_to_result_row(puzzle)
         options = []
-        for option, placement in zip(item.inputs["options"], item.inputs["placements"], strict=True):
+        for option, placement in zip(option_records(item.inputs), item.inputs["placements"], strict=True):
             steps = _steps_from(option)
             states = sheet_states(puzzle.sheet, steps, self.memo)
             options.append(draw_step_filled(states[-1], states[-2], steps[-1], OPTION_SIZE, tuple(placement)))

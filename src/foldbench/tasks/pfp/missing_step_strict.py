@@ -44,6 +44,7 @@ from foldbench.pfp.sequences import SYMMETRIC_CODES, Step, resolve_code, sample_
 from foldbench.pfp.shapes import SheetShape, sheet_polygon
 from foldbench.pfp.tolerance import distinct_regions
 from foldbench.tasks.base import Item
+from foldbench.tasks.choice_fields import option_records, options_field
 from foldbench.tasks.pfp.fold_sampling import cuts_through, draw_cutout_count
 from foldbench.tasks.pfp.fold_tasks import FoldTaskBase, first_cut_missing_others, options_make_the_holes
 
@@ -170,7 +171,7 @@ class MissingStepStrictTask(FoldTaskBase):
         self.memo.put("holes", puzzle, holes)
         self.memo.put("pattern", puzzle, left)
         option_codes = [[step[0].code for step in option[0]] for option in options]
-        inputs = {"puzzle": puzzle.to_dict(), "options": [_steps_data(option[0]) for option in options]}
+        inputs = {"puzzle": puzzle.to_dict(), **options_field([_steps_data(option[0]) for option in options])}
         metadata = {
             "sheet": sheet,
             "folds": option_codes[answer_index],
@@ -189,7 +190,8 @@ class MissingStepStrictTask(FoldTaskBase):
     def options_distinct(self, item: Item) -> bool:
         """Every two options differ visibly in the outline of at least one of their folded papers."""
         sheet = item.inputs["puzzle"]["sheet"]
-        foldings = [(_steps_from(o), sheet_states(sheet, _steps_from(o), self.memo)) for o in item.inputs["options"]]
+        foldings = [(_steps_from(o), sheet_states(sheet, _steps_from(o), self.memo))
+            for o in option_records(item.inputs)]
         return all(_visibly_different(foldings[i], foldings[j]) for i in range(4) for j in range(i))
 
     def _question_panel_count(self, inputs: Mapping[str, Any]) -> int:
@@ -202,6 +204,7 @@ class MissingStepStrictTask(FoldTaskBase):
         flat, unknown, _where_cut, result = self._flat_to_result_row(puzzle)
         question = [flat, unknown, result]  # where the cut was made would point at the answer's folded paper
         options = [
-            hstack(self._sequence_pictures(puzzle.sheet, _steps_from(o), _STRIP_SIZE)) for o in item.inputs["options"]
+            hstack(self._sequence_pictures(puzzle.sheet, _steps_from(o), _STRIP_SIZE))
+            for o in option_records(item.inputs)
         ]
         return question, options

@@ -30,7 +30,16 @@ from foldbench.pfp import ENGINE_VERSION
 from foldbench.pfp.puzzle import Puzzle, puzzle_holes
 from foldbench.pfp.shapes import cutout_polygon, sheet_polygon
 from foldbench.tasks.base import ImagePart, Item, Prompt, TaskSpec, TextPart
-from foldbench.tasks.choice_question import offered_choices
+from foldbench.tasks.choice_fields import (
+    QUESTION_KIND_KEY,
+    SUBTASK_KEY,
+    answer_field,
+    offered_choices,
+    option_records,
+    question_kind_field,
+    question_text_field,
+    without_probe_fields,
+)
 from foldbench.tasks.knobs import Knobs, Whole
 from foldbench.tasks.pfp.fold_tasks import SingleStepTask
 from foldbench.tasks.pfp.knobs import PfpFoldKnobs
@@ -38,6 +47,7 @@ from foldbench.tasks.probes import (
     PROBE_METRICS,
     Candidate,
     ProbeAnswers,
+    asked_question,
     balanced_plan_over_sources,
     configuration_hash,
     offered_answers,
@@ -128,7 +138,7 @@ def fold_questions(inputs: Mapping[str, Any]) -> list[tuple[str, str, tuple[str,
                 str(len(polygons)),
             )
         )
-    counts = [_inside_holes(option) for option in inputs["options"]]
+    counts = [_inside_holes(option) for option in option_records(inputs)]
     for letter, asked in zip(LETTERS, counts, strict=True):
         if asked is not None and asked <= 12:
             questions.append(
@@ -169,7 +179,10 @@ class PfpPerceptionTask(ProbeAnswers, TaskBase):
     def spec(self) -> TaskSpec:
         """Accuracy as the headline, broken down by question type."""
         return TaskSpec(
-            engine_version=ENGINE_VERSION, metrics=PROBE_METRICS, headline="correct", breakdowns=("question", "subtask")
+            engine_version=ENGINE_VERSION,
+            metrics=PROBE_METRICS,
+            headline="correct",
+            breakdowns=(QUESTION_KIND_KEY, SUBTASK_KEY),
         )
 
     def generate(
@@ -203,12 +216,16 @@ class PfpPerceptionTask(ProbeAnswers, TaskBase):
             yield self.new_item(
                 f"perception-{index:06d}",
                 source.seed,
-                {**source.inputs, "question": candidate.question, **offered_choices(offered[candidate.kind])},
-                {"answer": candidate.answer},
+                {
+                    **source.inputs,
+                    **question_text_field(candidate.question),
+                    **offered_choices(offered[candidate.kind]),
+                },
+                answer_field(candidate.answer),
                 {
                     **source.metadata,
                     "index": index,
-                    "question": candidate.kind,
+                    **question_kind_field(candidate.kind),
                     "source_item": source.id,
                     "source_seed": source.seed,
                     "configuration": configuration_hash(source.inputs),
@@ -216,7 +233,7 @@ class PfpPerceptionTask(ProbeAnswers, TaskBase):
             )
 
     def _source_item(self, item: Item) -> Item:
-        inputs = {k: v for k, v in item.inputs.items() if k not in ("question", "choices")}
+        inputs = without_probe_fields(item.inputs)
         return Item(
             id=item.metadata["source_item"],
             task=self._source.id,
@@ -240,9 +257,8 @@ class PfpPerceptionTask(ProbeAnswers, TaskBase):
             "The top row of the picture shows a sheet of paper, then the paper after each fold (the outline before "
             "the fold in grey, the fold line in red), then the folded paper with the shapes cut through it in blue; "
             "the bottom row shows four unfolded sheets, options A to D.\n\n"
-            f"Question: {item.inputs['question']}\nPossible answers: {', '.join(choices)}\n\n"
+            f"Question: {asked_question(item)}\nPossible answers: {', '.join(choices)}\n\n"
             'Reply with one JSON object naming one of the possible answers, for example {"answer": "'
             f'{choices[0]}"}}.'
         )
         return Prompt((ImagePart(item.inputs["images"]["composite"]), TextPart(text)), TEMPLATE_VERSION)
-
