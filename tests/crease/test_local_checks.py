@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -9,7 +10,7 @@ from hypothesis import strategies as st
 
 from foldbench.crease.compiler import compile_crease_pattern
 from foldbench.crease.errors import GeometricallyImpossibleFold
-from foldbench.crease.graph.local_checks import check_vertices, vertices_creases
+from foldbench.crease.graph.local_checks import check_vertices, kawasaki_residuals, vertices_creases
 
 from .builders import ray_end, square_with
 
@@ -146,3 +147,20 @@ def test_creases_around_a_vertex_are_listed_counter_clockwise(steps: list[int], 
     assert all(turn > 0 for turn in turns) or len(listed) == 1
     assert math.isclose(sum(turns), 360, abs_tol=1e-9) or len(listed) == 1
     assert sorted(round(d, 6) for d in listed) == sorted(round(15.0 * step, 6) for step in steps)
+
+
+def test_the_kept_crease_walk_follows_the_pattern_not_its_identity() -> None:
+    """The walk kept from the last check is reused only for the same coordinates, edges and assignments."""
+    pattern = square_with([((0.5, 0), (0.5, 1), "V"), ((0, 0.5), (0.5, 0.5), "M"), ((0.5, 0.5), (1, 0.5), "V")])
+    assert check_vertices(pattern).checked_vertices == 1
+    turned = replace(pattern, edges_assignment=tuple("V" if a == "M" else a for a in pattern.edges_assignment))
+    with pytest.raises(GeometricallyImpossibleFold) as caught:
+        check_vertices(turned)
+    assert caught.value.code == "E_GEOM_MAEKAWA"
+    creases_before, _ = vertices_creases(pattern)
+    centre = next(v for v, creases in enumerate(creases_before) if len(creases) == 4)
+    assert kawasaki_residuals(pattern)[0][centre] < 1e-12
+    pattern.vertices_coords[centre] += (0.01, 0.02)  # moved in place: the same arrays, other angles
+    assert kawasaki_residuals(pattern)[0][centre] > 1e-3
+    creases_before[centre].clear()  # the caller's copy, not the kept walk
+    assert len(vertices_creases(pattern)[0][centre]) == 4

@@ -7,7 +7,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foldbench.crease.graph._planar_kernels import planarize_small
-from foldbench.crease.graph.planar import COMPILED_SEGMENTS, PlanarGraph, _planarize_arrays, planarize_segments
+from foldbench.crease.graph.planar import (
+    COMPILED_MERGE,
+    COMPILED_SEGMENTS,
+    SMALL_INPUT,
+    PlanarGraph,
+    _planarize_arrays,
+    merge_close_points,
+    planarize_segments,
+)
+from foldbench.jit import kernels_run_as
 
 TOLERANCES = st.sampled_from([1e-9, 2.5e-7, 1e-6, 1e-4, 1e-2])
 
@@ -63,3 +72,33 @@ def test_the_compiled_loops_run_for_a_small_grid_and_leave_near_concurrent_cross
     star = np.array([[[0, 0.5], [1, 0.5]], [[0, 0], [1, 1]], [[0.5 + 3e-6, 0], [0.5 + 3e-6, 1]]], float)
     assert not _ran_compiled(star, 1e-5)
     assert len(planarize_segments(star, 1e-5).vertices_coords) == 7
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([0.0, 1e-6]), st.sampled_from([1e-6, 1e-4]))
+def test_a_folded_grid_of_up_to_four_hundred_segments_gives_the_array_codes_graph(
+    seed: int, noise: float, tolerance: float
+) -> None:
+    rng = np.random.default_rng(seed)
+    count = int(rng.integers(201, COMPILED_SEGMENTS + 1))
+    ends = rng.integers(0, 12, (count, 2, 2)) / 12  # many shared ends and crossings, as a folded state has
+    segments = ends + rng.uniform(-noise, noise, ends.shape)
+    with kernels_run_as("compiled"):
+        compiled = planarize_segments(segments, tolerance)
+    _assert_same(compiled, _planarize_arrays(segments, tolerance))
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(SMALL_INPUT + 1, COMPILED_MERGE), st.integers(0, 2**32 - 1), st.sampled_from([1e-6, 1e-3]))
+def test_merging_many_points_compiled_keeps_the_dictionary_codes_points_and_labels(
+    count: int, seed: int, tolerance: float
+) -> None:
+    rng = np.random.default_rng(seed)
+    centres = rng.uniform(0, 1, (count // 3 + 1, 2))
+    points = centres[rng.integers(0, len(centres), count)] + rng.uniform(-tolerance, tolerance, (count, 2))
+    with kernels_run_as("compiled"):
+        compiled = merge_close_points(points, tolerance)
+    with kernels_run_as("python"):
+        dictionary = merge_close_points(points, tolerance)
+    assert compiled[0].tobytes() == dictionary[0].tobytes()
+    assert compiled[1].tolist() == dictionary[1].tolist()

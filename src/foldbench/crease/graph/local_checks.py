@@ -11,6 +11,7 @@ small sector: its two creases differ).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -45,21 +46,35 @@ class LocalCheckReport:
 def vertices_creases(pattern: CreasePattern) -> tuple[list[list[int]], list[bool]]:
     """For each vertex: its folded creases sorted counter-clockwise, and whether it touches the boundary."""
     angled, on_boundary = _vertices_crease_angles(pattern)
-    return [[edge for _, edge in creases] for creases in angled], on_boundary
+    return [[edge for _, edge in creases] for creases in angled], list(on_boundary)
 
 
 def _vertices_crease_angles(pattern: CreasePattern) -> tuple[list[list[tuple[float, int]]], list[bool]]:
     """For each vertex: ``(direction angle, edge)`` of its folded creases sorted counter-clockwise (ties kept in
     edge order), and whether it touches the boundary. Each direction is ``atan2`` of the other end minus the
-    vertex, subtracted in that order for both ends of an edge (so a signed zero is the one the vertex sees)."""
-    neighbours: list[list[tuple[float, int]]] = [[] for _ in range(pattern.vertex_count)]
-    on_boundary = [False] * pattern.vertex_count
-    coords = pattern.vertices_coords
-    edges_vertices = pattern.edges_vertices
+    vertex, subtracted in that order for both ends of an edge (so a signed zero is the one the vertex sees).
+
+    The answers for the last two patterns are kept (reading a pattern measures its Kawasaki residuals, and
+    compiling it checks its vertices: one walk serves both); callers only read them."""
+    return _crease_angles(np.ascontiguousarray(pattern.vertices_coords, dtype=np.float64).tobytes(),
+                          np.ascontiguousarray(pattern.edges_vertices, dtype=np.int64).tobytes(),
+                          tuple(pattern.edges_assignment))
+
+
+@functools.lru_cache(maxsize=2)
+def _crease_angles(
+    coords_bytes: bytes, edges_bytes: bytes, edges_assignment: tuple[str, ...]
+) -> tuple[list[list[tuple[float, int]]], list[bool]]:
+    """:func:`_vertices_crease_angles` of the pattern whose coordinates and edges have these bytes."""
+    coords = np.frombuffer(coords_bytes, dtype=np.float64).reshape(-1, 2)
+    edges_vertices = np.frombuffer(edges_bytes, dtype=np.int64).reshape(-1, 2)
+    vertex_count = len(coords)
+    neighbours: list[list[tuple[float, int]]] = [[] for _ in range(vertex_count)]
+    on_boundary = [False] * vertex_count
     forward = (coords[edges_vertices[:, 1]] - coords[edges_vertices[:, 0]]).tolist()
     backward = (coords[edges_vertices[:, 0]] - coords[edges_vertices[:, 1]]).tolist()
     atan2 = math.atan2
-    for edge, ((a, b), assignment) in enumerate(zip(edges_vertices.tolist(), pattern.edges_assignment, strict=True)):
+    for edge, ((a, b), assignment) in enumerate(zip(edges_vertices.tolist(), edges_assignment, strict=True)):
         if assignment == "B":
             on_boundary[a] = on_boundary[b] = True
         elif assignment in "MVU":
@@ -79,15 +94,17 @@ def _sector_angles(angles: list[float]) -> list[float]:
     return [((angles[(i + 1) % len(angles)] - angles[i]) % (2 * math.pi)) or 2 * math.pi for i in range(len(angles))]
 
 
-def _shortest_crease(pattern: CreasePattern, edges: list[int]) -> float:
-    ends = pattern.vertices_coords[pattern.edges_vertices[edges]]
-    return float(np.hypot(*(ends[:, 1] - ends[:, 0]).T).min())
+def _edge_lengths(pattern: CreasePattern) -> list[float]:
+    """Every edge's length (the shortest crease at a vertex is the least of its creases' lengths)."""
+    ends = pattern.vertices_coords[pattern.edges_vertices]
+    return np.hypot(*(ends[:, 1] - ends[:, 0]).T).tolist()
 
 
 def kawasaki_residuals(pattern: CreasePattern) -> tuple[dict[int, float], dict[int, float]]:
     """For each interior vertex with an even number of folded creases: its Kawasaki error (radians) and the
     length of its shortest crease (no verdict; :func:`check_vertices` decides)."""
     angled, on_boundary = _vertices_crease_angles(pattern)
+    lengths = _edge_lengths(pattern)
     errors: dict[int, float] = {}
     shortest: dict[int, float] = {}
     for vertex, creases in enumerate(angled):
@@ -95,7 +112,7 @@ def kawasaki_residuals(pattern: CreasePattern) -> tuple[dict[int, float], dict[i
             continue
         sectors = _sector_angles([angle for angle, _ in creases])
         errors[vertex] = abs(sum(sectors[0::2]) - math.pi)
-        shortest[vertex] = _shortest_crease(pattern, [edge for _, edge in creases])
+        shortest[vertex] = min(lengths[edge] for _, edge in creases)
     return errors, shortest
 
 
@@ -110,6 +127,7 @@ def check_vertices(pattern: CreasePattern) -> LocalCheckReport:
     """
     policy = pattern.policy
     angled, on_boundary = _vertices_crease_angles(pattern)
+    lengths = _edge_lengths(pattern)
     errors: dict[int, float] = {}
     shortest: dict[int, float] = {}
     imprecise: list[int] = []
@@ -137,7 +155,7 @@ def check_vertices(pattern: CreasePattern) -> LocalCheckReport:
         alternating = sum(sectors[0::2])
         error = abs(alternating - math.pi)
         errors[vertex] = error
-        shortest[vertex] = _shortest_crease(pattern, edges)
+        shortest[vertex] = min(lengths[edge] for edge in edges)
         if error > policy.angle:
             if error > policy.kawasaki_impossible:
                 failures.append((vertex, alternating, sectors, _where(pattern, vertex, edges, letters)))

@@ -25,11 +25,17 @@ SMALL_INPUT: int = 400
 """Up to this many points (or segments), merging and candidate pairs use compiled or all-pairs code, which
 has less fixed cost than the grid and the spatial index used above it (same results)."""
 
-COMPILED_SEGMENTS: int = 200
+COMPILED_SEGMENTS: int = SMALL_INPUT
 """Up to this many segments, once kernels run compiled in the process (:func:`foldbench.jit.kernels_compiled`),
 :func:`planarize_segments` runs compiled loops (:func:`foldbench.crease.graph._planar_kernels.planarize_small`: the
 same arithmetic in the same order, so the same graph) instead of array code, whose fixed cost per operation
-dominates there."""
+dominates there. Above :data:`SMALL_INPUT` the array code lists candidate pairs through a spatial index, in
+another order, which can number the same graph's vertices differently."""
+
+COMPILED_MERGE: int = 4000
+"""Up to this many points, once kernels run compiled, :func:`merge_close_points` runs the compiled loop (which
+compares a point with every kept point, in the grid order of the dictionary code: the same result) instead of
+the dictionary of grid cells in Python."""
 
 
 @dataclass(frozen=True)
@@ -79,7 +85,7 @@ def merge_close_points(points: np.ndarray, tolerance: float) -> tuple[np.ndarray
     []
     """
     cells = np.floor(points / tolerance).astype(np.int64)
-    if len(points) <= SMALL_INPUT:
+    if len(points) <= SMALL_INPUT or (len(points) <= COMPILED_MERGE and kernels_compiled()):
         kept_array, labels = _merge_small(points, cells, tolerance)
         return points[kept_array].reshape(-1, 2), labels
     labels = np.empty(len(points), dtype=np.int64)

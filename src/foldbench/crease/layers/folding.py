@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from itertools import chain
 
 import numpy as np
 
@@ -16,7 +17,7 @@ from foldbench.crease.errors import GeometricallyImpossibleFold, PrecisionProble
 from foldbench.crease.graph.pattern import CreasePattern
 from foldbench.crease.precision.policy import DEFAULT_POLICY, PrecisionPolicy
 
-__all__ = ["FoldedGeometry", "crossing_order", "fold_faces", "folded_vertex_positions"]
+__all__ = ["FoldPlan", "FoldedGeometry", "crossing_order", "fold_faces", "fold_plan", "folded_vertex_positions"]
 
 
 @dataclass(frozen=True)
@@ -47,12 +48,6 @@ class FoldedGeometry:
     policy: PrecisionPolicy = field(default=DEFAULT_POLICY, repr=False)
 
 
-def _reflection(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    direction = (end - start) / np.hypot(*(end - start))
-    matrix = 2 * np.outer(direction, direction) - np.eye(2)
-    return matrix, start - matrix @ start
-
-
 def crossing_order(pattern: CreasePattern) -> list[tuple[int, int, int]]:
     """Breadth-first crossings ``(face, other, edge)`` from face 0; unreachable faces are left out."""
     reached = np.zeros(pattern.face_count, dtype=bool)
@@ -75,20 +70,84 @@ def crossing_order(pattern: CreasePattern) -> list[tuple[int, int, int]]:
     return order
 
 
+@dataclass(frozen=True)
+class FoldPlan:
+    """The crossings of :func:`crossing_order` grouped for batched folding.
+
+    Attributes:
+        levels: per breadth-first level (the crossings whose ``face`` lies at one distance from face 0, in
+            crossing order), the crossing indices over a reflecting crease, their rows in ``reflecting``, and
+            the crossing indices over an ``F`` edge.
+        faces: each crossing's ``face`` (already placed when its level is folded).
+        others: each crossing's ``other`` face.
+        edges: each crossing's edge.
+        reflecting: the crossings over a crease that reflects (not ``F``), in crossing order.
+    """
+
+    levels: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]
+    faces: np.ndarray
+    others: np.ndarray
+    edges: np.ndarray
+    reflecting: np.ndarray
+
+
+def fold_plan(pattern: CreasePattern, order: list[tuple[int, int, int]]) -> FoldPlan:
+    """Group the crossings ``order`` (:func:`crossing_order`) by breadth-first level: every face a level places
+    hangs from a face placed before it, so a level folds in a few array operations, each crossing with the
+    same arithmetic as one at a time."""
+    array = np.array(order, dtype=np.int64).reshape(-1, 3)
+    faces, others, edges = array[:, 0], array[:, 1], array[:, 2]
+    depth = [0] * pattern.face_count
+    assignments = pattern.edges_assignment
+    bounds = [0]
+    for index, (face, other, _) in enumerate(order):
+        depth[other] = depth[face] + 1
+        if index and depth[face] != depth[order[index - 1][0]]:
+            bounds.append(index)
+    bounds.append(len(order))
+    folds = np.array([assignments[edge] != "F" for _, _, edge in order], dtype=bool)
+    position = np.cumsum(folds) - 1  # each reflecting crossing's row among the reflections
+    levels = []
+    for low, high in zip(bounds[:-1], bounds[1:], strict=True):
+        rows = np.arange(low, high)
+        if folds[low:high].all():
+            levels.append((rows, position[low:high], rows[:0]))
+            continue
+        reflecting = rows[folds[low:high]]
+        levels.append((reflecting, position[reflecting], rows[~folds[low:high]]))
+    return FoldPlan(tuple(levels), faces, others, edges, np.flatnonzero(folds))
+
+
 def _face_transforms(
     pattern: CreasePattern, coords: np.ndarray, order: list[tuple[int, int, int]]
 ) -> tuple[np.ndarray, np.ndarray]:
+    """Each face's isometry ``x -> matrix @ x + shift``, composed along the crossings ``order``.
+
+    Crossing a reflecting crease from ``a`` to ``b`` reflects across its line (``2 d d^T - I`` with ``d`` its unit
+    direction, the shift making ``a`` fixed), then applies the face's own map; the reflections of every crease
+    are computed at once and each breadth-first level is composed in one batched product (numpy's products of
+    stacked matrices give each matrix the same result as a product of that matrix alone)."""
     matrices = np.zeros((pattern.face_count, 2, 2))
     shifts = np.zeros((pattern.face_count, 2))
     matrices[0] = np.eye(2)
-    for face, other, edge in order:
-        if pattern.edges_assignment[edge] == "F":
-            matrices[other], shifts[other] = matrices[face], shifts[face]
-        else:
-            a, b = pattern.edges_vertices[edge]
-            reflect, offset = _reflection(coords[a], coords[b])
-            matrices[other] = matrices[face] @ reflect
-            shifts[other] = matrices[face] @ offset + shifts[face]
+    if not order:
+        return matrices, shifts
+    plan = fold_plan(pattern, order)
+    ends = pattern.edges_vertices[plan.edges[plan.reflecting]]
+    start, end = coords[ends[:, 0]], coords[ends[:, 1]]
+    delta = end - start
+    direction = delta / np.hypot(delta[:, 0], delta[:, 1])[:, None]
+    reflections = 2 * (direction[:, :, None] * direction[:, None, :]) - np.eye(2)
+    offsets = start - (reflections @ start[:, :, None])[:, :, 0]
+    for folds, index, flats in plan.levels:
+        if len(folds):
+            face, other = plan.faces[folds], plan.others[folds]
+            parent = matrices[face]
+            matrices[other] = parent @ reflections[index]
+            shifts[other] = (parent @ offsets[index][:, :, None])[:, :, 0] + shifts[face]
+        if len(flats):
+            matrices[plan.others[flats]] = matrices[plan.faces[flats]]
+            shifts[plan.others[flats]] = shifts[plan.faces[flats]]
     return matrices, shifts
 
 
@@ -99,6 +158,15 @@ def _folded_corners(
     return np.einsum("kij,kj->ki", matrices[face_of_corner], coords[vertex_of_corner]) + shifts[face_of_corner]
 
 
+def _corners(pattern: CreasePattern) -> tuple[np.ndarray, np.ndarray]:
+    """Every face corner's face and vertex, face after face in ``faces_vertices`` order."""
+    faces = pattern.faces_vertices
+    sizes = [len(face) for face in faces]
+    face_of_corner = np.repeat(np.arange(len(faces), dtype=np.int64), sizes)
+    vertex_of_corner = np.fromiter(chain.from_iterable(faces), dtype=np.int64, count=sum(sizes))
+    return face_of_corner, vertex_of_corner
+
+
 def folded_vertex_positions(
     pattern: CreasePattern, coords: np.ndarray, order: list[tuple[int, int, int]] | None = None
 ) -> np.ndarray:
@@ -106,8 +174,7 @@ def folded_vertex_positions(
     from the first face that lists it, as :func:`fold_faces` keeps them. ``order`` is
     :func:`crossing_order` of the pattern, when the caller has it."""
     matrices, shifts = _face_transforms(pattern, coords, crossing_order(pattern) if order is None else order)
-    face_of_corner = np.concatenate([np.full(len(f), i) for i, f in enumerate(pattern.faces_vertices)])
-    vertex_of_corner = np.concatenate([np.asarray(f) for f in pattern.faces_vertices])
+    face_of_corner, vertex_of_corner = _corners(pattern)
     folded = np.zeros_like(coords)
     corners = _folded_corners(matrices, shifts, coords, face_of_corner, vertex_of_corner)
     folded[vertex_of_corner[::-1]] = corners[::-1]
@@ -143,8 +210,7 @@ def fold_faces(pattern: CreasePattern, input_precision: float | None = None) -> 
             {"faces": missing[:20]},
         )
     matrices, shifts = _face_transforms(pattern, coords, order)
-    face_of_corner = np.concatenate([np.full(len(f), i) for i, f in enumerate(pattern.faces_vertices)])
-    vertex_of_corner = np.concatenate([np.asarray(f) for f in pattern.faces_vertices])
+    face_of_corner, vertex_of_corner = _corners(pattern)
     folded_corners = _folded_corners(matrices, shifts, coords, face_of_corner, vertex_of_corner)
     folded = np.zeros_like(coords)
     folded[vertex_of_corner[::-1]] = folded_corners[::-1]  # first face listed wins

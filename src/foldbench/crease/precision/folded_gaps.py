@@ -64,7 +64,7 @@ from foldbench.crease.graph.regularize import (
     least_norm_steps,
     regularize_kawasaki,
 )
-from foldbench.crease.layers.folding import FoldedGeometry, crossing_order, fold_faces
+from foldbench.crease.layers.folding import FoldedGeometry, FoldPlan, crossing_order, fold_faces, fold_plan
 from foldbench.crease.precision.policy import DEFAULT_POLICY
 from foldbench.jit import kernel
 
@@ -178,27 +178,45 @@ def _signed_gaps(coords: np.ndarray, pattern: CreasePattern, pairs: np.ndarray, 
     return widths
 
 
-def _refold(pattern: CreasePattern, coords: np.ndarray) -> np.ndarray:
+def _refold(
+    pattern: CreasePattern, coords: np.ndarray, structure: tuple[FoldPlan, np.ndarray] | None = None
+) -> np.ndarray:
     """Folded vertex positions for a batch of crease-pattern coordinates ``(t, n, 2)``, each vertex from the
-    first face that lists it (as :func:`~foldbench.crease.layers.folding.fold_faces` keeps it)."""
+    first face that lists it (as :func:`~foldbench.crease.layers.folding.fold_faces` keeps it). ``structure`` is
+    :func:`_fold_structure` of the pattern, when the caller has it.
+
+    The reflections of every crease are computed at once and each breadth-first level of faces is composed in
+    one batched operation, with the same arithmetic per trial and face as crossing the creases one by one."""
+    plan, first_faces = structure or _fold_structure(pattern)
     trials = len(coords)
     matrices = np.zeros((trials, pattern.face_count, 2, 2))
     shifts = np.zeros((trials, pattern.face_count, 2))
     matrices[:, 0] = np.eye(2)
-    for face, other, edge in crossing_order(pattern):
-        if pattern.edges_assignment[edge] == "F":
-            matrices[:, other], shifts[:, other] = matrices[:, face], shifts[:, face]
-            continue
-        start, end = coords[:, pattern.edges_vertices[edge, 0]], coords[:, pattern.edges_vertices[edge, 1]]
-        direction = (end - start) / np.hypot(*(end - start).T)[:, None]
-        reflection = 2 * direction[:, :, None] * direction[:, None, :] - np.eye(2)
-        offset = start - np.einsum("tij,tj->ti", reflection, start)
-        matrices[:, other] = matrices[:, face] @ reflection
-        shifts[:, other] = np.einsum("tij,tj->ti", matrices[:, face], offset) + shifts[:, face]
-    first_face = np.zeros(pattern.vertex_count, dtype=np.int64)
+    ends = pattern.edges_vertices[plan.edges[plan.reflecting]]
+    start, end = coords[:, ends[:, 0]], coords[:, ends[:, 1]]
+    delta = end - start
+    direction = delta / np.hypot(delta[..., 0], delta[..., 1])[..., None]
+    reflections = 2 * direction[..., :, None] * direction[..., None, :] - np.eye(2)
+    offsets = start - np.einsum("teij,tej->tei", reflections, start)
+    for folds, index, flats in plan.levels:
+        if len(folds):
+            face, other = plan.faces[folds], plan.others[folds]
+            parent = matrices[:, face]
+            matrices[:, other] = parent @ reflections[:, index]
+            shifts[:, other] = np.einsum("tfij,tfj->tfi", parent, offsets[:, index]) + shifts[:, face]
+        if len(flats):
+            matrices[:, plan.others[flats]] = matrices[:, plan.faces[flats]]
+            shifts[:, plan.others[flats]] = shifts[:, plan.faces[flats]]
+    return np.einsum("tvij,tvj->tvi", matrices[:, first_faces], coords) + shifts[:, first_faces]
+
+
+def _fold_structure(pattern: CreasePattern) -> tuple[FoldPlan, np.ndarray]:
+    """What refolding the pattern needs besides coordinates: the batched crossing plan, and for each vertex the
+    first face that lists it."""
+    first_faces = np.zeros(pattern.vertex_count, dtype=np.int64)
     for face, vertices in reversed(list(enumerate(pattern.faces_vertices))):
-        first_face[list(vertices)] = face
-    return np.einsum("tvij,tvj->tvi", matrices[:, first_face], coords) + shifts[:, first_face]
+        first_faces[list(vertices)] = face
+    return fold_plan(pattern, crossing_order(pattern)), first_faces
 
 
 def _spatial_gaps(
@@ -273,6 +291,13 @@ class GapJudge:
         self._start: np.ndarray | None = None  # the crease-pattern coordinates the trials move from
         self._projected = False  # whether the trials' moves are projected onto patterns that meet Kawasaki
         self._regularized: tuple[Regularized, float] | None = None
+        self._structure: tuple[FoldPlan, np.ndarray] | None = None
+
+    def _refold(self, coords: np.ndarray) -> np.ndarray:
+        """:func:`_refold` of the judge's pattern (its crossing plan made once)."""
+        if self._structure is None:
+            self._structure = _fold_structure(self.pattern)
+        return _refold(self.pattern, coords, self._structure)
 
     @property
     def amplitude(self) -> float:
@@ -329,12 +354,12 @@ class GapJudge:
         if consistent is not None and correction is not None:
             moves = moves + correction
             own = consistent is pattern.vertices_coords
-            self._base = self.folded.vertices_coords_folded if own else _refold(pattern, consistent[None])[0]
+            self._base = self.folded.vertices_coords_folded if own else self._refold(consistent[None])[0]
         else:
             start = pattern.vertices_coords
             self._base = self.folded.vertices_coords_folded
         self._start, self._projected = start, consistent is not None and correction is not None
-        self._trials = _refold(pattern, start + moves)
+        self._trials = self._refold(start + moves)
         return self._base, self._trials
 
     def _one_coordinate_refolds(self, projected: bool = True) -> Iterator[np.ndarray]:
@@ -353,7 +378,7 @@ class GapJudge:
                 correction = _kawasaki_correction(pattern, start, moves)
                 if correction is not None:
                     moves = moves + correction
-            yield _refold(pattern, start + moves)
+            yield self._refold(start + moves)
 
     def worst_moves(
         self, pairs: np.ndarray, kinds: np.ndarray, *, projected: bool = True
@@ -370,7 +395,7 @@ class GapJudge:
         if self.amplitude <= 0 or not len(pairs):
             return widths, worst
         assert self._start is not None
-        reference = _refold(self.pattern, self._start[None])[0]
+        reference = self._refold(self._start[None])[0]
         vertex_rows = kinds == 0
         first, second = pairs[vertex_rows, 0], pairs[vertex_rows, 1]
         edge_pairs, edge_kinds = pairs[~vertex_rows], kinds[~vertex_rows]
