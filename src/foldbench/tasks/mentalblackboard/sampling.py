@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, Literal
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Literal
 
 from foldbench.pft.actions import Action, Fold, Rotation
 from foldbench.pft.enumeration import configurations
 from foldbench.pft.holes import ROTATION_FREE_SHAPES, Hole, Shape, Size
 from foldbench.pft.paper import Paper
 from foldbench.tasks.task_base import item_rng as task_item_rng
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "Sides",
