@@ -115,10 +115,7 @@ class ConnectionPool:
         try:
             writer.write(request)
             await writer.drain()
-            status_line = await reader.readline()
-            if not status_line:
-                raise DroppedError("the server closed the connection without a reply")
-            reply, keep = await _read_reply(reader, status_line, max_body)
+            reply, keep = await _read_reply(reader, max_body)
             kept = keep and not self.closed
             if kept:
                 self._idle.append((reader, writer))
@@ -142,16 +139,11 @@ class ConnectionPool:
                 pass
 
 
-async def _read_reply(reader: asyncio.StreamReader, status_line: bytes, max_body: int) -> tuple[Reply, bool]:
-    """The reply whose status line was read, and whether the connection can carry another request."""
-    while True:
-        version, status = _status(status_line)
-        headers = await _headers(reader)
-        if not 100 <= status <= 199:
-            break
-        status_line = await reader.readline()  # an interim reply (100 Continue): the real one follows
-        if not status_line:
-            raise DroppedError("the server closed the connection after an interim reply")
+async def _read_reply(reader: asyncio.StreamReader, max_body: int) -> tuple[Reply, bool]:
+    """The next reply on the connection, and whether the connection can carry another request."""
+    version, status, headers = await _head(reader)
+    while 100 <= status <= 199:  # an interim reply (100 Continue): the real one follows
+        version, status, headers = await _head(reader)
     keep = version == "HTTP/1.1" and "close" not in headers.get("connection", "").lower()
     if status in (204, 304):
         return Reply(status, headers, b""), keep
@@ -176,28 +168,29 @@ async def _read_reply(reader: asyncio.StreamReader, status_line: bytes, max_body
     return Reply(status, headers, body), keep
 
 
-def _status(line: bytes) -> tuple[str, int]:
-    version, _, rest = line.decode("latin-1").strip().partition(" ")
+async def _head(reader: asyncio.StreamReader) -> tuple[str, int, dict[str, str]]:
+    """A reply's status line and headers (names in lower case; repeated ones joined by commas), read at once."""
+    try:
+        head = await reader.readuntil(b"\r\n\r\n")
+    except asyncio.IncompleteReadError as error:
+        if not error.partial:
+            raise DroppedError("the server closed the connection without a reply") from None
+        raise DroppedError("the connection closed inside the reply's headers") from None
+    lines = head.decode("latin-1").split("\r\n")[:-2]
+    if len(lines) > _MAX_HEADER_LINES:
+        raise DroppedError(f"more than {_MAX_HEADER_LINES} header lines")
+    version, _, rest = lines[0].partition(" ")
     code = rest[:3]
     if not version.startswith("HTTP/1.") or not code.isdigit():
-        raise DroppedError(f"not an HTTP reply: {line[:60]!r}")
-    return version, int(code)
-
-
-async def _headers(reader: asyncio.StreamReader) -> dict[str, str]:
+        raise DroppedError(f"not an HTTP reply: {lines[0][:60]!r}")
     headers: dict[str, str] = {}
-    for _ in range(_MAX_HEADER_LINES):
-        line = await reader.readline()
-        if line in (b"\r\n", b"\n"):
-            return headers
-        if not line:
-            raise DroppedError("the connection closed inside the reply's headers")
-        name, colon, value = line.decode("latin-1").partition(":")
+    for line in lines[1:]:
+        name, colon, value = line.partition(":")
         if colon:
             key = name.strip().lower()
             value = value.strip()
             headers[key] = f"{headers[key]}, {value}" if key in headers else value
-    raise DroppedError(f"more than {_MAX_HEADER_LINES} header lines")
+    return version, int(code), headers
 
 
 async def _chunked(reader: asyncio.StreamReader, max_body: int) -> tuple[bytes, int]:

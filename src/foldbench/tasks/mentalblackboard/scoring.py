@@ -50,7 +50,17 @@ FIELDS = ("shape", "size", "location", "direction")
 
 
 def _overlap(a: Iterable[Hashable], b: Iterable[Hashable]) -> int:
-    return sum((Counter(a) & Counter(b)).values())
+    """The size of the multiset intersection of ``a`` and ``b`` (each value of ``b`` pairs with one of ``a``)."""
+    unpaired: dict[Hashable, int] = {}
+    for value in b:
+        unpaired[value] = unpaired.get(value, 0) + 1
+    pairs = 0
+    for value in a:
+        left = unpaired.get(value)
+        if left:
+            unpaired[value] = left - 1
+            pairs += 1
+    return pairs
 
 
 def _truth_key(hole: Hole, directed: bool) -> tuple[Any, ...]:
