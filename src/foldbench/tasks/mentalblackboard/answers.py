@@ -204,9 +204,13 @@ class HoleAnswer(BaseModel):
 
 
 def _holes(value: Any) -> Any:
+    """The listed holes, each read by :func:`_read_hole` (which gives every field its type, so the hole is built
+    without a second validation)."""
     if not isinstance(value, list):
         raise ValueError("must be a list of holes")
-    return value
+    return [
+        hole if isinstance(hole, HoleAnswer) else HoleAnswer.model_construct(**_read_hole(hole)) for hole in value
+    ]
 
 
 def _readable_count(value: Any) -> int | None:
