@@ -24,6 +24,9 @@ def render_prompt(template: str, **context: Any) -> Prompt:
     """The prompt ``template`` (a name in :data:`~foldbench.tasks.mentalblackboard.wording.PROMPTS`) worded with
     ``context``, as text, image and video parts."""
     text = PROMPTS[template](**context)
+    if _IMAGE_MARK not in text and _VIDEO_MARK not in text:  # a text prompt: one part, its lines as they are
+        whole = "\n".join(text.splitlines()).strip("\n")
+        return Prompt((TextPart(whole),) if whole else (), TEMPLATE_VERSION)
     parts: list[TextPart | ImagePart | VideoPart] = []
     buffer: list[str] = []
     for line in text.splitlines():
