@@ -1,6 +1,7 @@
 """A whole `foldbench eval` as a user runs it: a fresh process of the command line, start-up included.
 
-Usage: python bench/bench_eval_process.py [--items 1000] [--runs 3] [--concurrency 32] [--tty] [--src DIR ...]
+Usage: python bench/bench_eval_process.py [--items 1000] [--runs 3] [--concurrency 32] [--limit N] [--tty]
+       [--src DIR ...]
 
 A MentalBlackboard prediction dataset of ``--items`` text items is generated once beforehand (not timed). A
 scripted OpenAI-compatible server (tests/support/fake_openai.py, the one bench_harness.py uses) runs in its own
@@ -17,6 +18,7 @@ With ``--tty`` the command's stderr is a pseudo-terminal, so its progress bar is
 otherwise stderr is a pipe and the bar is off (as in a script or CI). ``--src`` names the ``src`` directories of
 the foldbench versions to run (default: this checkout's); with several, their runs alternate, so a loaded machine
 weighs on each alike (e.g. ``git archive COMMIT src | tar -x -C /tmp/before`` and ``--src /tmp/before/src src``).
+``--limit N`` asks only the first N items (``--limit 1`` measures start-up: imports, reading the dataset, one item).
 """
 
 from __future__ import annotations
@@ -65,13 +67,24 @@ def _drain(fd: int, sink: list[bytes]) -> None:
         sink.append(chunk)
 
 
-def run_eval(src: Path, dataset: Path, db: Path, base_url: str, concurrency: int, tty: bool, pycache: Path) -> Measured:
+def run_eval(
+    src: Path,
+    dataset: Path,
+    db: Path,
+    base_url: str,
+    concurrency: int,
+    tty: bool,
+    pycache: Path,
+    limit: int | None = None,
+) -> Measured:
     """One ``foldbench eval`` of the foldbench in ``src`` in a fresh process against ``base_url``, measured."""
     command = [
         sys.executable, "-m", "foldbench", "eval", "--task", TASK, "--data", str(dataset),
         "--model", "openai:bench", "--base-url", base_url, "--modality", "text",
         "--concurrency", str(concurrency), "--db", str(db),
     ]  # fmt: skip
+    if limit is not None:
+        command += ["--limit", str(limit)]
     env = {**os.environ, "PYTHONPATH": str(src)}
     env.pop("OPENAI_API_KEY", None)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -115,6 +128,7 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--concurrency", type=int, default=32)
+    parser.add_argument("--limit", type=int, default=None, help="ask only the first N items")
     parser.add_argument("--tty", action="store_true", help="draw the progress bar on a pseudo-terminal")
     parser.add_argument("--src", type=Path, nargs="+", default=[ROOT / "src"], help="foldbench src directories")
     args = parser.parse_args()
@@ -133,11 +147,13 @@ def main() -> None:
                 for index, src in enumerate(sources):
                     db = root / f"run-{index}-{run}.db"
                     pycache = root / f"pycache-{index}"
-                    results[src].append(run_eval(src, dataset, db, base_url, args.concurrency, args.tty, pycache))
+                    measured = run_eval(src, dataset, db, base_url, args.concurrency, args.tty, pycache, args.limit)
+                    results[src].append(measured)
     where = "a pseudo-terminal (progress bar drawn)" if args.tty else "a pipe (no progress bar)"
     print(
         f"fresh `foldbench eval` process, {args.items} {TASK} text items, local endpoint answering at once, "
-        f"concurrency {args.concurrency}, stderr on {where}, {args.runs} runs each:"
+        f"concurrency {args.concurrency}{f', only the first {args.limit} asked' if args.limit else ''}, stderr on "
+        f"{where}, {args.runs} runs each:"
     )
     for src, measured in results.items():
         print(f"{src}: {measured[-1].output}")

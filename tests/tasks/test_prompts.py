@@ -12,7 +12,7 @@ import foldbench.tasks
 from foldbench.tasks.pfp.common import load_template
 from foldbench.text.prompts import load_prompt, prompt_environment
 
-FAMILIES = ("foldbench.tasks.mentalblackboard", "foldbench.tasks.pfp")
+FAMILIES = ("foldbench.tasks.origamispace", "foldbench.tasks.pfp")
 
 
 def _templates(package: str) -> list[str]:
@@ -37,7 +37,7 @@ def test_one_environment_per_package_and_templates_are_cached() -> None:
 
 def test_a_missing_variable_is_an_error_not_an_empty_string() -> None:
     with pytest.raises(jinja2.UndefinedError):
-        load_prompt("foldbench.tasks.mentalblackboard", "prediction.j2").render()
+        load_prompt("foldbench.tasks.origamispace", "codegen.txt").render()
 
 
 def test_a_missing_template_is_an_error() -> None:
@@ -51,7 +51,17 @@ def test_the_version_line_is_taken_off() -> None:
     text = prompt.render()
     assert not text.startswith("version:") and '{"answer": "A"}' in text
     assert load_template("single-step") == (prompt.version, text.strip() + "\n")
-    assert load_prompt("foldbench.tasks.mentalblackboard", "prediction.j2").version is None
+
+
+def test_a_template_without_a_version_line_has_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = tmp_path / "plain_prompts_package"
+    (package / "prompts").mkdir(parents=True)
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "prompts" / "plain.txt").write_text("Hello {{ name }}.\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    prompt = load_prompt("plain_prompts_package", "plain.txt")
+    assert prompt.version is None
+    assert prompt.render(name="sheet") == "Hello sheet."
 
 
 def test_no_family_builds_its_own_environment() -> None:

@@ -139,3 +139,36 @@ def test_numbers_of_thousands_of_digits_and_deep_nesting_are_failures() -> None:
 def test_objects_inside_a_later_object_are_not_top_level() -> None:
     scan = scan_json_objects('{"a": {"b": {}}, "c": [{"d": 1}]} then {"e": "{}"}')
     assert scan.objects == [{"a": {"b": {}}, "c": [{"d": 1}]}, {"e": "{}"}] and not scan.broken
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**120), 10**120) | st.text(alphabet='{}[]" :ab\\\n', max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(alphabet='{}"ab ', max_size=3), inner, max_size=4)
+    ),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    value=st.dictionaries(st.text(alphabet='{}"ab ', max_size=3), _json_values, max_size=5),
+    before=st.sampled_from(["", " ", "\n\t", "\u00a0"]),
+    after=st.sampled_from(["", " ", "\n", "}", " x", "{", ' {"a": 1}']),
+    indent=st.sampled_from([None, 2]),
+)
+def test_a_reply_that_is_one_object_is_read_as_the_full_search_reads_it(
+    value: dict[str, Any], before: str, after: str, indent: int | None
+) -> None:
+    from foldbench.text.replies import _searched_last
+
+    text = before + json.dumps(value, indent=indent) + after
+    assert last_json_object(text) == _searched_last(text)
+
+
+@pytest.mark.parametrize("depth", [MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1, MAX_DEPTH + 5])
+def test_a_deep_object_that_is_the_whole_reply_is_judged_as_the_search_judges_it(depth: int) -> None:
+    from foldbench.text.replies import _searched_last
+
+    text = '{"a": ' * depth + "1" + "}" * depth
+    assert last_json_object(text) == _searched_last(text)

@@ -1,13 +1,51 @@
 """The evaluation harness: run models on tasks (render -> solve -> score), store every turn, aggregate the metrics
-tasks declare with their intervals, write reports, and run the suite."""
+tasks declare with their intervals, write reports, and run the suite.
 
-from foldbench.harness.config import EvalConfig, RunOptions
-from foldbench.harness.executors import Executor, LocalExecutor
-from foldbench.harness.metrics import Summary, aggregate, aggregate_by, cost_summary, paired_differences
-from foldbench.harness.runner import RunAborted, RunSummary, default_solver, evaluate, summary_line
-from foldbench.harness.solvers import Generate, MultiTurnSolver, OneShotSolver, Solver, TurnOutcome
-from foldbench.harness.stats import Estimate
-from foldbench.harness.store import RunInfo, ScoreRow, Store, StoreError, TurnRow
+The names below are imported from their modules on first use, so running an evaluation (which needs the runner
+and the store) does not load the metrics, their statistics or the report writer.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from foldbench.harness.config import EvalConfig, RunOptions
+    from foldbench.harness.executors import Executor, LocalExecutor
+    from foldbench.harness.metrics import Summary, aggregate, aggregate_by, cost_summary, paired_differences
+    from foldbench.harness.runner import RunAborted, RunSummary, default_solver, evaluate, summary_line
+    from foldbench.harness.solvers import Generate, MultiTurnSolver, OneShotSolver, Solver, TurnOutcome
+    from foldbench.harness.stats import Estimate
+    from foldbench.harness.store import RunInfo, ScoreRow, Store, StoreError, TurnRow
+
+_HOMES = {
+    "EvalConfig": "config",
+    "RunOptions": "config",
+    "Executor": "executors",
+    "LocalExecutor": "executors",
+    "Summary": "metrics",
+    "aggregate": "metrics",
+    "aggregate_by": "metrics",
+    "cost_summary": "metrics",
+    "paired_differences": "metrics",
+    "RunAborted": "runner",
+    "RunSummary": "runner",
+    "default_solver": "runner",
+    "evaluate": "runner",
+    "summary_line": "runner",
+    "Generate": "solvers",
+    "MultiTurnSolver": "solvers",
+    "OneShotSolver": "solvers",
+    "Solver": "solvers",
+    "TurnOutcome": "solvers",
+    "Estimate": "stats",
+    "RunInfo": "store",
+    "ScoreRow": "store",
+    "Store": "store",
+    "StoreError": "store",
+    "TurnRow": "store",
+}
 
 __all__ = [
     "Estimate",
@@ -36,3 +74,16 @@ __all__ = [
     "paired_differences",
     "summary_line",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

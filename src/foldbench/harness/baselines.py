@@ -3,11 +3,14 @@ so the model layer never sees an item or a task."""
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from foldbench.models.base import Model, ModelRequest
 from foldbench.models.baselines import BaselineModel, OracleModel, RandomModel
 from foldbench.tasks.base import Item, Task
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["for_item"]
 

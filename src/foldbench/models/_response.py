@@ -72,7 +72,8 @@ def _load_json(body: bytes) -> tuple[str, Any] | Failure:
             f"the response body is not UTF-8 (byte {error.start} is 0x{body[error.start]:02x}); JSON must be UTF-8",
             False,
         )
-    if json_depth(text) > MAX_JSON_DEPTH:
+    openers = text.count("{") + text.count("[")  # the depth is at most this: most bodies need no deeper look
+    if openers > MAX_JSON_DEPTH and json_depth(text) > MAX_JSON_DEPTH:
         return Failure("bad_response", f"the response nests JSON deeper than {MAX_JSON_DEPTH} levels", False)
     try:
         return text, _DECODER.decode(text)

@@ -11,18 +11,19 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from foldbench.models.base import ModelReply, ModelRequest
 from foldbench.models.errors import ModelConfigError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["AnswerFunction", "BaselineModel", "OracleModel", "RandomModel", "item_generator"]
 
 #: What a bound baseline replies to a request (a JSON answer, usually); the generator is the baseline's own for
 #: this item and turn (see :func:`item_generator`).
-AnswerFunction = Callable[[ModelRequest, np.random.Generator], str]
+AnswerFunction = Callable[[ModelRequest, "np.random.Generator"], str]
 
 
 def item_generator(seed: int, item_id: str, turn: int = 0) -> np.random.Generator:
@@ -33,6 +34,8 @@ def item_generator(seed: int, item_id: str, turn: int = 0) -> np.random.Generato
     >>> bool(item_generator(0, "x-00000").integers(1 << 30) == item_generator(0, "x-00000", 1).integers(1 << 30))
     False
     """
+    import numpy as np
+
     digest = hashlib.sha256(item_id.encode("utf-8")).digest()
     words = [int.from_bytes(digest[i : i + 4], "little") for i in range(0, len(digest), 4)]
     entropy = [seed, *words] if turn == 0 else [seed, *words, turn]

@@ -9,8 +9,8 @@ reached at all (connection refused, unknown host), which no wait would fix. Ever
 (one over :data:`MAX_BODY_BYTES`, not UTF-8, nested too deep, with a number of thousands of digits), and lone
 surrogates in a reply are replaced (see :mod:`foldbench.models._response`).
 
-The transport is one ``aiohttp`` session per event loop: at 32 requests in flight it costs a fraction of a
-millisecond per request, where httpx's connection pool spent several.
+The transport is :mod:`foldbench.models._http`, a small HTTP/1.1 client on asyncio streams with one pool of kept-alive
+connections per event loop: it loads in milliseconds and costs a fraction of a millisecond per request.
 """
 
 from __future__ import annotations
@@ -22,11 +22,12 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-import aiohttp
-
+from foldbench import __version__
 from foldbench.messages import ImagePart, Part, TextPart, VideoPart
 from foldbench.models._files import PromptFiles, dataset_file
+from foldbench.models._http import ConnectError, ConnectionPool, HttpError, PayloadError
 from foldbench.models._response import Failure, reply_from_body, server_message
 from foldbench.models._retry import backoff_delay, is_retryable_status, parse_retry_after
 from foldbench.models.base import ModelReply, ModelRequest
@@ -83,26 +84,10 @@ def _image_url(url: str) -> dict[str, Any]:
     return {"type": "image_url", "image_url": {"url": url}}
 
 
-async def _read_body(response: aiohttp.ClientResponse) -> bytes | Failure:
-    """The response body, or a ``bad_response`` failure once it grows past :data:`MAX_BODY_BYTES`."""
-    announced = response.content_length
-    if announced is not None and announced > MAX_BODY_BYTES:
-        return _oversized(announced)
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in response.content.iter_chunked(1 << 16):
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            return _oversized(size)
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 def _oversized(size: int) -> Failure:
     return Failure(
         "bad_response", f"the response body is over {MAX_BODY_BYTES >> 20} MiB ({size:,} bytes); not read", False
     )
-
 
 
 class OpenAICompatibleModel:
@@ -146,8 +131,10 @@ class OpenAICompatibleModel:
         problems = []
         if not model:
             problems.append("the model name is empty")
-        if not base_url.startswith(("http://", "https://")):
-            problems.append(f"base_url {base_url!r} must start with http:// or https://")
+        if not base_url.startswith(("http://", "https://")) or not urlsplit(base_url).hostname:
+            problems.append(f"base_url {base_url!r} must start with http:// or https:// and name a host")
+        if api_key is not None and not (api_key.isascii() and api_key.isprintable()):
+            problems.append("the API key must be printable ASCII")
         if temperature < 0:
             problems.append(f"temperature must be at least 0, got {temperature}")
         if max_tokens is not None and max_tokens < 1:
@@ -177,13 +164,18 @@ class OpenAICompatibleModel:
         self.backoff_base_s = backoff_base_s
         self.backoff_max_s = backoff_max_s
         self.api_key_env = api_key_env
-        self._headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        self._path = urlsplit(self.url)._replace(scheme="", netloc="").geturl()
+        self._headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            "User-Agent": f"foldbench/{__version__}",
+        }
         if api_key:
             self._headers["Authorization"] = f"Bearer {api_key}"
         self._rng = random.Random(jitter_seed)
         self._files = PromptFiles()
-        self._session: aiohttp.ClientSession | None = None
-        self._session_loop: asyncio.AbstractEventLoop | None = None
+        self._pool: ConnectionPool | None = None
+        self._pool_loop: asyncio.AbstractEventLoop | None = None
 
     def __repr__(self) -> str:
         return f"OpenAICompatibleModel({self.model!r}, base_url={self.base_url!r}, params={self.params!r})"
@@ -201,17 +193,13 @@ class OpenAICompatibleModel:
         body.update({k: v for k, v in request.params.items() if k not in _RESERVED_BODY_KEYS})
         return body
 
-    def _http(self) -> aiohttp.ClientSession:
-        """The HTTP session of the running event loop (made on first use, and again for a new loop)."""
+    def _http(self) -> ConnectionPool:
+        """The connection pool of the running event loop (made on first use, and again for a new loop)."""
         loop = asyncio.get_running_loop()
-        if self._session is None or self._session.closed or self._session_loop is not loop:
-            self._session = aiohttp.ClientSession(
-                headers=self._headers,
-                connector=aiohttp.TCPConnector(limit=0, ttl_dns_cache=300),
-                timeout=aiohttp.ClientTimeout(total=None),
-            )
-            self._session_loop = loop
-        return self._session
+        if self._pool is None or self._pool.closed or self._pool_loop is not loop:
+            self._pool = ConnectionPool(self.url, self._headers)
+            self._pool_loop = loop
+        return self._pool
 
     async def complete(self, request: ModelRequest) -> ModelReply:
         """Send the request, retrying transient failures; a final failure is returned as an error reply.
@@ -222,7 +210,7 @@ class OpenAICompatibleModel:
         content = json.dumps(self.request_body(request), ensure_ascii=False).encode("utf-8")
         return await self._complete(self._http(), content)
 
-    async def _complete(self, client: aiohttp.ClientSession, content: bytes) -> ModelReply:
+    async def _complete(self, client: ConnectionPool, content: bytes) -> ModelReply:
         retries: list[dict[str, Any]] = []
         attempt = 0
         while True:
@@ -258,27 +246,25 @@ class OpenAICompatibleModel:
             retries.append({"kind": outcome.kind, "delay_s": delay})
             await asyncio.sleep(delay)
 
-    async def _attempt(self, client: aiohttp.ClientSession, content: bytes) -> ModelReply | Failure:
+    async def _attempt(self, client: ConnectionPool, content: bytes) -> ModelReply | Failure:
         try:
             async with asyncio.timeout(self.timeout_s):
-                async with client.post(self.url, data=content) as response:
-                    body = await _read_body(response)
-                    status, headers = response.status, response.headers
+                response = await client.post(self._path, content, MAX_BODY_BYTES)
         except TimeoutError:
             return Failure("timeout", f"no reply from {self.url} within {self.timeout_s:g} s", True)
-        except aiohttp.ClientConnectorError as error:
+        except ConnectError as error:
             return Failure(
                 "connection",
-                f"cannot reach {self.url} ({error.os_error or error}); check --base-url and that the server is running",
+                f"cannot reach {self.url} ({error}); check --base-url and that the server is running",
                 False,
             )
-        except aiohttp.ClientPayloadError as error:
+        except PayloadError as error:
             return Failure("bad_response", f"the response body cannot be decoded: {error}", False)
-        except aiohttp.ClientError as error:  # dropped connections, broken responses: worth another attempt
-            return Failure("connection", f"lost the connection to {self.url}: {type(error).__name__}: {error}", True)
-        if isinstance(body, Failure):
-            return body
-        return self._outcome(status, headers, body)
+        except HttpError as error:  # dropped connections, broken responses: worth another attempt
+            return Failure("connection", f"lost the connection to {self.url}: {error}", True)
+        if response.oversized is not None:
+            return _oversized(response.oversized)
+        return self._outcome(response.status, response.headers, response.body)
 
     def _outcome(self, status: int, headers: Mapping[str, str], body: bytes) -> ModelReply | Failure:
         if 200 <= status <= 299:
@@ -308,6 +294,6 @@ class OpenAICompatibleModel:
 
     async def aclose(self) -> None:
         """Close the HTTP connections (the adapter opens new ones if used again)."""
-        session, self._session, self._session_loop = self._session, None, None
-        if session is not None and not session.closed and session._loop is asyncio.get_running_loop():
-            await session.close()
+        pool, loop, self._pool, self._pool_loop = self._pool, self._pool_loop, None, None
+        if pool is not None and not pool.closed and loop is asyncio.get_running_loop():
+            await pool.close()

@@ -131,6 +131,17 @@ class Hole:
     location: int
 
     def __post_init__(self) -> None:
+        shape, direction, location = self.shape, self.direction, self.location
+        if (
+            type(shape) is Shape
+            and type(self.size) is Size
+            and type(direction) is int
+            and type(location) is int
+            and not direction % 90
+            and 1 <= location <= NUM_POSITIONS
+        ):  # the engine's own values, as most holes are made: only the direction to bring to its class
+            object.__setattr__(self, "direction", direction % _PERIOD.get(shape, 360))
+            return
         try:
             object.__setattr__(self, "shape", Shape(self.shape))
         except ValueError:

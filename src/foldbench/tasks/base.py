@@ -20,9 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from foldbench.errors import InvalidKnobError
@@ -30,6 +29,9 @@ from foldbench.messages import Conversation, ImagePart, Message, Prompt, TextPar
 from foldbench.tasks.knobs import Knobs
 from foldbench.tasks.spec import Feedback, Metric, Plot, RoundPlot, TaskSpec
 from foldbench.text.replies import ParseFailure
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "Conversation",

@@ -16,14 +16,15 @@ A task also says how a person answers it (:meth:`TaskBase.human_form`, see :mod:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from foldbench.errors import InvalidKnobError
 from foldbench.tasks.answer_forms import HumanForm
 from foldbench.tasks.base import Item, check_modalities
 from foldbench.tasks.knobs import Knobs, parse_knobs
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["TaskBase", "check_range", "item_rng", "item_seed"]
 
@@ -34,6 +35,8 @@ def item_seed(seed: int, index: int, salt: Sequence[int] = ()) -> int:
     >>> item_seed(0, 0) == item_seed(0, 0) != item_seed(0, 1)
     True
     """
+    import numpy as np
+
     state = np.random.SeedSequence([seed, index, *salt]).generate_state(1, dtype=np.uint64)
     return int(state[0] >> 1)
 
@@ -44,6 +47,8 @@ def item_rng(seed: int, index: int, salt: Sequence[int] = ()) -> tuple[int, np.r
     >>> int(item_rng(3, 1, (7,))[1].integers(100)) == int(item_rng(3, 1, (7,))[1].integers(100))
     True
     """
+    import numpy as np
+
     chosen = item_seed(seed, index, salt)
     return chosen, np.random.default_rng(chosen)
 

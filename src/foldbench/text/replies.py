@@ -213,6 +213,33 @@ def last_json_object(text: str) -> dict[str, Any] | ParseFailure:
     """
     if not isinstance(text, str) or not text.strip():
         return ParseFailure("empty", "the reply is empty")
+    whole = _whole_object(text)
+    if whole is not None:
+        return whole
+    return _searched_last(text)
+
+
+def _whole_object(text: str) -> dict[str, Any] | None:
+    """``text`` decoded when it is one JSON object and nothing else (whitespace aside) and small enough that the
+    search would try every start within its bounds and find this object last; None otherwise (then the search
+    decides). The search's answer is the same, found without decoding every nested object on its own."""
+    body = text.strip()
+    if len(text) > SCAN_LIMIT or len(body) > MAX_OBJECT_CHARS or not body.endswith("}"):
+        return None
+    if _OBJECT_START.match(body) is None:
+        return None
+    opens = body.count("{")
+    if opens > MAX_ATTEMPTS or opens * len(text) >= WORK_BUDGET or opens + body.count("[") > MAX_DEPTH:
+        return None  # the depth is at most the number of brackets, so within these bounds nothing is too deep
+    try:
+        value = _DECODER.decode(body)
+    except (ValueError, RecursionError):  # not JSON, more after the object, or a number too long
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _searched_last(text: str) -> dict[str, Any] | ParseFailure:
+    """:func:`last_json_object` by searching every start (the general case)."""
     scan = scan_json_objects(text, last_only=True)
     if scan.objects:
         return scan.objects[-1]

@@ -8,6 +8,7 @@ P < G; exact match is the holes alone (P = G = M); unfolding accuracy is exact a
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ from foldbench.pft.holes import Hole, Shape, Size
 from foldbench.pft.simulate import solve
 from foldbench.tasks.base import ParseFailure, Scores
 from foldbench.tasks.mentalblackboard.answers import PlanningAnswer, PredictionAnswer
-from foldbench.tasks.mentalblackboard.scoring import score_planning, score_prediction
+from foldbench.tasks.mentalblackboard.scoring import _overlap, score_planning, score_prediction
 
 UNFOLDING = ["H1-F", "V2-B", "D1-F"]
 STAR_5 = {"shape": "star", "size": "small", "direction": 90, "location": 5}
@@ -274,3 +275,10 @@ def test_the_direction_field_is_the_largest_pairing_of_directions_in_class(
     best = max(greedy(order) for order in itertools.permutations(answered))
     scores = score_prediction(_target(truth), _answer(answered))
     assert scores.counts["direction_matched"] == best
+
+
+@given(st.lists(st.integers(0, 5), max_size=12), st.lists(st.integers(0, 5), max_size=12))
+def test_overlap_is_the_size_of_the_multiset_intersection(a: list[int], b: list[int]) -> None:
+    expected = sum((Counter(a) & Counter(b)).values())
+    assert _overlap(a, b) == expected == _overlap(b, a)
+    assert _overlap(a, a) == len(a)

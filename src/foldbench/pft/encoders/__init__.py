@@ -1,29 +1,59 @@
 """Encoders of the paper folding test: the text grids, hole shapes and the 2D image encoding.
 
+The names below are imported from their modules on first use, so the text encoding (all a text prompt needs)
+loads no imaging library.
+
 >>> from foldbench.pft.encoders import hole_outline
 >>> len(hole_outline("text", "large", 0))
 3
 """
 
-from foldbench.pft.encoders.image import (
-    InvalidImageSizeError,
-    SheetLayout,
-    png_bytes,
-    reference_sheet,
-    render_paper,
-    render_result,
-    render_steps,
-    render_unfolding,
-    sheet_layout,
-)
-from foldbench.pft.encoders.shapes import (
-    RADIUS_BY_SIZE,
-    hole_center,
-    hole_outline,
-    outline_of_hole,
-    unit_outline,
-)
-from foldbench.pft.encoders.text import HOLE_LETTERS, encode_prompt_block, encode_steps, grid_text
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from foldbench.pft.encoders.image import (
+        InvalidImageSizeError,
+        SheetLayout,
+        png_bytes,
+        reference_sheet,
+        render_paper,
+        render_result,
+        render_steps,
+        render_unfolding,
+        sheet_layout,
+    )
+    from foldbench.pft.encoders.shapes import (
+        RADIUS_BY_SIZE,
+        hole_center,
+        hole_outline,
+        outline_of_hole,
+        unit_outline,
+    )
+    from foldbench.pft.encoders.text import HOLE_LETTERS, encode_prompt_block, encode_steps, grid_text
+
+_HOMES = {
+    "InvalidImageSizeError": "image",
+    "SheetLayout": "image",
+    "png_bytes": "image",
+    "reference_sheet": "image",
+    "render_paper": "image",
+    "render_result": "image",
+    "render_steps": "image",
+    "render_unfolding": "image",
+    "sheet_layout": "image",
+    "RADIUS_BY_SIZE": "shapes",
+    "hole_center": "shapes",
+    "hole_outline": "shapes",
+    "outline_of_hole": "shapes",
+    "unit_outline": "shapes",
+    "HOLE_LETTERS": "text",
+    "encode_prompt_block": "text",
+    "encode_steps": "text",
+    "grid_text": "text",
+}
 
 __all__ = [
     "HOLE_LETTERS",
@@ -45,3 +75,16 @@ __all__ = [
     "sheet_layout",
     "unit_outline",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

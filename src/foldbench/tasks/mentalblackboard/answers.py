@@ -125,6 +125,10 @@ def _direction_or_problem(value: Any, shape: Shape | None) -> tuple[int | None, 
     return direction, None
 
 
+_SHAPES = {shape.value: shape for shape in Shape}
+_SIZES = {size.value: size for size in Size}
+
+
 def _read_hole(data: Any) -> dict[str, Any]:
     """One listed hole, each field read on its own; unreadable fields are None and ``problem`` says why."""
     if not isinstance(data, dict):
@@ -132,13 +136,15 @@ def _read_hole(data: Any) -> dict[str, Any]:
     data = {str(k).strip().lower(): v for k, v in data.items()}
     hole: dict[str, Any] = {}
     problems: list[str] = []
-    for name, kind in (("shape", Shape), ("size", Size)):
+    for name, kind, members in (("shape", Shape, _SHAPES), ("size", Size, _SIZES)):
         raw = data.get(name)
-        try:
-            hole[name] = kind(raw.strip().lower()) if isinstance(raw, str) else kind(raw)
-        except ValueError:
-            hole[name] = None
-            problems.append(f"{name} {raw!r} is not one of {', '.join(kind)}")
+        member = members.get(raw.strip().lower()) if isinstance(raw, str) else None
+        if member is None:
+            try:
+                member = kind(raw)
+            except ValueError:
+                problems.append(f"{name} {raw!r} is not one of {', '.join(kind)}")
+        hole[name] = member
     try:
         hole["location"] = _read_location(data.get("location"))
     except ValueError as error:
@@ -198,9 +204,13 @@ class HoleAnswer(BaseModel):
 
 
 def _holes(value: Any) -> Any:
+    """The listed holes, each read by :func:`_read_hole` (which gives every field its type, so the hole is built
+    without a second validation)."""
     if not isinstance(value, list):
         raise ValueError("must be a list of holes")
-    return value
+    return [
+        hole if isinstance(hole, HoleAnswer) else HoleAnswer.model_construct(**_read_hole(hole)) for hole in value
+    ]
 
 
 def _readable_count(value: Any) -> int | None:

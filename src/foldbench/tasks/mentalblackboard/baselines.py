@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from foldbench.pft.actions import FOLD_TYPES
 from foldbench.tasks.base import Item
 from foldbench.tasks.mentalblackboard.answers import HoleAnswer, PlanningAnswer, PredictionAnswer
 from foldbench.tasks.mentalblackboard.sampling import SHAPES
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["oracle_prediction", "oracle_planning", "random_prediction", "random_planning"]
 

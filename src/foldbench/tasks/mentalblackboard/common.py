@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from functools import cache
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from foldbench.errors import InvalidKnobError
 from foldbench.pft import ENGINE_VERSION
@@ -28,6 +26,9 @@ from foldbench.tasks.mentalblackboard.published import record_count, record_draw
 from foldbench.tasks.mentalblackboard.sampling import hole_from_dict, hole_to_dict
 from foldbench.tasks.mentalblackboard.scoring import score_prediction
 from foldbench.tasks.task_base import TaskBase
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "REFERENCE_SHEET",

@@ -1,10 +1,9 @@
-"""Prompts for MentalBlackboard items, rendered from the templates in ``prompts/`` (loaded by
-:func:`foldbench.text.prompts.load_prompt`).
+"""Prompts for MentalBlackboard items, worded by the functions of :mod:`foldbench.tasks.mentalblackboard.wording`.
 
-Templates emit plain text with ``@@image PATH`` lines where a picture goes and ``@@video PATH|FRAME,FRAME,...``
-lines where a video goes (with the key frames sent to models that take images only); :func:`render_prompt` turns
-that into a :class:`~foldbench.tasks.base.Prompt` of text, image and video parts. Bump :data:`TEMPLATE_VERSION`
-whenever a template's wording changes; it is stored with every run.
+Their text has ``@@image PATH`` lines where a picture goes and ``@@video PATH|FRAME,FRAME,...`` lines where a video
+goes (with the key frames sent to models that take images only); :func:`render_prompt` turns that into a
+:class:`~foldbench.tasks.base.Prompt` of text, image and video parts. Bump :data:`TEMPLATE_VERSION` whenever a
+prompt's wording changes; it is stored with every run.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from foldbench.tasks.base import ImagePart, Prompt, TextPart, VideoPart
-from foldbench.text.prompts import load_prompt
+from foldbench.tasks.mentalblackboard.wording import PROMPTS
 
 __all__ = ["TEMPLATE_VERSION", "render_prompt"]
 
@@ -22,8 +21,12 @@ _VIDEO_MARK = "@@video "
 
 
 def render_prompt(template: str, **context: Any) -> Prompt:
-    """Render ``prompts/<template>.j2`` into a prompt of text and image parts."""
-    text = load_prompt(__package__ or "foldbench.tasks.mentalblackboard", f"{template}.j2").render(**context)
+    """The prompt ``template`` (a name in :data:`~foldbench.tasks.mentalblackboard.wording.PROMPTS`) worded with
+    ``context``, as text, image and video parts."""
+    text = PROMPTS[template](**context)
+    if _IMAGE_MARK not in text and _VIDEO_MARK not in text:  # a text prompt: one part, its lines as they are
+        whole = "\n".join(text.splitlines()).strip("\n")
+        return Prompt((TextPart(whole),) if whole else (), TEMPLATE_VERSION)
     parts: list[TextPart | ImagePart | VideoPart] = []
     buffer: list[str] = []
     for line in text.splitlines():

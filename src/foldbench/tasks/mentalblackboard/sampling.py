@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, Literal
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Literal
 
 from foldbench.pft.actions import Action, Fold, Rotation
 from foldbench.pft.enumeration import configurations
 from foldbench.pft.holes import ROTATION_FREE_SHAPES, Hole, Shape, Size
 from foldbench.pft.paper import Paper
 from foldbench.tasks.task_base import item_rng as task_item_rng
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "Sides",
@@ -94,6 +95,13 @@ def hole_to_dict(hole: Hole) -> dict[str, Any]:
     return {"shape": hole.shape.value, "size": hole.size.value, "direction": hole.direction, "location": hole.location}
 
 
+_SHAPE_OF = {shape.value: shape for shape in Shape}
+_SIZE_OF = {size.value: size for size in Size}
+
+
 def hole_from_dict(data: dict[str, Any]) -> Hole:
     """The inverse of :func:`hole_to_dict`."""
-    return Hole(Shape(data["shape"]), Size(data["size"]), int(data["direction"]), int(data["location"]))
+    shape, size = data["shape"], data["size"]
+    shape = _SHAPE_OF[shape] if type(shape) is str and shape in _SHAPE_OF else Shape(shape)
+    size = _SIZE_OF[size] if type(size) is str and size in _SIZE_OF else Size(size)
+    return Hole(shape, size, int(data["direction"]), int(data["location"]))

@@ -33,7 +33,6 @@ paper makes no hole. ``valid_plan`` says whether the plan kept every rule and re
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
@@ -50,7 +49,17 @@ FIELDS = ("shape", "size", "location", "direction")
 
 
 def _overlap(a: Iterable[Hashable], b: Iterable[Hashable]) -> int:
-    return sum((Counter(a) & Counter(b)).values())
+    """The size of the multiset intersection of ``a`` and ``b`` (each value of ``b`` pairs with one of ``a``)."""
+    unpaired: dict[Hashable, int] = {}
+    for value in b:
+        unpaired[value] = unpaired.get(value, 0) + 1
+    pairs = 0
+    for value in a:
+        left = unpaired.get(value)
+        if left:
+            unpaired[value] = left - 1
+            pairs += 1
+    return pairs
 
 
 def _truth_key(hole: Hole, directed: bool) -> tuple[Any, ...]:
@@ -59,8 +68,13 @@ def _truth_key(hole: Hole, directed: bool) -> tuple[Any, ...]:
 
 
 def _answer_key(hole: HoleAnswer, directed: bool) -> tuple[Any, ...] | None:
-    key = (hole.shape, hole.size, hole.location, *((hole.direction_class(),) if directed else ()))
-    return None if any(part is None for part in key) else key
+    shape, size, location = hole.shape, hole.size, hole.location
+    if shape is None or size is None or location is None:
+        return None
+    if not directed:
+        return shape, size, location
+    direction = hole.direction_class()
+    return None if direction is None else (shape, size, location, direction)
 
 
 def _direction_matches(truth: Sequence[Hole], listed: Sequence[HoleAnswer]) -> int:
@@ -126,7 +140,7 @@ def hole_counts(
         declared == g
         and all(h is not None for h in well_formed)
         and len({h.location for h in well_formed if h is not None}) == len(listed)
-        and Counter(well_formed) == Counter(truth)
+        and len(well_formed) == len(truth) == _overlap(well_formed, truth)  # the same multiset of holes
     )
     return counts
 

@@ -10,9 +10,7 @@ prediction, the 3D animation as ``video`` (an MP4 with its key frames, for model
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from foldbench.errors import FoldbenchError
 from foldbench.pft.actions import Rotation, parse_actions
@@ -65,8 +63,10 @@ from foldbench.tasks.mentalblackboard.sampling import (
 )
 from foldbench.tasks.mentalblackboard.scoring import score_planning
 
-__all__ = ["PredictionTask", "BackwardPredictionTask", "PlanningTask", "GeneralizationTask", "REFERENCE_SHEET"]
+if TYPE_CHECKING:
+    import numpy as np
 
+__all__ = ["PredictionTask", "BackwardPredictionTask", "PlanningTask", "GeneralizationTask", "REFERENCE_SHEET"]
 
 
 class PredictionTask(MentalBlackboardTask):

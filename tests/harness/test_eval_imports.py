@@ -1,0 +1,74 @@
+"""What a fresh ``foldbench eval`` process imports for a MentalBlackboard text dataset and a model over HTTP: only
+the text path (no imaging, template, plotting, JIT, environment, columnar or geometry library, no other family's
+engine, no metrics or report writer)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import foldbench
+from foldbench.tasks import make
+from foldbench.tasks.dataset import read_items
+from foldbench.testing.fake_openai import always, reply
+
+# Runs the command line in this process, then lists the modules it imported (stderr's last line).
+_RUN_AND_LIST = """
+import json, sys
+from foldbench.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit as stop:
+    code = stop.code
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}), file=sys.stderr)
+"""
+
+HEAVY_LIBRARIES = {
+    "PIL", "jinja2", "matplotlib", "numba", "llvmlite", "gymnasium", "pyarrow", "shapely", "numpy", "aiohttp",
+    "imageio", "av", "scipy", "transformers", "torch", "ray",
+}  # fmt: skip
+
+FOREIGN_PACKAGES = (
+    "foldbench.pfp",  # the Paper Folding Puzzles engine
+    "foldbench.crease",
+    "foldbench.origami",
+    "foldbench.envs",
+    "foldbench.tasks.pfp.",
+    "foldbench.tasks.origamibench.",
+    "foldbench.tasks.origamispace.",
+    "foldbench.pft.encoders.image",
+    "foldbench.pft.encoders.video",
+    "foldbench.harness.metrics",
+    "foldbench.harness.stats",
+    "foldbench.harness.report",
+    "foldbench.text.prompts",
+)
+
+
+def _fresh_eval(dataset: Path, db: Path, base_url: str) -> tuple[Any, set[str], str]:
+    env = {**os.environ, "PYTHONPATH": str(Path(foldbench.__file__).parents[1])}
+    env.pop("OPENAI_API_KEY", None)
+    args = ["eval", "-t", "mentalblackboard/prediction", "-d", str(dataset), "-m", "openai:bench", "--base-url",
+            base_url, "--modality", "text", "--db", str(db)]  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", _RUN_AND_LIST, *args], capture_output=True, text=True, env=env,
+                          timeout=600)  # fmt: skip
+    report = json.loads(done.stderr.strip().splitlines()[-1])
+    return report["code"], set(report["modules"]), done.stdout + done.stderr
+
+
+def test_a_text_eval_over_http_imports_only_the_text_path(
+    tmp_path: Path, prediction_dataset: Path, fake_openai_server: Any
+) -> None:
+    task = make("mentalblackboard/prediction")
+    answer = task.oracle(read_items(prediction_dataset)[0]).model_dump_json()
+    server = fake_openai_server(always(reply(answer)))
+    code, modules, output = _fresh_eval(prediction_dataset, tmp_path / "runs.db", server.base_url)
+    assert code in (0, None) and "12/12 items scored, 12 requests sent" in output, output
+    assert len(server.requests) == 12
+    assert {name.split(".")[0] for name in modules} & HEAVY_LIBRARIES == set()
+    assert sorted(name for name in modules if name.startswith(FOREIGN_PACKAGES)) == []
+    assert "foldbench.tasks.mentalblackboard.wording" in modules  # the prompts were worded in this process
