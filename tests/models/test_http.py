@@ -1,6 +1,6 @@
-"""The adapter's HTTP/1.1 client against a raw scripted server: every way a reply can be framed (length, chunks,
-end of connection, compressed), kept-alive connections reused, and each broken exchange typed as the adapter needs
-(cannot connect, dropped, undecodable)."""
+"""The adapter's transport against a raw scripted server: every way a reply can be framed (length, chunks, end of
+connection, compressed), kept-alive connections reused, the size cap, and each broken exchange typed as the adapter
+needs (cannot connect, dropped or malformed, undecodable)."""
 
 from __future__ import annotations
 
@@ -163,6 +163,7 @@ def test_a_body_over_the_cap_is_not_read(framing: str) -> None:
         b"HTTP/1.1 200 OK\r\nContent-Le<close>",  # closed inside the headers
         b"SSH-2.0-OpenSSH\r\n\r\n<close>",  # not HTTP
         b"HTTP/1.1 200 OK\r\nContent-Length: ten\r\n\r\n<close>",
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n<close>",  # a bad chunk size
     ],
 )
 def test_a_broken_exchange_is_a_dropped_connection(raw: bytes) -> None:
@@ -173,7 +174,6 @@ def test_a_broken_exchange_is_a_dropped_connection(raw: bytes) -> None:
 @pytest.mark.parametrize(
     "raw",
     [
-        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
         b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 4\r\n\r\nnope",
         b"HTTP/1.1 200 OK\r\nContent-Encoding: br\r\nContent-Length: 4\r\n\r\nnope",
     ],
