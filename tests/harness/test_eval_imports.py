@@ -28,9 +28,10 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules)}), file=sys.stder
 """
 
 HEAVY_LIBRARIES = {
-    "PIL", "jinja2", "matplotlib", "numba", "llvmlite", "gymnasium", "pyarrow", "shapely", "numpy", "aiohttp",
+    "PIL", "jinja2", "matplotlib", "numba", "llvmlite", "gymnasium", "pyarrow", "shapely", "numpy",
     "imageio", "av", "scipy", "transformers", "torch", "ray",
 }  # fmt: skip
+"""aiohttp is not among them: it is the transport of the very requests this eval sends."""
 
 FOREIGN_PACKAGES = (
     "foldbench.pfp",  # the Paper Folding Puzzles engine
