@@ -2,12 +2,13 @@
 typed as the adapter needs them.
 
 aiohttp does the HTTP: kept-alive connections (one session per server and event loop), replies framed by
-``Content-Length``, chunks or the end of the connection, ``gzip``/``deflate`` content encodings, TLS. At 32 requests
-in flight it costs well under a millisecond per request (``bench/bench_eval_process.py``). This module adds what the adapter asks of it: a cap on the size of a reply's
-body (read as a stream, so a huge body is never held), and failures typed by what the caller does about them:
-:class:`ConnectError` (nothing listens, unknown host: no wait fixes it), :class:`DroppedError` (the connection broke
-or the reply is not well-formed HTTP: worth another attempt) and :class:`PayloadError` (the reply's body cannot be
-decoded). aiohttp is imported when the first pool is made (at the first request), not when the adapter is.
+``Content-Length``, chunks or the end of the connection, TLS; at 32 requests in flight it costs well under a
+millisecond per request (``bench/bench_eval_process.py``). This module adds what the adapter asks of it: a cap on
+the size of a reply's body (read as a stream, so a huge body is never held, and decompressed here, ``gzip`` or
+``deflate``, within the same cap), and failures typed by what the caller does about them: :class:`ConnectError`
+(nothing listens, unknown host: no wait fixes it), :class:`DroppedError` (the connection broke or the reply is not
+well-formed HTTP: worth another attempt) and :class:`PayloadError` (the reply's body cannot be decoded). aiohttp is
+imported when the first pool is made (at the first request), not when the adapter is.
 """
 
 from __future__ import annotations
