@@ -11,11 +11,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foldbench.crease import pattern_from_fold
+from foldbench.crease.errors import CreasePatternError
 from foldbench.crease.io.generated import compile_generated
+from foldbench.crease.layers.cells import overlay_folded_edges
+from foldbench.crease.layers.folding import fold_faces
+from foldbench.crease.precision.overlay import LEVEL_STEP, folded_tolerance_levels
 from foldbench.tasks import make
 from foldbench.tasks.origamispace.stability import (
     ANGLE_MARGIN,
     FEATURE_MARGIN,
+    _search,
+    _sweep,
     kawasaki_errors,
     option_stability,
 )
@@ -88,3 +94,37 @@ def test_every_option_of_a_generated_dataset_is_stable() -> None:
             stability = option_stability(option, verdict)
             assert stability.stable, (item.id, stability.reasons)
             assert stability.closest is None or stability.closest > FEATURE_MARGIN
+
+
+def _level_by_level(pattern, folded) -> list[tuple[float, str]]:
+    """The sweep written out plainly: both overlays and a fresh layer search at every level."""
+    levels = []
+    for level in folded_tolerance_levels(pattern, folded):
+        graph = overlay_folded_edges(pattern, folded, level)
+        finer = overlay_folded_edges(pattern, folded, level / LEVEL_STEP)
+        if (len(graph.vertices_coords), len(graph.edges_vertices)) != (len(finer.vertices_coords),
+                                                                       len(finer.edges_vertices)):
+            continue
+        found = _search(pattern, folded, level, graph)
+        if found is not None:
+            levels.append((level, found))
+    return levels
+
+
+@pytest.mark.parametrize("offset", [0.25, 0.5 - 2e-5, 0.5 - 3e-4, 0.5 - 1e-2])
+def test_levels_sharing_one_overlay_share_one_search_and_give_the_same_levels(offset: float) -> None:
+    pattern = pattern_from_fold(_single_fold(offset))
+    folded = fold_faces(pattern, 0.0)
+    assert _sweep(pattern, folded) == _level_by_level(pattern, folded)
+
+
+def test_the_sweep_of_generated_options_matches_a_search_at_every_level() -> None:
+    task = make("origamispace/foldability-v2")
+    for item in task.generate(2, 3, modalities=("image",)):
+        for option in item.inputs["options"]:
+            pattern = pattern_from_fold(option)
+            try:
+                folded = fold_faces(pattern, 0.0)
+            except CreasePatternError:  # a near-miss that does not close up has no folded state to sweep
+                continue
+            assert _sweep(pattern, folded) == _level_by_level(pattern, folded)

@@ -36,6 +36,7 @@ from foldbench.crease.compiler import CompiledFold, crease_assignment_orders
 from foldbench.crease.errors import CreasePatternError, PrecisionProblem, SelfIntersection
 from foldbench.crease.graph.local_checks import check_vertices, vertices_creases
 from foldbench.crease.graph.pattern import CreasePattern
+from foldbench.crease.graph.planar import PlanarGraph
 from foldbench.crease.io.fold_format import pattern_from_fold
 from foldbench.crease.layers.cells import build_cells, overlay_folded_edges
 from foldbench.crease.layers.folding import FoldedGeometry, fold_faces
@@ -125,13 +126,15 @@ def _closest(pattern: CreasePattern, coords: np.ndarray) -> tuple[float | None, 
     return closest, (closest if closest <= FEATURE_MARGIN else None)
 
 
-def _verdict_at(pattern: CreasePattern, folded: FoldedGeometry, level: float) -> str | None:
-    """The verdict of the layer search on the overlay at ``level`` (None when the level is not sound)."""
-    graph = overlay_folded_edges(pattern, folded, level)
-    finer = overlay_folded_edges(pattern, folded, level / LEVEL_STEP)
-    if (len(graph.vertices_coords), len(graph.edges_vertices)) != (len(finer.vertices_coords),
-                                                                   len(finer.edges_vertices)):
-        return None
+def _graph_key(graph: PlanarGraph) -> tuple[Any, ...]:
+    """The overlay's exact content (coordinates bit for bit): equal keys are equal inputs to the layer search."""
+    coords, edges = graph.vertices_coords, graph.edges_vertices
+    return (coords.dtype.str, coords.shape, coords.tobytes(), edges.dtype.str, edges.shape, edges.tobytes(),
+            graph.edges_sources)
+
+
+def _search(pattern: CreasePattern, folded: FoldedGeometry, level: float, graph: PlanarGraph) -> str | None:
+    """The verdict of the layer search on ``graph``, the overlay at ``level`` (None on a precision problem)."""
     try:
         cells = build_cells(pattern, folded, level, graph)
         constraints = build_layer_constraints(pattern, cells)
@@ -142,6 +145,37 @@ def _verdict_at(pattern: CreasePattern, folded: FoldedGeometry, level: float) ->
     except SelfIntersection:
         return "PSI"
     return "folds"
+
+
+def _sweep(pattern: CreasePattern, folded: FoldedGeometry) -> list[tuple[float, str]]:
+    """Each sound level of the compiler's tolerance series with the layer search's verdict at it.
+
+    A level is sound when the overlay at a quarter of it has as many points and segments. The search reads
+    nothing of the level but its overlay (the cells, the constraints and the search are functions of the
+    overlay's points, segments and sources), so levels whose overlays are identical share one search, and each
+    level's overlay is made once (the finer overlay of one level is the overlay of the next finer level): the
+    levels and verdicts are those of a search at every level."""
+    overlays: dict[float, PlanarGraph] = {}
+    verdicts: dict[tuple[Any, ...], str | None] = {}
+
+    def overlay(level: float) -> PlanarGraph:
+        if level not in overlays:
+            overlays[level] = overlay_folded_edges(pattern, folded, level)
+        return overlays[level]
+
+    levels: list[tuple[float, str]] = []
+    for level in folded_tolerance_levels(pattern, folded):
+        graph, finer = overlay(level), overlay(level / LEVEL_STEP)
+        if (len(graph.vertices_coords), len(graph.edges_vertices)) != (len(finer.vertices_coords),
+                                                                       len(finer.edges_vertices)):
+            continue
+        key = _graph_key(graph)
+        if key not in verdicts:
+            verdicts[key] = _search(pattern, folded, level, graph)
+        found = verdicts[key]
+        if found is not None:
+            levels.append((level, found))
+    return levels
 
 
 def _judge(pattern: CreasePattern, verdict: str, folded: FoldedGeometry | None) -> Stability:
@@ -162,10 +196,7 @@ def _judge(pattern: CreasePattern, verdict: str, folded: FoldedGeometry | None) 
             closest = folded_closest if closest is None else min(closest, folded_closest)
         if folded_hair is not None:
             reasons.append(f"two folded features {folded_hair:.1e} apart (margin {FEATURE_MARGIN:g})")
-        for level in folded_tolerance_levels(pattern, folded):
-            found = _verdict_at(pattern, folded, level)
-            if found is not None:
-                levels.append((level, found))
+        levels = _sweep(pattern, folded)
         disagreeing = sorted({found for _, found in levels if found != verdict})
         if disagreeing:
             reasons.append(f"sound tolerance levels give {', '.join(disagreeing)} where the compiler says {verdict}")
