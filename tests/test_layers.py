@@ -14,7 +14,7 @@ PACKAGE = Path(foldbench.__file__).parent
 
 #: rank of every top-level package or module: it may import itself and strictly lower ranks only
 RANKS: dict[str, int] = {
-    **dict.fromkeys(("__init__", "errors", "messages", "text", "jsontext", "cache", "jit", "storage"), 0),
+    **dict.fromkeys(("__init__", "errors", "messages", "text", "jsontext", "cache", "jit", "storage", "lazy_names"), 0),
     **dict.fromkeys(("pft", "pfp", "crease", "models"), 1),
     "origami": 2,  # the sheet OrigamiBench and OrigamiSpace fold, built on the crease compiler
     **dict.fromkeys(("tasks", "envs"), 3),
@@ -24,7 +24,7 @@ RANKS: dict[str, int] = {
     **dict.fromkeys(("cli", "__main__"), 7),
 }
 #: the single modules of the core and the command line may import each other (they have no package of their own)
-GROUPS = {**dict.fromkeys(("__init__", "errors", "messages", "text", "jsontext", "cache", "jit", "storage"), "core"),
+GROUPS = {**dict.fromkeys(("__init__", "errors", "messages", "text", "jsontext", "cache", "jit", "storage", "lazy_names"), "core"),
           "__main__": "cli"}  # fmt: skip
 
 

@@ -14,19 +14,9 @@ import pytest
 import foldbench
 from foldbench.cli._lazy_group import load_command
 from foldbench.cli.app import COMMANDS
+from tests.support.cli import fresh_run_modules
 
 PACKAGE = Path(foldbench.__file__).parent
-
-# Runs the command line in this process, then lists the modules it imported (stderr's last line).
-_RUN_AND_LIST = """
-import json, sys
-from foldbench.cli import main
-try:
-    main(sys.argv[1:])
-except SystemExit as stop:
-    code = stop.code
-print(json.dumps({"code": code, "modules": sorted(sys.modules)}), file=sys.stderr)
-"""
 
 SQUARE_WITH_ONE_VALLEY = {
     "file_spec": 1.1,
@@ -36,14 +26,11 @@ SQUARE_WITH_ONE_VALLEY = {
 }
 
 
-def _fresh(args: list[str], cache: Path) -> tuple[int, set[str], str]:
+def _fresh(args: list[str], cache: Path) -> tuple[object, set[str], str]:
     env = {key: value for key, value in os.environ.items() if key != "NUMBA_CACHE_DIR"}
     env["FOLDBENCH_CACHE_DIR"] = str(cache)
     env["PYTHONPATH"] = str(PACKAGE.parent) + os.pathsep + env.get("PYTHONPATH", "")
-    done = subprocess.run([sys.executable, "-c", _RUN_AND_LIST, *args], capture_output=True, text=True, env=env,
-                          timeout=600)
-    report = json.loads(done.stderr.strip().splitlines()[-1])
-    return report["code"], set(report["modules"]), done.stdout
+    return fresh_run_modules(args, env)
 
 
 def _top_level(modules: set[str]) -> set[str]:

@@ -4,10 +4,7 @@ engine, no metrics or report writer)."""
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,17 +12,7 @@ import foldbench
 from foldbench.tasks import make
 from foldbench.tasks.dataset import read_items
 from foldbench.testing.fake_openai import always, reply
-
-# Runs the command line in this process, then lists the modules it imported (stderr's last line).
-_RUN_AND_LIST = """
-import json, sys
-from foldbench.cli import main
-try:
-    main(sys.argv[1:])
-except SystemExit as stop:
-    code = stop.code
-print(json.dumps({"code": code, "modules": sorted(sys.modules)}), file=sys.stderr)
-"""
+from tests.support.cli import fresh_run_modules
 
 HEAVY_LIBRARIES = {
     "PIL", "jinja2", "matplotlib", "numba", "llvmlite", "gymnasium", "pyarrow", "shapely", "numpy",
@@ -55,10 +42,7 @@ def _fresh_eval(dataset: Path, db: Path, base_url: str) -> tuple[Any, set[str], 
     env.pop("OPENAI_API_KEY", None)
     args = ["eval", "-t", "mentalblackboard/prediction", "-d", str(dataset), "-m", "openai:bench", "--base-url",
             base_url, "--modality", "text", "--db", str(db)]  # fmt: skip
-    done = subprocess.run([sys.executable, "-c", _RUN_AND_LIST, *args], capture_output=True, text=True, env=env,
-                          timeout=600)  # fmt: skip
-    report = json.loads(done.stderr.strip().splitlines()[-1])
-    return report["code"], set(report["modules"]), done.stdout + done.stderr
+    return fresh_run_modules(args, env)
 
 
 def test_a_text_eval_over_http_imports_only_the_text_path(

@@ -46,3 +46,26 @@ def run_in_process(*args: str, env: Mapping[str, str] | None = None) -> subproce
                 err.write(stop.code + "\n")
             code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
     return subprocess.CompletedProcess(["foldbench", *args], code, out.getvalue(), err.getvalue())
+
+
+_RUN_AND_LIST_MODULES = """
+import json, sys
+from foldbench.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit as stop:
+    code = stop.code
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}), file=sys.stderr)
+"""
+
+
+def fresh_run_modules(args: list[str], env: Mapping[str, str]) -> tuple[object, set[str], str]:
+    """Run the command line with ``args`` in a new interpreter (environment ``env``); returns its exit code, every
+    module it imported and its output (stdout, then stderr)."""
+    import json
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _RUN_AND_LIST_MODULES, *args], capture_output=True, text=True,
+                          env=dict(env), timeout=600)  # fmt: skip
+    report = json.loads(done.stderr.strip().splitlines()[-1])
+    return report["code"], set(report["modules"]), done.stdout + done.stderr

@@ -21,8 +21,9 @@ The names below are imported from their modules on first use (PEP 562), so impor
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from foldbench.lazy_names import lazy_names
 
 if TYPE_CHECKING:
     from foldbench.crease.compiler import CompiledFold, compile_crease_pattern
@@ -77,15 +78,4 @@ _HOMES: dict[str, str] = {
 """The module (under ``foldbench.crease``) each public name comes from."""
 
 
-def __getattr__(name: str) -> Any:
-    """A public name, imported from its module on first use."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _HOMES, __all__)
