@@ -561,6 +561,10 @@ def causal_sets(sequence: FoldSequence) -> tuple[CausalSet, ...]:
         if not shows[answer]:
             continue
         others = [k for k in range(1, len(sequence) + 1) if k not in (reference, answer) and shows[k]]
+        # Whether each state is one fold after the reference, asked once per state rather than once per
+        # combination of distractors (OneStepTask._valid_options asks the same of each option).
+        reference_pattern = sequence.pattern(reference)
+        follows = {k: one_fold_after(reference_pattern, sequence, k) for k in (answer, *others)}
         for distractors in combinations(others, 3):
             states = tuple(sorted((answer, *distractors)))
             if any(signatures[a, b] for a, b in combinations(sorted((reference, *states)), 2)):
@@ -571,8 +575,7 @@ def causal_sets(sequence: FoldSequence) -> tuple[CausalSet, ...]:
             inks = [int(mask.sum()) for _, mask in features]
             if ranks is None or inks.count(inks[place]) > 1:
                 continue
-            if not OneStepTask._valid_options((sequence, reference), [(sequence, answer), *(
-                    (sequence, k) for k in distractors)]):
+            if [follows[k] for k in (answer, *distractors)] != [True, False, False, False]:
                 continue
             ink_place = sum(1 for ink in inks if ink < inks[place])
             sets.append(CausalSet(sequence, reference, states, (*ranks, ink_place, place)))
