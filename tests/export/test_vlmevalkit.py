@@ -6,7 +6,6 @@ import base64
 import json
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 from foldbench.export import ExportError
@@ -28,6 +27,7 @@ def _multiple_choice(every_task_dataset: dict[str, Path]) -> dict[str, Path]:
 
 
 def test_every_multiple_choice_task_gets_a_tsv(every_task_dataset: dict[str, Path], tmp_path: Path) -> None:
+    import pandas as pd  # imported by a test that reads a table, not at collection
     chosen = _multiple_choice(every_task_dataset)
     assert chosen, "no multiple-choice task is registered"
     written = export_vlmevalkit(list(every_task_dataset.values()), tmp_path / "vlm")
@@ -59,6 +59,7 @@ def test_a_perfect_model_scores_100_percent_with_vlmevalkits_exact_rules(
     """Each row's prompt built as VLMEvalKit builds it asks for a bare letter; the right letter alone (as a model
     following the question replies) is read as right on every row of every task, and the JSON reply foldbench's
     own prompts ask for would be read on none."""
+    import pandas as pd  # imported by a test that reads a table, not at collection
     chosen = _multiple_choice(every_task_dataset)
     export_vlmevalkit(list(chosen.values()), tmp_path / "vlm")
     rows = 0
@@ -77,6 +78,8 @@ def test_a_perfect_model_scores_100_percent_with_vlmevalkits_exact_rules(
 
 
 def test_options_that_are_words_or_values_are_written_out(every_task_dataset: dict[str, Path], tmp_path: Path):
+    import pandas as pd  # imported by a test that reads a table, not at collection
+
     from foldbench.export.vlmevalkit import option_texts
 
     chosen = _multiple_choice(every_task_dataset)

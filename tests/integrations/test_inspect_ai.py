@@ -9,30 +9,52 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-pytest.importorskip("inspect_ai", reason="the 'inspect' extra (inspect_ai) is not installed")
-
-from inspect_ai import Task as InspectTask
-from inspect_ai import eval as inspect_eval
-from inspect_ai.log import read_eval_log
-from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage
-
-from foldbench.integrations.inspect_ai import (
-    PARSE_FAILED,
-    foldbench_dataset,
-    foldbench_scorer,
-    foldbench_solver,
-    foldbench_task,
-    task_name,
-)
 from foldbench.tasks import make
 from foldbench.tasks.base import Item
 from foldbench.testing.toy_task import GuessTask, bisect_reply
 
-Answer = Callable[[list[ChatMessage]], str]
+if TYPE_CHECKING:  # bound at run time by _inspect_ai_names, below
+    from inspect_ai import Task as InspectTask
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.log import read_eval_log
+    from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage
+
+    from foldbench.integrations.inspect_ai import (
+        PARSE_FAILED,
+        foldbench_dataset,
+        foldbench_scorer,
+        foldbench_solver,
+        foldbench_task,
+        task_name,
+    )
+
+Answer = Callable[[list["ChatMessage"]], str]
+
+_INSPECT_NAMES = {
+    "inspect_ai": ("Task as InspectTask", "eval as inspect_eval"),
+    "inspect_ai.log": ("read_eval_log",),
+    "inspect_ai.model": ("ChatMessage", "ModelOutput", "ModelUsage"),
+    "foldbench.integrations.inspect_ai": ("PARSE_FAILED", "foldbench_dataset", "foldbench_scorer", "foldbench_solver",
+                                          "foldbench_task", "task_name"),
+}  # fmt: skip
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _inspect_ai_names() -> None:
+    """Bind the names of :data:`_INSPECT_NAMES` in this module when its first test runs: importing inspect_ai
+    takes about 2 s of CPU, which every collection of the suite (once per worker) would otherwise pay."""
+    pytest.importorskip("inspect_ai", reason="the 'inspect' extra (inspect_ai) is not installed")
+    import importlib
+
+    for module_name, names in _INSPECT_NAMES.items():
+        module = importlib.import_module(module_name)
+        for spec in names:
+            name, _, alias = spec.partition(" as ")
+            globals()[alias or name] = getattr(module, name)
 
 
 def _mock(answer: Answer) -> Callable[..., ModelOutput]:
