@@ -24,7 +24,8 @@ RANKS: dict[str, int] = {
     **dict.fromkeys(("cli", "__main__"), 7),
 }
 #: the single modules of the core and the command line may import each other (they have no package of their own)
-GROUPS = {**dict.fromkeys(("__init__", "errors", "messages", "text", "jsontext", "cache", "jit", "storage", "lazy_names"), "core"),
+GROUPS = {**dict.fromkeys(("__init__", "errors", "messages", "text", "jsontext", "cache", "jit", "storage",
+                           "lazy_names"), "core"),
           "__main__": "cli"}  # fmt: skip
 
 
