@@ -18,7 +18,7 @@ import foldbench.crease as crease
 @pytest.mark.parametrize("name", crease.__all__)
 def test_every_public_name_imports_from_the_package(name: str) -> None:
     exec(f"from foldbench.crease import {name} as value", namespace := {})  # the statement users write
-    home = importlib.import_module(f"foldbench.crease.{crease._HOMES[name]}")
+    home = importlib.import_module(crease._HOMES[name], "foldbench.crease")
     assert namespace["value"] is getattr(home, name)
     assert name in dir(crease)
 

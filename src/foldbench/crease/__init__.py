@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from foldbench.lazy_names import lazy_names
+from foldbench.lazy_names import lazy_exports
 
 if TYPE_CHECKING:
     from foldbench.crease.compiler import CompiledFold, compile_crease_pattern
@@ -65,17 +65,17 @@ __all__ = [
 ]
 
 _HOMES: dict[str, str] = {
-    **dict.fromkeys(["CompiledFold", "compile_crease_pattern"], "compiler"),
+    **dict.fromkeys(["CompiledFold", "compile_crease_pattern"], ".compiler"),
     **dict.fromkeys(["AmbiguousFoldedState", "CreasePatternError", "CreasePatternSyntaxError",
-                     "GeometricallyImpossibleFold", "PrecisionProblem", "SelfIntersection"], "errors"),
-    **dict.fromkeys(["CreasePattern", "build_crease_pattern"], "graph.pattern"),
-    **dict.fromkeys(["pattern_from_fold", "read_fold"], "io.fold_format"),
-    "read_crease_pattern": "io.importers",
-    **dict.fromkeys(["DEFAULT_POLICY", "PrecisionPolicy"], "precision.policy"),
-    **dict.fromkeys(["random_simple_folds", "simple_fold_pattern"], "simple_folds"),
-    **dict.fromkeys(["compile_with_summary", "summarize"], "summary"),
+                     "GeometricallyImpossibleFold", "PrecisionProblem", "SelfIntersection"], ".errors"),
+    **dict.fromkeys(["CreasePattern", "build_crease_pattern"], ".graph.pattern"),
+    **dict.fromkeys(["pattern_from_fold", "read_fold"], ".io.fold_format"),
+    "read_crease_pattern": ".io.importers",
+    **dict.fromkeys(["DEFAULT_POLICY", "PrecisionPolicy"], ".precision.policy"),
+    **dict.fromkeys(["random_simple_folds", "simple_fold_pattern"], ".simple_folds"),
+    **dict.fromkeys(["compile_with_summary", "summarize"], ".summary"),
 }
-"""The module (under ``foldbench.crease``) each public name comes from."""
+"""The module each public name comes from (relative to ``foldbench.crease``)."""
 
 
-__getattr__, __dir__ = lazy_names(__name__, _HOMES, __all__)
+__getattr__, __dir__ = lazy_exports(__name__, _HOMES)

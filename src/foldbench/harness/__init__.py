@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from foldbench.lazy_names import lazy_names
+from foldbench.lazy_names import lazy_exports
 
 if TYPE_CHECKING:
     from foldbench.harness.config import EvalConfig, RunOptions
@@ -21,31 +21,31 @@ if TYPE_CHECKING:
     from foldbench.harness.store import RunInfo, ScoreRow, Store, StoreError, TurnRow
 
 _HOMES = {
-    "EvalConfig": "config",
-    "RunOptions": "config",
-    "Executor": "executors",
-    "LocalExecutor": "executors",
-    "Summary": "metrics",
-    "aggregate": "metrics",
-    "aggregate_by": "metrics",
-    "cost_summary": "metrics",
-    "paired_differences": "metrics",
-    "RunAborted": "runner",
-    "RunSummary": "runner",
-    "default_solver": "runner",
-    "evaluate": "runner",
-    "summary_line": "runner",
-    "Generate": "solvers",
-    "MultiTurnSolver": "solvers",
-    "OneShotSolver": "solvers",
-    "Solver": "solvers",
-    "TurnOutcome": "solvers",
-    "Estimate": "stats",
-    "RunInfo": "store",
-    "ScoreRow": "store",
-    "Store": "store",
-    "StoreError": "store",
-    "TurnRow": "store",
+    "EvalConfig": ".config",
+    "RunOptions": ".config",
+    "Executor": ".executors",
+    "LocalExecutor": ".executors",
+    "Summary": ".metrics",
+    "aggregate": ".metrics",
+    "aggregate_by": ".metrics",
+    "cost_summary": ".metrics",
+    "paired_differences": ".metrics",
+    "RunAborted": ".runner",
+    "RunSummary": ".runner",
+    "default_solver": ".runner",
+    "evaluate": ".runner",
+    "summary_line": ".runner",
+    "Generate": ".solvers",
+    "MultiTurnSolver": ".solvers",
+    "OneShotSolver": ".solvers",
+    "Solver": ".solvers",
+    "TurnOutcome": ".solvers",
+    "Estimate": ".stats",
+    "RunInfo": ".store",
+    "ScoreRow": ".store",
+    "Store": ".store",
+    "StoreError": ".store",
+    "TurnRow": ".store",
 }
 
 __all__ = [
@@ -77,4 +77,4 @@ __all__ = [
 ]
 
 
-__getattr__, __dir__ = lazy_names(__name__, _HOMES, __all__)
+__getattr__, __dir__ = lazy_exports(__name__, _HOMES)

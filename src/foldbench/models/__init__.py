@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from foldbench.lazy_names import lazy_names
+from foldbench.lazy_names import lazy_exports
 
 if TYPE_CHECKING:
     from foldbench.models.base import Model, ModelReply, ModelRequest
@@ -20,18 +20,18 @@ if TYPE_CHECKING:
     from foldbench.models.transformers_local import TransformersModel
 
 _HOMES = {
-    "Model": "base",
-    "ModelReply": "base",
-    "ModelRequest": "base",
-    "OracleModel": "baselines",
-    "RandomModel": "baselines",
-    "ModelConfigError": "errors",
-    "PromptInputError": "errors",
-    "request_fingerprint": "fingerprint",
-    "OpenAICompatibleModel": "openai_compat",
-    "message_payload": "openai_compat",
-    "make_model": "registry",
-    "TransformersModel": "transformers_local",
+    "Model": ".base",
+    "ModelReply": ".base",
+    "ModelRequest": ".base",
+    "OracleModel": ".baselines",
+    "RandomModel": ".baselines",
+    "ModelConfigError": ".errors",
+    "PromptInputError": ".errors",
+    "request_fingerprint": ".fingerprint",
+    "OpenAICompatibleModel": ".openai_compat",
+    "message_payload": ".openai_compat",
+    "make_model": ".registry",
+    "TransformersModel": ".transformers_local",
 }
 
 __all__ = [
@@ -50,4 +50,4 @@ __all__ = [
 ]
 
 
-__getattr__, __dir__ = lazy_names(__name__, _HOMES, __all__)
+__getattr__, __dir__ = lazy_exports(__name__, _HOMES)

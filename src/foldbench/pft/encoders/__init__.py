@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from foldbench.lazy_names import lazy_names
+from foldbench.lazy_names import lazy_exports
 
 if TYPE_CHECKING:
     from foldbench.pft.encoders.image import (
@@ -36,24 +36,24 @@ if TYPE_CHECKING:
     from foldbench.pft.encoders.text import HOLE_LETTERS, encode_prompt_block, encode_steps, grid_text
 
 _HOMES = {
-    "InvalidImageSizeError": "image",
-    "SheetLayout": "image",
-    "png_bytes": "image",
-    "reference_sheet": "image",
-    "render_paper": "image",
-    "render_result": "image",
-    "render_steps": "image",
-    "render_unfolding": "image",
-    "sheet_layout": "image",
-    "RADIUS_BY_SIZE": "shapes",
-    "hole_center": "shapes",
-    "hole_outline": "shapes",
-    "outline_of_hole": "shapes",
-    "unit_outline": "shapes",
-    "HOLE_LETTERS": "text",
-    "encode_prompt_block": "text",
-    "encode_steps": "text",
-    "grid_text": "text",
+    "InvalidImageSizeError": ".image",
+    "SheetLayout": ".image",
+    "png_bytes": ".image",
+    "reference_sheet": ".image",
+    "render_paper": ".image",
+    "render_result": ".image",
+    "render_steps": ".image",
+    "render_unfolding": ".image",
+    "sheet_layout": ".image",
+    "RADIUS_BY_SIZE": ".shapes",
+    "hole_center": ".shapes",
+    "hole_outline": ".shapes",
+    "outline_of_hole": ".shapes",
+    "unit_outline": ".shapes",
+    "HOLE_LETTERS": ".text",
+    "encode_prompt_block": ".text",
+    "encode_steps": ".text",
+    "grid_text": ".text",
 }
 
 __all__ = [
@@ -78,4 +78,4 @@ __all__ = [
 ]
 
 
-__getattr__, __dir__ = lazy_names(__name__, _HOMES, __all__)
+__getattr__, __dir__ = lazy_exports(__name__, _HOMES)
