@@ -14,7 +14,7 @@ from typing import Protocol, Self, runtime_checkable
 from foldbench.harness.config import RunOptions
 from foldbench.models.base import Model
 
-__all__ = ["Executor", "LocalExecutor"]
+__all__ = ["ClosingExecutor", "Executor", "LocalExecutor"]
 
 
 @runtime_checkable
@@ -30,7 +30,22 @@ class Executor(Protocol):
         ...
 
 
-class LocalExecutor:
+class ClosingExecutor:
+    """What the executors share: used as a context manager, an executor is closed when the block is left."""
+
+    def close(self) -> None:
+        """Nothing to release (executors that hold something override this)."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+class LocalExecutor(ClosingExecutor):
     """The model adapters run in this process (the default)."""
 
     def build_model(self, spec: str, options: RunOptions) -> Model:
@@ -40,14 +55,3 @@ class LocalExecutor:
         return make_model(
             spec, base_url=options.base_url, api_key_env=options.api_key_env, seed=options.seed, **options.params
         )
-
-    def close(self) -> None:
-        """Nothing to release."""
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
-    ) -> None:
-        self.close()

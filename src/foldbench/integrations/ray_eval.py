@@ -21,11 +21,11 @@ import itertools
 import os
 from collections import Counter
 from collections.abc import Callable, Mapping
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 from foldbench.errors import FoldbenchError
 from foldbench.harness.config import RunOptions
+from foldbench.harness.executors import ClosingExecutor
 from foldbench.integrations.ray import _ray, connect
 from foldbench.models.base import ModelReply, ModelRequest
 
@@ -172,7 +172,7 @@ class RayModel:
             ray.kill(worker)
 
 
-class RayExecutor:
+class RayExecutor(ClosingExecutor):
     """The harness's Ray executor: each model it builds is a :class:`RayModel` with ``workers`` actors.
 
     Ray is started locally (``num_cpus`` = ``workers``) or joined at ``address`` when the first model is built;
@@ -202,11 +202,3 @@ class RayExecutor:
         leave, self._leave = self._leave, None
         if leave is not None:
             leave()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
-    ) -> None:
-        self.close()
