@@ -20,7 +20,7 @@ battery of such rules:
   carry numbers, the medoid / outlier under the L1 distance of their numbers and the largest / smallest value
   (so a distractor set of the answer ±1 and ±2, which makes the answer the middle value, is flagged);
 * **reference-aware** (when items show a reference or question picture, read with
-  :func:`foldbench.tasks.choice.reference_picture`): the option nearest to / farthest from that picture by ink
+  :func:`foldbench.tasks.choice_fields.reference_picture`): the option nearest to / farthest from that picture by ink
   area (pixels not white), by grey-level distance (L1 on 48 px grey pictures) and by outline overlap (the
   Jaccard distance of ink masks); a task whose answer is meant to resemble its reference (OrigamiBench's
   one-step associative: the reference plus one fold) declares so with :data:`REFERENCE_LIKENESS_ATTRIBUTE`, and
