@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import subprocess
+import sys
 from collections.abc import Iterator, Mapping
 
 
@@ -62,9 +64,6 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules)}), file=sys.stder
 def fresh_run_modules(args: list[str], env: Mapping[str, str]) -> tuple[object, set[str], str]:
     """Run the command line with ``args`` in a new interpreter (environment ``env``); returns its exit code, every
     module it imported and its output (stdout, then stderr)."""
-    import json
-    import sys
-
     done = subprocess.run([sys.executable, "-c", _RUN_AND_LIST_MODULES, *args], capture_output=True, text=True,
                           env=dict(env), timeout=600)  # fmt: skip
     report = json.loads(done.stderr.strip().splitlines()[-1])
