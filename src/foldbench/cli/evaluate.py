@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import replace
@@ -9,14 +11,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich import box
-from rich.table import Table
 
-from foldbench.cli._common import console, progress_bar, split_list, warn
+from foldbench.cli import _common
+from foldbench.cli._common import progress_bar, split_list, warn
 from foldbench.errors import FoldbenchError
 from foldbench.errors import UsageError as ArgumentError
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from foldbench.harness.config import EvalConfig, ExecutorName
     from foldbench.harness.runner import RunSummary
 
@@ -30,6 +33,25 @@ ReadDbOption = Annotated[
 ]
 
 
+#: Environment variables by which rich may draw on a stream that is not a terminal.
+_TERMINAL_OVERRIDES = ("FORCE_COLOR", "TTY_COMPATIBLE")
+
+
+def _stderr_may_be_drawn_on() -> bool:
+    """Whether a progress bar could show on stderr: it is a terminal, or the environment may tell rich to draw.
+    When not, no bar is made and rich is not imported (a script's or CI's eval)."""
+    isatty = getattr(sys.stderr, "isatty", None)
+    try:
+        terminal = bool(isatty()) if isatty is not None else False
+    except ValueError:  # a closed stream
+        terminal = False
+    return terminal or any(name in os.environ for name in _TERMINAL_OVERRIDES)
+
+
+def _no_advance() -> None:
+    """The advance function of a bar that is not drawn."""
+
+
 class _Bars:
     """One progress bar at a time: starting the next closes the previous one."""
 
@@ -40,6 +62,8 @@ class _Bars:
         """Show a bar for ``description``; returns its advance function."""
         self._current.close()
         self._current = ExitStack()
+        if not _stderr_may_be_drawn_on():
+            return _no_advance
         progress = self._current.enter_context(progress_bar(description, total))
         task_id = progress.task_ids[-1]
         return lambda: progress.advance(task_id)
@@ -134,7 +158,7 @@ def eval_command(
             options=options,
         )  # fmt: skip
         _, summary = run_eval(config)
-    console.print(summary_line(summary))
+    typer.echo(summary_line(summary))
 
 
 def _executor_name(executor: str) -> ExecutorName:
@@ -198,8 +222,8 @@ def report_command(
 
                 text = pairing_markdown([pair_runs(store, run, other) for other in pair])
                 (markdown.parent / "pairing.md").write_text(text, encoding="utf-8")
-                console.print(text)
-    console.print(f"wrote {markdown} and {html}" + (f" and {markdown.parent / 'pairing.md'}" if pair else ""))
+                _common.console.print(text)
+    _common.console.print(f"wrote {markdown} and {html}" + (f" and {markdown.parent / 'pairing.md'}" if pair else ""))
 
 
 def compare_command(
@@ -207,6 +231,9 @@ def compare_command(
     db: ReadDbOption = str(DEFAULT_DB),
 ) -> None:
     """Print the runs' overall metrics side by side (percentages)."""
+    from rich import box
+    from rich.table import Table
+
     from foldbench.harness import Store
     from foldbench.harness.report import compare_runs
     from foldbench.storage import local_copy
@@ -218,7 +245,7 @@ def compare_command(
             header, rows = compare_runs(store, runs)
     labels = [chr(ord("A") + index) if index < 26 else f"R{index}" for index in range(len(runs))]
     for label, run in zip(labels, runs, strict=True):
-        console.print(f"{label} = {run}")
+        _common.console.print(f"{label} = {run}")
     paired = len(header) - 1 - len(runs)
     columns = ["metric", *labels, *[f"{label} − A" for label in labels[1 : 1 + paired]]]
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
@@ -227,13 +254,13 @@ def compare_command(
         table.add_column(name, overflow="fold")
     for row in rows:
         table.add_row(*row)
-    console.print(table)
-    console.print(
+    _common.console.print(table)
+    _common.console.print(
         "Percentages with 95 % intervals; differences in percentage points over the items both runs scored "
         "(paired bootstrap)." if paired else "Percentages with 95 % intervals."
     )
     if any("×" in cell for cell in rows[0][1:]):
-        console.print(
+        _common.console.print(
             "A run asked several times (n = items × repeats) shows mean ± std over its repeats and the best "
             "repeat's value (the repeat with the highest headline); paired differences use the first asking."
         )
@@ -296,13 +323,16 @@ def suite_command(
             )
     finally:
         bars.close()
-    console.print(overview_table(header, rows))
-    console.print(f"wrote {out / 'summary.md'} and {len(run_names)} reports under {out / 'reports'}")
+    _common.console.print(overview_table(header, rows))
+    _common.console.print(f"wrote {out / 'summary.md'} and {len(run_names)} reports under {out / 'reports'}")
 
 
 def overview_table(header: list[str], rows: list[list[str]]) -> Table:
     """The suite summary for a terminal: fits 80 columns (task names without family and version; long cells
     wrap rather than being cut)."""
+    from rich import box
+    from rich.table import Table
+
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
     for index, name in enumerate(header):
         # task names, headline names and figures stay on one line; modality and model names wrap if they must

@@ -18,7 +18,10 @@ does.
 
 from __future__ import annotations
 
+import ast
+import inspect
 import json
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import UnionType
@@ -61,10 +64,12 @@ class Knobs(BaseModel):
     """The base of every knob schema: frozen, and no field it does not declare.
 
     Subclasses declare each knob as a field with a type, a default (None for "the task decides") and a
-    docstring; validators state the allowed values.
+    docstring; validators state the allowed values. The docstrings are read from the source by
+    :func:`knob_infos` when a listing asks for them, not when the schema is defined (reading source on every
+    import would cost each command that never lists knobs, such as an evaluation, tens of milliseconds).
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=False, use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=False)
 
     def given(self) -> dict[str, Any]:
         """The knobs that were set explicitly, as plain values (tuples as lists)."""
@@ -146,6 +151,47 @@ def _type_name(annotation: Any) -> str:
     return getattr(annotation, "__name__", str(annotation))
 
 
+def _attribute_docstrings(cls: type) -> dict[str, str]:
+    """The docstrings written under the annotated attributes of ``cls``'s own body; none when its source cannot
+    be read (a class defined at the prompt) or it declares no attribute.
+
+    >>> _attribute_docstrings(Knobs)
+    {}
+    >>> class Typed(Knobs):
+    ...     size: int = 8
+    >>> _attribute_docstrings(Typed)
+    {}
+    """
+    try:
+        source = textwrap.dedent(inspect.getsource(cls))
+        tree = ast.parse(source)
+    except (OSError, TypeError, SyntaxError):
+        return {}
+    body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+    docs = {}
+    for statement, following in zip(body, body[1:], strict=False):
+        if (
+            isinstance(statement, ast.AnnAssign)
+            and isinstance(statement.target, ast.Name)
+            and isinstance(following, ast.Expr)
+            and isinstance(following.value, ast.Constant)
+            and isinstance(following.value.value, str)
+        ):
+            docs[statement.target.id] = inspect.cleandoc(following.value.value)
+    return docs
+
+
+def _description(schema: type[Knobs], name: str, given: str | None) -> str:
+    """A knob's description: the field's own, else the docstring under its declaration in the class of
+    ``schema``'s hierarchy that declares it last."""
+    if given is not None:
+        return given
+    for cls in schema.__mro__:
+        if name in vars(cls).get("__annotations__", {}):
+            return _attribute_docstrings(cls).get(name, "")
+    return ""
+
+
 def knob_infos(schema: type[Knobs]) -> list[KnobInfo]:
     """The knobs of ``schema``, in declaration order."""
     return [
@@ -153,7 +199,7 @@ def knob_infos(schema: type[Knobs]) -> list[KnobInfo]:
             name,
             _type_name(field.annotation),
             "" if field.default is None else json.dumps(field.default),
-            " ".join((field.description or "").split()),
+            " ".join(_description(schema, name, field.description).split()),
         )
         for name, field in schema.model_fields.items()
     ]
