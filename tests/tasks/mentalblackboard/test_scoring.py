@@ -19,8 +19,9 @@ from foldbench.pft.actions import parse_actions
 from foldbench.pft.holes import Hole, Shape, Size
 from foldbench.pft.simulate import solve
 from foldbench.tasks.base import ParseFailure, Scores
-from foldbench.tasks.mentalblackboard.answers import PlanningAnswer, PredictionAnswer
-from foldbench.tasks.mentalblackboard.scoring import _overlap, score_planning, score_prediction
+from foldbench.tasks.mentalblackboard.answers import HoleAnswer, PlanningAnswer, PredictionAnswer
+from foldbench.tasks.mentalblackboard.sampling import hole_from_dict
+from foldbench.tasks.mentalblackboard.scoring import _overlap, hole_counts, score_planning, score_prediction
 
 UNFOLDING = ["H1-F", "V2-B", "D1-F"]
 STAR_5 = {"shape": "star", "size": "small", "direction": 90, "location": 5}
@@ -282,3 +283,73 @@ def test_overlap_is_the_size_of_the_multiset_intersection(a: list[int], b: list[
     expected = sum((Counter(a) & Counter(b)).values())
     assert _overlap(a, b) == expected == _overlap(b, a)
     assert _overlap(a, a) == len(a)
+
+
+def _reference_counts(truth: list[Hole], listed: list[HoleAnswer], declared: int, directed: bool) -> dict[str, int]:
+    """The hole counts spelt out literally from the module docstring, one multiset per count."""
+
+    def common(a: list[Any], b: list[Any]) -> int:
+        return sum((Counter(a) & Counter(b)).values())
+
+    def keys(with_direction: bool) -> tuple[list[Any], list[Any]]:
+        true = [(h.shape, h.size, h.location, *([h.direction] if with_direction else [])) for h in truth]
+        answered = []
+        for h in listed:
+            if h.shape is None or h.size is None or h.location is None:
+                continue
+            if with_direction and h.direction_class() is None:
+                continue
+            answered.append((h.shape, h.size, h.location, *([h.direction_class()] if with_direction else [])))
+        return true, answered
+
+    g = len(truth)
+    matched = common(*keys(directed))
+    directed_matched = common(*keys(True))
+    well_formed = [h.to_hole() for h in listed]
+    return {
+        "holes_matched": matched,
+        "holes_exact": int(declared == g and matched == g),
+        "malformed_holes": sum(h.problem is not None for h in listed),
+        **{
+            f"{name}_matched": common([getattr(h, name) for h in truth],
+                                      [getattr(h, name) for h in listed if getattr(h, name) is not None])
+            for name in ("shape", "size", "location")
+        },  # fmt: skip
+        "directed_holes_matched": directed_matched,
+        "directed_holes_exact": int(declared == g and directed_matched == g),
+        "holes_listed_exactly": int(
+            declared == g
+            and None not in well_formed
+            and len({h.location for h in well_formed if h is not None}) == len(listed) == g
+            and Counter(well_formed) == Counter(truth)
+        ),
+    }
+
+
+messy_holes = st.lists(
+    st.one_of(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "shape": st.sampled_from(["circle", "square", "star", "ellipse", "Triangle ", "blob", 3]),
+                "size": st.sampled_from(["small", "large", "LARGE", "huge"]),
+                "location": st.sampled_from([1, 2, 3, 4, "5", [0, 0, 1], 33, True]),
+                "direction": st.sampled_from([0, 90, 180, 270, 45, "0, 180", "90 degrees", None, ""]),
+                "problem": st.sampled_from(["stated by the reply"]),
+            },
+        ),
+        st.just("not a hole"),
+    ),
+    max_size=7,
+)
+
+
+@given(truth=hole_dicts, answered=messy_holes, declared=st.integers(0, 8), directed=st.booleans())
+def test_hole_counts_are_the_multisets_the_rules_describe(
+    truth: list[dict[str, Any]], answered: list[Any], declared: int, directed: bool
+) -> None:
+    true_holes = [hole_from_dict(h) for h in truth]
+    listed = [HoleAnswer.model_validate(h) for h in answered]
+    counts = hole_counts(true_holes, listed, declared, directed=directed)
+    expected = _reference_counts(true_holes, listed, declared, directed)
+    assert {name: counts[name] for name in expected} == expected

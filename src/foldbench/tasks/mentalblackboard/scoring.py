@@ -62,21 +62,6 @@ def _overlap(a: Iterable[Hashable], b: Iterable[Hashable]) -> int:
     return pairs
 
 
-def _truth_key(hole: Hole, directed: bool) -> tuple[Any, ...]:
-    base = (hole.shape, hole.size, hole.location)
-    return (*base, hole.direction) if directed else base
-
-
-def _answer_key(hole: HoleAnswer, directed: bool) -> tuple[Any, ...] | None:
-    shape, size, location = hole.shape, hole.size, hole.location
-    if shape is None or size is None or location is None:
-        return None
-    if not directed:
-        return shape, size, location
-    direction = hole.direction_class()
-    return None if direction is None else (shape, size, location, direction)
-
-
 def _direction_matches(truth: Sequence[Hole], listed: Sequence[HoleAnswer]) -> int:
     """The direction field alone: the most pairs of a true hole and a listed hole (each used once) whose listed
     direction lies in the true hole's direction class; a circle or square takes any listed hole.
@@ -103,9 +88,41 @@ def _direction_matches(truth: Sequence[Hole], listed: Sequence[HoleAnswer]) -> i
     return paired + min(len(truth) - len(specific), len(listed) - paired)
 
 
-def _matched(truth: Sequence[Hole], listed: Sequence[HoleAnswer], directed: bool) -> int:
-    keys = [key for key in (_answer_key(h, directed) for h in listed) if key is not None]
-    return _overlap((_truth_key(h, directed) for h in truth), keys)
+def _listed_fields(
+    listed: Sequence[HoleAnswer],
+) -> tuple[list[Any], list[Any], list[Any], list[tuple[Any, ...]], list[tuple[Any, ...]], int, bool]:
+    """One pass over the listed holes: their readable shapes, sizes and locations (each field on its own), the
+    keys of the holes whose shape, size and location are all readable (``(shape, size, location)``), the keys of
+    those whose direction class is known too (``(shape, size, location, direction class)``), how many are
+    malformed, and whether every one is well formed (:meth:`HoleAnswer.to_hole` gives a hole)."""
+    shapes: list[Any] = []
+    sizes: list[Any] = []
+    locations: list[Any] = []
+    undirected: list[tuple[Any, ...]] = []
+    directed: list[tuple[Any, ...]] = []
+    malformed = 0
+    all_well_formed = True
+    for hole in listed:
+        shape, size, location, problem = hole.shape, hole.size, hole.location, hole.problem
+        if problem is not None:
+            malformed += 1
+            all_well_formed = False
+        if shape is not None:
+            shapes.append(shape)
+        if size is not None:
+            sizes.append(size)
+        if location is not None:
+            locations.append(location)
+        if shape is None or size is None or location is None:
+            all_well_formed = False
+            continue
+        undirected.append((shape, size, location))
+        direction = hole.direction_class()
+        if direction is None:
+            all_well_formed = False
+        else:
+            directed.append((shape, size, location, direction))
+    return shapes, sizes, locations, undirected, directed, malformed, all_well_formed
 
 
 def hole_counts(
@@ -113,9 +130,15 @@ def hole_counts(
 ) -> dict[str, int]:
     """The pooled counts of the hole metrics for one answer (``directed=False``: direction not compared)."""
     g = len(truth)
-    matched = _matched(truth, listed, directed)
+    shapes, sizes, locations, undirected_keys, directed_keys, malformed, all_well_formed = _listed_fields(listed)
+    true_directed = [(h.shape, h.size, h.location, h.direction) for h in truth]
+    directed_matched = _overlap(true_directed, directed_keys)
+    if directed:
+        matched = directed_matched
+    else:
+        matched = _overlap([(h.shape, h.size, h.location) for h in truth], undirected_keys)
     field_denominator = g + max(0, len(listed) - g)
-    counts = {
+    return {
         "holes_true": g,
         "holes_declared": declared,
         "holes_listed": len(listed),
@@ -126,23 +149,21 @@ def hole_counts(
         "extra": int(declared > g),
         "missing": int(declared < g),
         "holes_exact": int(declared == g and matched == g),
-        "malformed_holes": sum(h.problem is not None for h in listed),
+        "malformed_holes": malformed,
+        "shape_matched": _overlap([h.shape for h in truth], shapes),
+        "size_matched": _overlap([h.size for h in truth], sizes),
+        "location_matched": _overlap([h.location for h in truth], locations),
+        "direction_matched": _direction_matches(truth, listed) if directed else 0,
+        "directed_holes_matched": directed_matched,
+        "directed_holes_exact": int(declared == g and directed_matched == g),
+        # the listed holes are exactly the true ones: every one well formed, no location twice, the same multiset
+        "holes_listed_exactly": int(
+            declared == g
+            and all_well_formed
+            and len({key[2] for key in directed_keys}) == len(listed)
+            and len(listed) == g == directed_matched
+        ),
     }
-    for field in ("shape", "size", "location"):
-        values = (v for v in (getattr(h, field) for h in listed) if v is not None)
-        counts[f"{field}_matched"] = _overlap((getattr(h, field) for h in truth), values)
-    counts["direction_matched"] = _direction_matches(truth, listed) if directed else 0
-    directed_matched = matched if directed else _matched(truth, listed, True)
-    counts["directed_holes_matched"] = directed_matched
-    counts["directed_holes_exact"] = int(declared == g and directed_matched == g)
-    well_formed = [h.to_hole() for h in listed]
-    counts["holes_listed_exactly"] = int(
-        declared == g
-        and all(h is not None for h in well_formed)
-        and len({h.location for h in well_formed if h is not None}) == len(listed)
-        and len(well_formed) == len(truth) == _overlap(well_formed, truth)  # the same multiset of holes
-    )
-    return counts
 
 
 def _values(counts: dict[str, int]) -> dict[str, float | None]:
