@@ -260,3 +260,54 @@ def test_a_circle_or_square_takes_any_direction_without_being_malformed(directio
         answer = parse_prediction(_reply([{"shape": shape, "size": "small", "direction": direction, "location": 4}]))
         assert isinstance(answer, PredictionAnswer) and answer.result_holes[0].problem is None
         assert answer.holes() == [Hole(Shape(shape), Size.SMALL, 0, 4)]
+
+
+@pytest.mark.parametrize("order", [(1, 1.0, True), (True, 1.0, 1), (1.0, True, 1)])
+def test_equal_values_of_other_types_are_read_by_their_own_type(order: tuple[Any, ...]) -> None:
+    # 1 == 1.0 == True, but only the integer is a location: a hole read before must not answer for another
+    read = {}
+    for location in order:
+        answer = parse_prediction(_reply([{"shape": "star", "size": "small", "direction": 90, "location": location}]))
+        assert isinstance(answer, PredictionAnswer)
+        read[repr(location)] = answer.result_holes[0].location
+    assert read == {"1": 1, "1.0": None, "True": None}
+
+
+_FIELD_VALUES = st.sampled_from(
+    ["circle", "Star ", "ellipse", "blob", "small", "LARGE", 0, 90, 270, 45, "0, 180", None, "", 5, "7", 33, 1.0,
+     True, [0, 1, 1], {"x": 1}]
+)  # fmt: skip
+_REPLY_OBJECTS = st.dictionaries(
+    st.sampled_from(["totalNumberofHoles", "total_holes", "unfoldingTypes", "unfolding", "resultHoles", "other"]),
+    st.one_of(
+        _FIELD_VALUES,
+        st.lists(st.one_of(_FIELD_VALUES, st.sampled_from(["H1-F", "h2-b", " D1-F "]))),
+        st.lists(
+            st.one_of(
+                st.dictionaries(st.sampled_from(["shape", "Size", "direction", "location", "problem"]), _FIELD_VALUES),
+                _FIELD_VALUES,
+            ),
+            max_size=6,
+        ),
+    ),
+)
+
+
+@given(_REPLY_OBJECTS)
+def test_a_reply_reads_as_its_validation_by_the_answer_model(data: dict[str, Any]) -> None:
+    """The reader builds answers without a validation pass; they equal what validating the same object gives."""
+    from foldbench.tasks.mentalblackboard.answers import _PREDICTION_KEYS, _normalise_keys
+
+    parsed = parse_prediction(json.dumps(data))
+    try:
+        validated: PredictionAnswer | None = PredictionAnswer.model_validate(_normalise_keys(data, _PREDICTION_KEYS))
+    except ValueError:
+        validated = None
+    if validated is None:
+        assert isinstance(parsed, ParseFailure) and parsed.kind == "schema"
+        return
+    assert isinstance(parsed, PredictionAnswer)
+    assert parsed == validated and parsed.model_fields_set == validated.model_fields_set
+    assert parsed.model_dump_json() == validated.model_dump_json()
+    for ours, theirs in zip(parsed.result_holes, validated.result_holes, strict=True):
+        assert ours == theirs and ours.model_fields_set == theirs.model_fields_set

@@ -19,6 +19,7 @@ rectangle) given as ``"0, 180"``, an empty direction for circle and square, loca
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from pydantic import (
@@ -76,10 +77,16 @@ def _step_code(value: Any) -> str:
     return value.strip() if isinstance(value, str) else str(value)
 
 
+@lru_cache(maxsize=1024)
+def _text_step_code(value: str) -> str:
+    return _step_code(value)
+
+
 def _step_codes(value: Any) -> list[str]:
+    """Every step normalised by :func:`_step_code` (a step given as text is read once per spelling)."""
     if not isinstance(value, list):
         raise ValueError("must be a list of fold codes")
-    return [_step_code(code) for code in value]
+    return [_text_step_code(code) if type(code) is str else _step_code(code) for code in value]
 
 
 def _read_location(value: Any) -> int:
@@ -203,14 +210,30 @@ class HoleAnswer(BaseModel):
         return None if direction is None else Hole(self.shape, self.size, direction, self.location)
 
 
+_PLAIN_VALUES = (str, int, type(None))
+"""The types of the hole fields that are remembered: equal values of these types are read alike (unlike ``1``,
+``1.0`` and ``True``, which are equal but read differently)."""
+
+
+def _hole_answer(data: Any) -> HoleAnswer:
+    """One listed hole, read by :func:`_read_hole` (which gives every field its type, so the hole is built without
+    a second validation); a hole given as an object of plain strings, integers and nulls is read once per
+    spelling and the frozen answer reused (replies list holes from a small set)."""
+    if type(data) is dict and all(type(key) is str and type(value) in _PLAIN_VALUES for key, value in data.items()):
+        return _plain_hole_answer(tuple(data.items()))
+    return HoleAnswer.model_construct(**_read_hole(data))
+
+
+@lru_cache(maxsize=4096)
+def _plain_hole_answer(fields: tuple[tuple[str, str | int | None], ...]) -> HoleAnswer:
+    return HoleAnswer.model_construct(**_read_hole(dict(fields)))
+
+
 def _holes(value: Any) -> Any:
-    """The listed holes, each read by :func:`_read_hole` (which gives every field its type, so the hole is built
-    without a second validation)."""
+    """The listed holes, each read by :func:`_hole_answer`."""
     if not isinstance(value, list):
         raise ValueError("must be a list of holes")
-    return [
-        hole if isinstance(hole, HoleAnswer) else HoleAnswer.model_construct(**_read_hole(hole)) for hole in value
-    ]
+    return [hole if isinstance(hole, HoleAnswer) else _hole_answer(hole) for hole in value]
 
 
 def _readable_count(value: Any) -> int | None:
@@ -285,17 +308,45 @@ def _parse(text: str, model: type[BaseModel], aliases: dict[str, str]) -> BaseMo
     data = last_json_object(text)
     if isinstance(data, ParseFailure):
         return data
+    return _validated(text, _normalise_keys(data, aliases), model)
+
+
+def _validated(text: str, data: dict[str, Any], model: type[BaseModel]) -> BaseModel | ParseFailure:
     try:
-        return model.model_validate(_normalise_keys(data, aliases))
+        return model.model_validate(data)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         return ParseFailure("schema", f"{where}: {first['msg']}" if where else first["msg"], excerpt(text))
 
 
+def _prediction_of(data: dict[str, Any]) -> PredictionAnswer | None:
+    """The answer an object with a hole list makes, read by the same field readers as
+    :class:`PredictionAnswer`'s validators, without a validation pass over what they return (None for an object
+    without a hole list: its validation words the failure)."""
+    holes = data.get("result_holes")
+    if not isinstance(holes, list):
+        return None
+    fields: dict[str, Any] = {}
+    if "total_holes" in data:
+        fields["total_holes"] = _readable_count(data["total_holes"])
+    if "unfolding" in data:
+        unfolding = data["unfolding"]
+        fields["unfolding"] = _step_codes(unfolding) if isinstance(unfolding, list) else []
+    fields["result_holes"] = _holes(holes)
+    return PredictionAnswer.model_construct(**fields)
+
+
 def parse_prediction(text: str) -> PredictionAnswer | ParseFailure:
     """Read a reply to a prediction-type prompt."""
-    return _parse(text, PredictionAnswer, _PREDICTION_KEYS)  # type: ignore[return-value]
+    data = last_json_object(text)
+    if isinstance(data, ParseFailure):
+        return data
+    normalised = _normalise_keys(data, _PREDICTION_KEYS)
+    answer = _prediction_of(normalised)
+    if answer is not None:
+        return answer
+    return _validated(text, normalised, PredictionAnswer)  # type: ignore[return-value]
 
 
 def parse_planning(text: str) -> PlanningAnswer | ParseFailure:
