@@ -101,12 +101,15 @@ RayAddressOption = Annotated[
 def run_eval(config: EvalConfig) -> tuple[str, RunSummary]:
     """:func:`foldbench.harness.evaluation.run_dataset` of ``config`` with a progress bar, through the executor its
     options name; ``config.data`` may be an ``--format hf`` export (read as the dataset it came from)."""
-    from foldbench.export.hf_read import dataset_directory
     from foldbench.harness.evaluation import run_dataset
     from foldbench.integrations.executors import executor_for
-    from foldbench.tasks import resolve
+    from foldbench.tasks.dataset import MANIFEST_FILE
 
-    config = replace(config, data=dataset_directory(config.data, resolve(config.task)))
+    if not (config.data / MANIFEST_FILE).exists() and config.data.is_dir():  # perhaps an export: its reader decides
+        from foldbench.export.hf_read import dataset_directory
+        from foldbench.tasks import resolve
+
+        config = replace(config, data=dataset_directory(config.data, resolve(config.task)))
     bars = _Bars()
     try:
         with executor_for(config.options) as executor:

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
     import aiohttp
+    import yarl
 
 __all__ = ["ConnectError", "ConnectionPool", "DroppedError", "HttpError", "PayloadError", "Reply"]
 
@@ -71,6 +72,7 @@ class ConnectionPool:
         import aiohttp
 
         self.origin = f"{parts.scheme}://{parts.netloc}"
+        self._urls: dict[str, yarl.URL] = {}  # each path's URL, parsed once (aiohttp parses a string on every request)
         # No connection limit of its own (the harness bounds how many requests are in flight) and no timeout of its
         # own (the adapter bounds each attempt as a whole).
         self._session: aiohttp.ClientSession | None = aiohttp.ClientSession(
@@ -88,11 +90,15 @@ class ConnectionPool:
             ConnectError, DroppedError, PayloadError: see the module docstring.
         """
         import aiohttp
+        import yarl
 
         if self._session is None:
             raise DroppedError("the connection pool is closed")
         try:
-            async with self._session.post(self.origin + path, data=body) as response:
+            url = self._urls.get(path)
+            if url is None:
+                url = self._urls[path] = yarl.URL(self.origin + path)
+            async with self._session.post(url, data=body) as response:
                 headers = {name.lower(): value for name, value in response.headers.items()}
                 chunks: list[bytes] = []
                 size = 0

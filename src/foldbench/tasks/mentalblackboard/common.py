@@ -22,7 +22,6 @@ from foldbench.tasks.mentalblackboard.answers import PredictionAnswer, parse_pre
 from foldbench.tasks.mentalblackboard.knobs import PictureKnobs
 from foldbench.tasks.mentalblackboard.measures import BREAKDOWNS, PREDICTION_METRICS, mentalblackboard_spec
 from foldbench.tasks.mentalblackboard.preset import PAPER_SHAPES
-from foldbench.tasks.mentalblackboard.published import record_count, record_draw
 from foldbench.tasks.mentalblackboard.sampling import hole_from_dict, hole_to_dict
 from foldbench.tasks.mentalblackboard.scoring import score_prediction
 from foldbench.tasks.task_base import TaskBase
@@ -165,6 +164,8 @@ class MentalBlackboardTask(TaskBase):
         knobs = self.checked_knobs(knobs, modalities).given()
         size, fps = picture_knobs(knobs)
         records = knobs.get("records")
+        if records:  # the published records' reader, imported only to generate from them
+            from foldbench.tasks.mentalblackboard.published import record_count, record_draw
         if records and n > (count := record_count(self.name, records)):
             raise InvalidKnobError(f"{self.id}: the records file makes {count} items, not {n}")
         for index in range(start, n):

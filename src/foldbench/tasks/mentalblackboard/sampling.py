@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from foldbench.pft.actions import Action, Fold, Rotation
@@ -100,8 +100,22 @@ _SIZE_OF = {size.value: size for size in Size}
 
 
 def hole_from_dict(data: dict[str, Any]) -> Hole:
-    """The inverse of :func:`hole_to_dict`."""
-    shape, size = data["shape"], data["size"]
+    """The inverse of :func:`hole_to_dict` (a hole stored as item data, its fields plain strings and integers, is
+    built once and the frozen hole reused: an item's holes are scored at every asking)."""
+    shape, size, direction, location = data["shape"], data["size"], data["direction"], data["location"]
+    if type(shape) is str and type(size) is str and type(direction) is int and type(location) is int:
+        return _stored_hole(shape, size, direction, location)
+    return _hole(shape, size, direction, location)
+
+
+def _hole(shape: Any, size: Any, direction: Any, location: Any) -> Hole:
     shape = _SHAPE_OF[shape] if type(shape) is str and shape in _SHAPE_OF else Shape(shape)
     size = _SIZE_OF[size] if type(size) is str and size in _SIZE_OF else Size(size)
-    return Hole(shape, size, int(data["direction"]), int(data["location"]))
+    return Hole(shape, size, int(direction), int(location))
+
+
+@lru_cache(maxsize=4096)
+def _stored_hole(shape: str, size: str, direction: int, location: int) -> Hole:
+    """:func:`_hole` of plain values, remembered (valid holes are 9 shapes × 2 sizes × 4 directions × 32
+    locations; a value that makes no hole raises and is not remembered)."""
+    return _hole(shape, size, direction, location)
