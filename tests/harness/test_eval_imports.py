@@ -1,6 +1,7 @@
 """What a fresh ``foldbench eval`` process imports for a MentalBlackboard text dataset and a model over HTTP: only
 the text path (no imaging, template, plotting, JIT, environment, columnar or geometry library, no other family's
-engine, no metrics or report writer)."""
+engine, no metrics or report writer; with stderr not a terminal no console library, since no progress bar is
+drawn; no export reader for a dataset directory; no reader of published records; no process pool)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from tests.support.cli import fresh_run_modules
 
 HEAVY_LIBRARIES = {
     "PIL", "jinja2", "matplotlib", "numba", "llvmlite", "gymnasium", "pyarrow", "shapely", "numpy",
-    "imageio", "av", "scipy", "transformers", "torch", "ray",
+    "imageio", "av", "scipy", "transformers", "torch", "ray", "rich", "multiprocessing",
 }  # fmt: skip
 """aiohttp is not among them: it is the transport of the very requests this eval sends."""
 
@@ -34,12 +35,16 @@ FOREIGN_PACKAGES = (
     "foldbench.harness.stats",
     "foldbench.harness.report",
     "foldbench.text.prompts",
+    "foldbench.export",  # the Hugging Face export reader: --data is a dataset directory
+    "foldbench.tasks.mentalblackboard.published",  # the published records: only generating from them reads them
+    "foldbench.pft.records",
 )
 
 
 def _fresh_eval(dataset: Path, db: Path, base_url: str) -> tuple[Any, set[str], str]:
     env = {**os.environ, "PYTHONPATH": str(Path(foldbench.__file__).parents[1])}
-    env.pop("OPENAI_API_KEY", None)
+    for name in ("OPENAI_API_KEY", "FORCE_COLOR", "TTY_COMPATIBLE"):  # stderr is a pipe, and nothing says otherwise
+        env.pop(name, None)
     args = ["eval", "-t", "mentalblackboard/prediction", "-d", str(dataset), "-m", "openai:bench", "--base-url",
             base_url, "--modality", "text", "--db", str(db)]  # fmt: skip
     return fresh_run_modules(args, env)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Generator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,6 +134,8 @@ def local_items(job: GenerationJob) -> Generator[GeneratedItem]:
         (job.task_id, job.seed, start, min(job.n, start + size), job.modalities, job.knobs)
         for start in range(0, job.n, size)
     ]
+    from concurrent.futures import ProcessPoolExecutor  # (multiprocessing is imported only to generate in parallel)
+
     with ProcessPoolExecutor(max_workers=job.workers) as pool:
         for generated in pool.map(_generate_chunk, chunks):
             yield from generated
