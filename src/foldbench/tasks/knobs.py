@@ -69,7 +69,8 @@ class Knobs(BaseModel):
     import would cost each command that never lists knobs, such as an evaluation, tens of milliseconds).
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=False)
+    # each schema's validator is built when knobs are first validated (an evaluation never validates any)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=False, defer_build=True)
 
     def given(self) -> dict[str, Any]:
         """The knobs that were set explicitly, as plain values (tuples as lists)."""

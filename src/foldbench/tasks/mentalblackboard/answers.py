@@ -278,7 +278,7 @@ class PredictionAnswer(BaseModel):
 class PlanningAnswer(BaseModel):
     """Planning: the folds and the holes punched after them."""
 
-    model_config = ConfigDict(frozen=True, extra="ignore")
+    model_config = ConfigDict(frozen=True, extra="ignore", defer_build=True)  # built when a plan is first read
 
     folds: list[str]
     initial_holes: list[HoleAnswer]
