@@ -210,23 +210,24 @@ class HoleAnswer(BaseModel):
         return None if direction is None else Hole(self.shape, self.size, direction, self.location)
 
 
-_PLAIN_VALUES = (str, int, type(None))
-"""The types of the hole fields that are remembered: equal values of these types are read alike (unlike ``1``,
-``1.0`` and ``True``, which are equal but read differently)."""
-
-
 def _hole_answer(data: Any) -> HoleAnswer:
     """One listed hole, read by :func:`_read_hole` (which gives every field its type, so the hole is built without
-    a second validation); a hole given as an object of plain strings, integers and nulls is read once per
-    spelling and the frozen answer reused (replies list holes from a small set)."""
-    if type(data) is dict and all(type(key) is str and type(value) in _PLAIN_VALUES for key, value in data.items()):
-        return _plain_hole_answer(tuple(data.items()))
+    a second validation); a hole given as an object of hashable values is read once per spelling and the frozen
+    answer reused (replies list holes from a small set)."""
+    if type(data) is dict:
+        values = tuple(data.values())
+        try:  # the types are part of the key: 1, 1.0 and True are equal but read differently
+            return _remembered_hole_answer(tuple(data), tuple(map(type, data)), values, tuple(map(type, values)))
+        except TypeError:  # an unhashable value (a list, an object): read as it is
+            pass
     return HoleAnswer.model_construct(**_read_hole(data))
 
 
 @lru_cache(maxsize=4096)
-def _plain_hole_answer(fields: tuple[tuple[str, str | int | None], ...]) -> HoleAnswer:
-    return HoleAnswer.model_construct(**_read_hole(dict(fields)))
+def _remembered_hole_answer(
+    keys: tuple[Any, ...], key_types: tuple[type, ...], values: tuple[Any, ...], value_types: tuple[type, ...]
+) -> HoleAnswer:
+    return HoleAnswer.model_construct(**_read_hole(dict(zip(keys, values, strict=True))))
 
 
 def _holes(value: Any) -> Any:
