@@ -53,6 +53,8 @@ def _overlap(a: Iterable[Hashable], b: Iterable[Hashable]) -> int:
     unpaired: dict[Hashable, int] = {}
     for value in b:
         unpaired[value] = unpaired.get(value, 0) + 1
+    if not unpaired:
+        return 0
     pairs = 0
     for value in a:
         left = unpaired.get(value)
@@ -131,12 +133,11 @@ def hole_counts(
     """The pooled counts of the hole metrics for one answer (``directed=False``: direction not compared)."""
     g = len(truth)
     shapes, sizes, locations, undirected_keys, directed_keys, malformed, all_well_formed = _listed_fields(listed)
-    true_directed = [(h.shape, h.size, h.location, h.direction) for h in truth]
-    directed_matched = _overlap(true_directed, directed_keys)
+    directed_matched = _overlap(((h.shape, h.size, h.location, h.direction) for h in truth), directed_keys)
     if directed:
         matched = directed_matched
     else:
-        matched = _overlap([(h.shape, h.size, h.location) for h in truth], undirected_keys)
+        matched = _overlap(((h.shape, h.size, h.location) for h in truth), undirected_keys)
     field_denominator = g + max(0, len(listed) - g)
     return {
         "holes_true": g,
@@ -150,10 +151,10 @@ def hole_counts(
         "missing": int(declared < g),
         "holes_exact": int(declared == g and matched == g),
         "malformed_holes": malformed,
-        "shape_matched": _overlap([h.shape for h in truth], shapes),
-        "size_matched": _overlap([h.size for h in truth], sizes),
-        "location_matched": _overlap([h.location for h in truth], locations),
-        "direction_matched": _direction_matches(truth, listed) if directed else 0,
+        "shape_matched": _overlap((h.shape for h in truth), shapes),
+        "size_matched": _overlap((h.size for h in truth), sizes),
+        "location_matched": _overlap((h.location for h in truth), locations),
+        "direction_matched": _direction_matches(truth, listed) if directed and listed else 0,
         "directed_holes_matched": directed_matched,
         "directed_holes_exact": int(declared == g and directed_matched == g),
         # the listed holes are exactly the true ones: every one well formed, no location twice, the same multiset
