@@ -134,6 +134,7 @@ def main() -> None:
     args = parser.parse_args()
     sources = [path.resolve() for path in args.src]
     results: dict[Path, list[Measured]] = {src: [] for src in sources}
+    load_at_start = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         dataset = root / "data"
@@ -153,7 +154,8 @@ def main() -> None:
     print(
         f"fresh `foldbench eval` process, {args.items} {TASK} text items, local endpoint answering at once, "
         f"concurrency {args.concurrency}{f', only the first {args.limit} asked' if args.limit else ''}, stderr on "
-        f"{where}, {args.runs} runs each:"
+        f"{where}, {args.runs} runs each; load average {load_at_start:.1f} at the start, "
+        f"{os.getloadavg()[0]:.1f} at the end on {os.cpu_count()} cores:"
     )
     for src, measured in results.items():
         print(f"{src}: {measured[-1].output}")
