@@ -1,6 +1,6 @@
 """Harness speed: overhead per item with the model excluded, and end-to-end items/s against a local endpoint.
 
-Usage: python bench/bench_harness.py [--items 1000] [--runs 3]
+Usage: python bench/bench_harness.py [--items 1000] [--runs 3] [--text-only]
 
 1. Overhead: whole runs through the harness (render, request key with image digests, store lookup, the reply of
    a model that answers at once from a table, parse, score, SQLite commits), one fresh store per run: the median
@@ -9,6 +9,10 @@ Usage: python bench/bench_harness.py [--items 1000] [--runs 3]
 2. End to end: the OpenAI-compatible adapter against a scripted server on 127.0.0.1, in its own process, that
    answers instantly, concurrency 32; items/s is the median over runs (each run uses a fresh store, so every item
    is requested).
+
+``--text-only`` measures the text overhead alone (a text dataset, no image, multi-turn or end-to-end part): quick
+enough to run two versions alternately, e.g. ``for i in 1 2 3 4 5; do for s in /tmp/before/src src; do
+PYTHONPATH=$s python bench/bench_harness.py --text-only; done; done``.
 """
 
 from __future__ import annotations
@@ -151,12 +155,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--items", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--text-only", action="store_true", help="only the overhead per text item")
     args = parser.parse_args()
+    modalities = ("text",) if args.text_only else ("text", "image")
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         dataset = root / "data"
-        write_dataset("mentalblackboard/prediction", dataset, n=args.items, seed=0, modalities=("text", "image"))
-        for modality in ("text", "image"):
+        write_dataset("mentalblackboard/prediction", dataset, n=args.items, seed=0, modalities=modalities)
+        for modality in modalities:
             _CPU.clear()
             per_item = overhead(dataset, root, modality, args.runs)
             cpu = [seconds / args.items for seconds in _CPU]
@@ -166,6 +172,8 @@ def main() -> None:
                 f"CPU (min {1000 * min(cpu):.2f}, max {1000 * max(cpu):.2f}) over {args.runs} runs of {args.items} "
                 "items"
             )
+        if args.text_only:
+            return
         turns = multi_turn_overhead(root, args.items, args.runs)
         print(
             f"harness overhead per stored turn (multi-turn guessing game, model answering at once): median "
