@@ -1,7 +1,8 @@
 """Every PFP task passes ``foldbench audit``: no blind baseline leaves the 15-35 % band on a few hundred items.
 
-Each task's dataset is generated once per run (``tests/support/datasets.py``), and audited once per process: the
-multi-step audit and the test of what multi-step's options alone give away read the same dataset and report."""
+Each task's dataset is generated once per run (``tests/support/datasets.py``; ``tests/pfp/test_tasks.py`` checks
+its first items) and audited once per process: the multi-step audit and the test of what multi-step's options
+alone give away read the same dataset and report."""
 
 from __future__ import annotations
 
@@ -12,10 +13,9 @@ import pytest
 
 from foldbench.harness.audit import AuditReport, audit_dataset
 from foldbench.tasks.pfp import TASKS, MissingStepTask
-from tests.support.datasets import shared_dataset
+from tests.support.datasets import PFP_AUDIT_ITEMS, pfp_audit_recipe, shared_datasets
 
-ITEMS = 240
-SEED = 4242
+ITEMS = PFP_AUDIT_ITEMS
 OPTIONS_GIVE_AWAY = pytest.mark.xfail(
     strict=True,
     reason="multi-step's options are three nested steps of one folding and one other step; the answer never is "
@@ -30,7 +30,7 @@ def _audit(dataset: Path) -> AuditReport:
 
 def _report(factory: pytest.TempPathFactory, task_id: str) -> AuditReport:
     """The audit of the task's 240-item image dataset of seed 4242 (read-only, shared)."""
-    return _audit(shared_dataset(factory, task_id, n=ITEMS, seed=SEED, modalities=("image",)))
+    return _audit(shared_datasets(factory, {task_id: pfp_audit_recipe(task_id)})[task_id])
 
 
 @pytest.mark.parametrize(
