@@ -14,8 +14,11 @@ from foldbench.pfp.cube import (
     RIGHT,
     ROTATIONS,
     TOP,
+    VISIBLE,
     Cube,
     Net,
+    all_views,
+    canonical_up,
     fold_net,
     labellings,
     layout_variants,
@@ -167,6 +170,50 @@ def test_every_orientation_is_consistent_and_asymmetric_cubes_show_24_views(net:
     assert all(view_consistent(cube, v) for v in views)
     if all(PATTERN_ORDERS[p] == 1 for p in net.patterns):
         assert len(set(views)) == 24
+
+
+def _turned_by_definition(cube: Cube, rotation: tuple) -> Cube:
+    """The cube turned the slow, plain way: every face and its up vector multiplied by the rotation matrix."""
+    def times(v: tuple) -> tuple:
+        return tuple(sum(rotation[i][k] * v[k] for k in range(3)) for i in range(3))
+
+    moved = {times(n): (pattern, times(up)) for n, (pattern, up) in zip(NORMALS, cube.faces, strict=True)}
+    return Cube(tuple((moved[n][0], canonical_up(moved[n][1], cube.orders[moved[n][0]])) for n in NORMALS),
+                cube.orders)
+
+
+def _seen_by_definition(cube: Cube) -> tuple:
+    """The visible faces read the plain way: the fewest quarter turns, from screen-up, that show each face's up."""
+    screen_up = {FRONT: (0, 1, 0), TOP: (0, 0, -1), RIGHT: (0, 1, 0)}
+    seen = []
+    for normal in VISIBLE:
+        pattern, up = cube.face(normal)
+        pointing, turns = screen_up[normal], 0
+        while canonical_up(pointing, cube.orders[pattern]) != up:
+            n, turns = normal, turns + 1
+            assert turns < 4, f"no turn of the face {normal} shows its up vector {up}"
+            pointing = (n[1] * pointing[2] - n[2] * pointing[1], n[2] * pointing[0] - n[0] * pointing[2],
+                        n[0] * pointing[1] - n[1] * pointing[0])
+        seen.append((pattern, turns))
+    return tuple(seen)
+
+
+@settings(max_examples=40, deadline=None)
+@given(nets, st.lists(st.integers(0, 23), min_size=1, max_size=4))
+def test_turning_and_viewing_agree_with_the_plain_matrix_definitions(net: Net, turns: list[int]) -> None:
+    cube = fold_net(net, PATTERN_ORDERS)
+    for turn in turns:  # turned cubes carry canonical up vectors of every pattern symmetry in every face
+        cube = rotate_cube(cube, ROTATIONS[turn])
+    for rotation in ROTATIONS:
+        assert rotate_cube(cube, rotation) == _turned_by_definition(cube, rotation)
+        assert view_of(rotate_cube(cube, rotation)) == _seen_by_definition(_turned_by_definition(cube, rotation))
+    views = {_seen_by_definition(_turned_by_definition(cube, rotation)) for rotation in ROTATIONS}
+    assert all_views(cube) == views
+    assert all(view_consistent(cube, view) for view in views)
+    front, top, right = next(iter(views))
+    assert view_consistent(cube, (front, top, (right[0], (right[1] + 1) % 4))) == (
+        (front, top, (right[0], (right[1] + 1) % 4)) in views
+    )
 
 
 def test_a_view_with_a_turned_face_is_not_consistent() -> None:

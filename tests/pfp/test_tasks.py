@@ -15,6 +15,7 @@ from foldbench.pfp import ENGINE_VERSION
 from foldbench.pfp.errors import PfpGenerationError, PfpKnobError
 from foldbench.tasks.base import ImagePart, Item, ParseFailure, Task, TextPart
 from foldbench.tasks.choice import LETTERS, Choice
+from foldbench.tasks.dataset import read_items
 from foldbench.tasks.pfp import (
     TASKS,
     FinalFoldTask,
@@ -25,13 +26,17 @@ from foldbench.tasks.pfp import (
     split_of,
 )
 from foldbench.tasks.registry import make, task_ids
+from tests.support.datasets import pfp_audit_recipe, shared_datasets
 
 PER_TASK = 80
 
 
 @pytest.fixture(scope="module")
-def generated() -> dict[str, tuple[object, list[Item]]]:
-    return {cls.id: (cls(), list(cls().generate(PER_TASK, 2026))) for cls in TASKS}
+def generated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[object, list[Item]]]:
+    """The first items of each task's audit dataset (generated once per run, shared with the audit tests), as read
+    back from its items.jsonl, each task with a fresh engine (nothing remembered from generating them)."""
+    datasets = shared_datasets(tmp_path_factory, {cls.id: pfp_audit_recipe(cls.id) for cls in TASKS})
+    return {cls.id: (cls(), read_items(datasets[cls.id])[:PER_TASK]) for cls in TASKS}
 
 
 def _check(task: object, item: Item) -> None:

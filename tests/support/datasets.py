@@ -98,3 +98,13 @@ def shared_dataset(
     """``write_dataset(task_id, ..., n=n, seed=seed, modalities=modalities, knobs=knobs)``, once per run."""
     recipe = Recipe(task_id, n, seed, modalities, knobs or {})
     return shared_datasets(factory, {0: recipe})[0]
+
+
+PFP_AUDIT_ITEMS = 240
+PFP_AUDIT_SEED = 4242
+
+
+def pfp_audit_recipe(task_id: str) -> Recipe:
+    """The 240-item image dataset of seed 4242 of a PFP task: audited whole by ``tests/pfp/test_audit_pfp.py``,
+    its first items checked by ``tests/pfp/test_tasks.py`` (so the run generates it once for both)."""
+    return Recipe(task_id, PFP_AUDIT_ITEMS, PFP_AUDIT_SEED, ("image",))

@@ -274,6 +274,25 @@ class AuditReport:
 # ---- features -------------------------------------------------------------------------------------------------
 
 
+FEW_COLOURS = 1024
+"""Pictures with at most this many distinct colours are counted colour by colour, not pixel by pixel."""
+
+
+def _colour_counts(rgb: Image.Image, bins: int) -> np.ndarray:
+    """How many pixels of an RGB picture fall in each bin of the quantised colour cube (``float32``); a picture
+    of few colours (drawings) is counted per colour, which gives the same counts in a fraction of the time."""
+    colours = rgb.getcolors(FEW_COLOURS)
+    if colours is None:
+        pixels = np.asarray(rgb, dtype=np.int32).reshape(-1, 3)
+        weights = None
+    else:
+        pixels = np.array([colour for _, colour in colours], dtype=np.int32).reshape(-1, 3)
+        weights = np.array([count for count, _ in colours], dtype=np.float64)
+    levels = pixels * HISTOGRAM_LEVELS // 256
+    codes = (levels[:, 0] * HISTOGRAM_LEVELS + levels[:, 1]) * HISTOGRAM_LEVELS + levels[:, 2]
+    return np.bincount(codes, weights=weights, minlength=bins).astype(np.float32)
+
+
 def _load(paths: Sequence[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Grey squares (fine and coarse), ink and dark-ink masks, and colour histograms of option pictures."""
     greys, coarse, inks, darks, histograms = [], [], [], [], []
@@ -290,9 +309,7 @@ def _load(paths: Sequence[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
         square = np.asarray(grey.resize((MASK_SIZE, MASK_SIZE), Image.Resampling.NEAREST))
         inks.append(square < WHITE_LEVEL)
         darks.append(square < DARK_LEVEL)
-        pixels = np.asarray(rgb, dtype=np.int32).reshape(-1, 3) * HISTOGRAM_LEVELS // 256
-        codes = (pixels[:, 0] * HISTOGRAM_LEVELS + pixels[:, 1]) * HISTOGRAM_LEVELS + pixels[:, 2]
-        histogram = np.bincount(codes, minlength=bins).astype(np.float32)
+        histogram = _colour_counts(rgb, bins)
         histograms.append(histogram / max(1.0, float(histogram.sum())))
     return (
         np.stack([g.ravel() for g in greys]),

@@ -88,7 +88,9 @@ def _mul(a: Rotation, b: Rotation) -> Rotation:
 
 
 def _apply(rotation: Rotation, v: Vector) -> Vector:
-    return tuple(sum(rotation[i][k] * v[k] for k in range(3)) for i in range(3))  # type: ignore[return-value]
+    (a, b, c), (d, e, f), (g, h, i) = rotation
+    x, y, z = v
+    return (a * x + b * y + c * z, d * x + e * y + f * z, g * x + h * y + i * z)
 
 
 def _cross(a: Vector, b: Vector) -> Vector:
@@ -154,11 +156,27 @@ def rotate_cube(cube: Cube, rotation: Rotation) -> Cube:
     >>> rotate_cube(cube, ROTATIONS[0]) == cube
     True
     """
-    moved = {
-        _apply(rotation, n): (pattern, _apply(rotation, up))
-        for n, (pattern, up) in zip(NORMALS, cube.faces, strict=True)
-    }
-    return _make_cube(moved, cube.orders)
+    orders = cube.orders
+    faces: list[tuple[int, Vector]] = [(0, (0, 0, 0))] * len(NORMALS)
+    for target, (pattern, up) in zip(_targets(rotation), cube.faces, strict=True):
+        faces[target] = (pattern, canonical_up(_apply(rotation, up), orders[pattern]))
+    return Cube(tuple(faces), orders)
+
+
+@cache
+def _targets(rotation: Rotation) -> tuple[int, ...]:
+    """For each normal of :data:`NORMALS`, the index of the normal ``rotation`` carries it to."""
+    targets = tuple(NORMALS.index(_apply(rotation, n)) for n in NORMALS)
+    if len(set(targets)) != len(NORMALS):
+        raise ValueError(f"{rotation} is not a rotation of the cube")
+    return targets
+
+
+@cache
+def _sources(rotation: Rotation) -> tuple[int, ...]:
+    """For each face of :data:`VISIBLE`, the index in :data:`NORMALS` of the face ``rotation`` brings there."""
+    targets = _targets(rotation)
+    return tuple(targets.index(NORMALS.index(normal)) for normal in VISIBLE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,9 +263,25 @@ def view_of(cube: Cube) -> View:
     seen = []
     for normal in VISIBLE:
         pattern, up = cube.face(normal)
-        order = cube.orders[pattern]
-        turn = next(t for t in range(4) if canonical_up(_turn(normal, _SCREEN_UP[normal], t), order) == up)
-        seen.append((pattern, turn))
+        seen.append((pattern, _screen_turn(normal, up, cube.orders[pattern])))
+    return tuple(seen)  # type: ignore[return-value]
+
+
+@cache
+def _screen_turn(normal: Vector, up: Vector, order: int) -> int:
+    """The quarter turns (counter-clockwise from screen-up, the fewest) that bring a pattern of symmetry ``order``
+    on the visible face ``normal`` to point along its canonical ``up``."""
+    return next(t for t in range(4) if canonical_up(_turn(normal, _SCREEN_UP[normal], t), order) == up)
+
+
+def _rotated_view(cube: Cube, rotation: Rotation) -> View:
+    """``view_of(rotate_cube(cube, rotation))``, reading only the three faces that end up visible."""
+    seen = []
+    orders = cube.orders
+    for normal, source in zip(VISIBLE, _sources(rotation), strict=True):
+        pattern, up = cube.faces[source]
+        order = orders[pattern]
+        seen.append((pattern, _screen_turn(normal, canonical_up(_apply(rotation, up), order), order)))
     return tuple(seen)  # type: ignore[return-value]
 
 
@@ -258,7 +292,7 @@ def view_consistent(cube: Cube, view: View) -> bool:
     >>> view_consistent(cube, ((0, 0), (1, 0), (2, 0)))
     False
     """
-    return any(view_of(rotate_cube(cube, rotation)) == view for rotation in ROTATIONS)
+    return any(_rotated_view(cube, rotation) == view for rotation in ROTATIONS)
 
 
 def all_views(cube: Cube) -> frozenset[View]:
@@ -267,7 +301,7 @@ def all_views(cube: Cube) -> frozenset[View]:
     >>> len(all_views(Cube(tuple((k, (0, 0, 0)) for k in range(6)), (4,) * 6)))
     24
     """
-    return frozenset(view_of(rotate_cube(cube, rotation)) for rotation in ROTATIONS)
+    return frozenset(_rotated_view(cube, rotation) for rotation in ROTATIONS)
 
 
 def same_cube(first: Cube, second: Cube) -> bool:
