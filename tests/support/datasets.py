@@ -43,6 +43,15 @@ class Recipe:
         write_dataset(self.task_id, out, n=self.n, seed=self.seed, modalities=self.modalities, knobs=self.knobs)
 
 
+def every_task_recipe(task_id: str) -> Recipe:
+    """The recipe of the suite's three-item dataset of ``task_id`` (the ``every_task_dataset`` fixture): seed 5,
+    every modality of the task but video (which needs ffmpeg and is covered by its own tests). A module that asks
+    for a few tasks' datasets with these recipes shares them with that fixture."""
+    task = make(task_id)
+    modalities = tuple(m for m in task.modalities if m != "video") or task.modalities[:1]
+    return Recipe(task.id, n=3, seed=5, modalities=modalities)
+
+
 def _run_directory(factory: pytest.TempPathFactory) -> Path:
     """The base temporary directory of this run, the same for all of its xdist workers."""
     base = factory.getbasetemp()
@@ -99,12 +108,3 @@ def shared_dataset(
     """``write_dataset(task_id, ..., n=n, seed=seed, modalities=modalities, knobs=knobs)``, once per run."""
     recipe = Recipe(task_id, n, seed, modalities, knobs or {})
     return shared_datasets(factory, {0: recipe})[0]
-
-
-def every_task_recipe(task_id: str) -> Recipe:
-    """The recipe of the suite's three-item dataset of ``task_id`` (the ``every_task_dataset`` fixture): seed 5,
-    every modality of the task but video (which needs ffmpeg and is covered by its own tests). A module that asks
-    for a few tasks' datasets with these recipes shares them with that fixture."""
-    task = make(task_id)
-    modalities = tuple(m for m in task.modalities if m != "video") or task.modalities[:1]
-    return Recipe(task.id, n=3, seed=5, modalities=modalities)
