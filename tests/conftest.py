@@ -9,25 +9,19 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from foldbench.tasks import make, task_ids
+from foldbench.tasks import task_ids
 from foldbench.testing.fake_openai import FakeOpenAI, Script
-from tests.support.datasets import Recipe, shared_dataset, shared_datasets
+from tests.support.datasets import every_task_recipe, shared_dataset, shared_datasets
 
 # No property test is held to a wall-clock limit (a loaded machine would fail it): speed is measured in bench/.
 settings.register_profile("foldbench", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("foldbench")
 
 
-def _modalities(task_id: str) -> tuple[str, ...]:
-    """Every modality of the task but video (which needs ffmpeg and is covered by its own tests)."""
-    return tuple(m for m in make(task_id).modalities if m != "video") or make(task_id).modalities[:1]
-
-
 @pytest.fixture(scope="session")
 def every_task_dataset(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """A three-item dataset of every registered task (every modality but video); read-only."""
-    recipes = {task_id: Recipe(task_id, n=3, seed=5, modalities=_modalities(task_id)) for task_id in task_ids()}
-    return shared_datasets(tmp_path_factory, recipes)
+    return shared_datasets(tmp_path_factory, {task_id: every_task_recipe(task_id) for task_id in task_ids()})
 
 
 @pytest.fixture(scope="session")
@@ -56,7 +50,6 @@ def fake_openai_server() -> Iterator[Callable[[Script], FakeOpenAI]]:
 
 LONGEST_FIRST = (
     "tests/tasks/origamispace/test_foldability.py",  # the foldability audit: about 200 s, mostly generating items
-    "tests/harness/test_paper_tables.py",
     "tests/crease/test_overlay.py",
     "tests/tasks/origamispace/test_audit_spatial_relationship.py",
     "tests/tasks/test_conformance.py",

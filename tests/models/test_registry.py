@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import types
 
 import pytest
 
@@ -79,6 +80,7 @@ def test_unknown_specs_suggest_a_fix(spec: str, suggestion: str) -> None:
 
 
 def test_transformers_without_the_package_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "transformers", None)
+    monkeypatch.setitem(sys.modules, "torch", types.ModuleType("torch"))  # installed (the real one: seconds to import)
+    monkeypatch.setitem(sys.modules, "transformers", None)  # absent
     with pytest.raises(MissingDependencyError, match=r"pip install 'foldbench\[local\]'"):
         make_model("transformers:/models/tiny")

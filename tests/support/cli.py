@@ -68,3 +68,37 @@ def fresh_run_modules(args: list[str], env: Mapping[str, str]) -> tuple[object, 
                           env=dict(env), timeout=600)  # fmt: skip
     report = json.loads(done.stderr.strip().splitlines()[-1])
     return report["code"], set(report["modules"]), done.stdout + done.stderr
+
+
+_RUN_EACH = """
+import contextlib, io, json, sys
+from foldbench.cli import main
+done = []
+for args in json.loads(sys.argv[1]):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            exec(args, {}) if isinstance(args, str) else main(args)
+            code = 0
+        except SystemExit as stop:
+            if isinstance(stop.code, str):
+                err.write(stop.code + "\\n")
+            code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+    done.append([code, out.getvalue(), err.getvalue()])
+print(json.dumps(done))
+"""
+
+
+def fresh_runs(
+    commands: list[list[str] | str], env: Mapping[str, str], cwd: str | os.PathLike[str]
+) -> list[subprocess.CompletedProcess[str]]:
+    """Run the command line once per entry of ``commands`` (its arguments; a string is Python code, run the same
+    way), one after another in one new interpreter (environment ``env``, working directory ``cwd``): what a fresh
+    process sees on its path, for the price of one start-up. Returns each entry's exit code, stdout and stderr."""
+    done = subprocess.run([sys.executable, "-c", _RUN_EACH, json.dumps(commands)], capture_output=True, text=True,
+                          env=dict(env), cwd=cwd, timeout=600)  # fmt: skip
+    assert done.returncode == 0 and done.stdout, done.stderr
+    results = json.loads(done.stdout.strip().splitlines()[-1])
+    return [subprocess.CompletedProcess(["python", "-c", args] if isinstance(args, str) else ["foldbench", *args],
+                                        code, out, err)
+            for args, (code, out, err) in zip(commands, results, strict=True)]  # fmt: skip

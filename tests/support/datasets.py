@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from foldbench.tasks import make
 from foldbench.tasks.dataset import write_dataset
 
 
@@ -40,6 +41,15 @@ class Recipe:
 
     def write(self, out: Path) -> None:
         write_dataset(self.task_id, out, n=self.n, seed=self.seed, modalities=self.modalities, knobs=self.knobs)
+
+
+def every_task_recipe(task_id: str) -> Recipe:
+    """The recipe of the suite's three-item dataset of ``task_id`` (the ``every_task_dataset`` fixture): seed 5,
+    every modality of the task but video (which needs ffmpeg and is covered by its own tests). A module that asks
+    for a few tasks' datasets with these recipes shares them with that fixture."""
+    task = make(task_id)
+    modalities = tuple(m for m in task.modalities if m != "video") or task.modalities[:1]
+    return Recipe(task.id, n=3, seed=5, modalities=modalities)
 
 
 def _run_directory(factory: pytest.TempPathFactory) -> Path:

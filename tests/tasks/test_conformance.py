@@ -43,9 +43,10 @@ def _generated(task_id: str) -> tuple[Item, ...]:
     return tuple(_generate(_task(task_id)))
 
 
-def _items(task: Task) -> list[Item]:
-    """The task's items, generated once for the module (the tests only read them)."""
-    return list(_generated(task.id))
+def _items(task: Task, shared: dict[str, Path]) -> list[Item]:
+    """A registered task's items from the suite's shared three-item dataset of it (``every_task_dataset``, written
+    once per run), a toy's generated once for the module; the tests only read them."""
+    return read_items(shared[task.id]) if task.id in shared else list(_generated(task.id))
 
 
 def _digests(folder: Path) -> dict[str, str]:
@@ -69,11 +70,12 @@ def datasets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 @pytest.mark.parametrize("task_id", ALL_TASKS)
-def test_the_spec_declares_every_metric_the_scores_carry(task_id: str) -> None:
+def test_the_spec_declares_every_metric_the_scores_carry(task_id: str, every_task_dataset: dict[str, Path]) -> None:
     task = _task(task_id)
     spec = task.spec
     declared = {m.name for m in spec.metrics}
-    for item in _items(task):
+    items = _items(task, every_task_dataset)
+    for item in items:
         assert item.engine_version == spec.engine_version
         for answer in (task.oracle(item), task.parse(item, "no answer")):
             scores = task.score(item, answer)
@@ -81,13 +83,13 @@ def test_the_spec_declares_every_metric_the_scores_carry(task_id: str) -> None:
             for metric in spec.metrics:
                 if metric.kind == "pooled":
                     assert {metric.numerator, metric.denominator} <= set(scores.counts), metric
-    assert set(spec.breakdowns) <= {key for item in _items(task) for key in item.metadata}
+    assert set(spec.breakdowns) <= {key for item in items for key in item.metadata}
 
 
 @pytest.mark.parametrize("task_id", ALL_TASKS)
-def test_a_parse_failure_scores_as_a_failure(task_id: str) -> None:
+def test_a_parse_failure_scores_as_a_failure(task_id: str, every_task_dataset: dict[str, Path]) -> None:
     task = _task(task_id)
-    for item in _items(task):
+    for item in _items(task, every_task_dataset):
         for reply in ("", "I cannot tell.", "{", '{"unexpected": true}'):
             answer = task.parse(item, reply)
             assert isinstance(answer, ParseFailure), (reply, answer)
@@ -95,9 +97,9 @@ def test_a_parse_failure_scores_as_a_failure(task_id: str) -> None:
 
 
 @pytest.mark.parametrize("task_id", task_ids())
-def test_the_oracle_scores_100_percent_through_the_harness(task_id: str, datasets: dict[str, Path],
+def test_the_oracle_scores_100_percent_through_the_harness(task_id: str, every_task_dataset: dict[str, Path],
                                                            tmp_path: Path) -> None:  # fmt: skip
-    task, data = make(task_id), datasets[task_id]
+    task, data = make(task_id), every_task_dataset[task_id]
     items = read_items(data)
     with Store(tmp_path / "runs.db") as store:
         asyncio.run(
@@ -115,7 +117,7 @@ def test_the_oracle_scores_100_percent_on_the_toy_tasks(task: Task, tmp_path: Pa
     with Store(tmp_path / "runs.db") as store:
         asyncio.run(
             evaluate(
-                store=store, run_name="oracle", task=task, dataset_dir=tmp_path, items=_items(task),
+                store=store, run_name="oracle", task=task, dataset_dir=tmp_path, items=_items(task, {}),
                 model=OracleModel(), modality="text",
             )
         )  # fmt: skip

@@ -19,6 +19,7 @@ from foldbench.errors import UnknownNameError
 from foldbench.tasks import registry
 from foldbench.tasks.base import in_default_suite
 from foldbench.tasks.registry import TaskEntry, TaskLoadError, make, register, resolve, runs_in_default_suite
+from tests.support.cli import fresh_runs
 from tests.support.distributions import write_broken_family, write_toy_family
 from tests.support.parity_task import ParityTask
 
@@ -44,10 +45,6 @@ def _python(code: str, *paths: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(PACKAGE.parent), *map(str, paths), env.get("PYTHONPATH", "")])
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
-
-
-def _foldbench(*args: str, paths: tuple[Path, ...] = ()) -> subprocess.CompletedProcess[str]:
-    return _python(f"import sys; from foldbench.cli import main; main({list(args)!r})", *paths)
 
 
 _IMPORT_AND_LIST = """
@@ -225,8 +222,18 @@ def test_entry_points_that_cannot_be_loaded_are_named_in_one_line_errors_and_eve
 ) -> None:
     paths = (write_toy_family(tmp_path / "toy"), write_broken_family(tmp_path / "broken"))
     out = tmp_path / "out"
+    failing = (("ghostfam", "echo"), ("crashfam", "echo"), ("toyfam", "missing"))
+    commands: list[list[str] | str] = [
+        ["tasks"],
+        *(["generate", family, "--task", task, "--out", str(out / task), "-n", "2"] for family, task in failing),
+        ["generate", "toyfam", "--task", "parity", "--out", str(out / "parity"), "-n", "2"],
+    ]
+    # one fresh interpreter runs the commands in turn: the distributions are found on its path as by a new process
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(PACKAGE.parent), *map(str, paths), env.get("PYTHONPATH", "")])
+    listed, *ran, worked = fresh_runs(commands, env, tmp_path)
+    by_task = dict(zip(failing, ran, strict=True))
 
-    listed = _foldbench("tasks", paths=paths)
     assert listed.returncode == 0, listed.stderr
     assert "toyfam/parity-v1\n" in listed.stdout and "pfp/single-step-v2\n" in listed.stdout
     assert "toyfam/missing-v1  (cannot be loaded; see the warning)\n" in listed.stdout
@@ -245,11 +252,10 @@ def test_entry_points_that_cannot_be_loaded_are_named_in_one_line_errors_and_eve
         " of brokenfam 0.1): 'toyfam.parity' has no attribute 'MissingTask'",
     }
     for (family, task), message in cases.items():
-        failed = _foldbench("generate", family, "--task", task, "--out", str(out / task), "-n", "2", paths=paths)
+        failed = by_task[family, task]
         assert failed.returncode == 1, failed.stderr
         assert failed.stderr.strip() == f"error: {message}"
         assert "Traceback" not in failed.stderr and not (out / task).exists()
 
-    worked = _foldbench("generate", "toyfam", "--task", "parity", "--out", str(out / "parity"), "-n", "2", paths=paths)
     assert worked.returncode == 0, worked.stderr
     assert json.loads((out / "parity" / "manifest.json").read_text())["items_written"] == 2
