@@ -98,3 +98,8 @@ def shared_dataset(
     """``write_dataset(task_id, ..., n=n, seed=seed, modalities=modalities, knobs=knobs)``, once per run."""
     recipe = Recipe(task_id, n, seed, modalities, knobs or {})
     return shared_datasets(factory, {0: recipe})[0]
+
+
+FOLDABILITY_AUDIT = Recipe("origamispace/foldability-v2", n=240, seed=4242, modalities=("image",))
+"""The foldability audit's 240 items: ``foldbench audit`` reads them all, and the tests that check the compiler's
+verdicts and the stability of the options read the first few instead of generating items of their own."""
