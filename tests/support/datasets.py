@@ -118,3 +118,8 @@ def pfp_audit_recipe(task_id: str) -> Recipe:
     """The 240-item image dataset of seed 4242 of a PFP task: audited whole by ``tests/pfp/test_audit_pfp.py``,
     its first items checked by ``tests/pfp/test_tasks.py`` (so the run generates it once for both)."""
     return Recipe(task_id, PFP_AUDIT_ITEMS, PFP_AUDIT_SEED, ("image",))
+
+
+FOLDABILITY_AUDIT = Recipe("origamispace/foldability-v2", n=240, seed=4242, modalities=("image",))
+"""The foldability audit's 240 items: ``foldbench audit`` reads them all, and the tests that check the compiler's
+verdicts and the stability of the options read the first few instead of generating items of their own."""

@@ -218,3 +218,14 @@ def test_causal_items_reach_many_sequences() -> None:
     drawn = list(make(CAUSAL).generate(40, 2, modalities=("image",), knobs={"size": 64}))
     counts = Counter(item.metadata["sequence"] for item in drawn)
     assert len(counts) >= 6 and max(counts.values()) <= 20
+
+
+def test_a_state_picture_is_encoded_once_and_as_its_picture_is() -> None:
+    from foldbench.crease.sequences import builtin_sequences
+    from foldbench.tasks.origamibench.pictures import png_bytes, state_picture, state_png
+
+    sequence = builtin_sequences()[0]
+    for fill in (False, True):
+        encoded = state_png(sequence, 1, 64, fill)
+        assert encoded == png_bytes(state_picture(sequence, 1, 64, fill))
+        assert state_png(sequence, 1, 64, fill) is encoded

@@ -220,3 +220,33 @@ def test_where_the_marks_sit_does_not_give_the_answer(items: list[Item]) -> None
             ranks[sorted(distances.values()).index(distances[answer])] += 1
     assert len(nearer) == 20 and sum(nearer) == 10
     assert sum(ranks.values()) == 8 and set(ranks.values()) == {2}
+
+
+def test_task_objects_share_the_built_in_references_and_their_stability(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second task object (as every ``write_dataset`` makes) reuses the built-in states the first one judged,
+    instead of judging their stability again, and makes the same items."""
+    import foldbench.tasks.origamispace.spatial_relationship as module
+
+    knobs = {"kind": "layering", "size": 128}
+    first = list(SpatialRelationshipTask().generate(4, 23, knobs=knobs))
+
+    def judged_again(compiled: object) -> None:
+        raise AssertionError("a built-in state's stability was judged twice")
+
+    monkeypatch.setattr(module, "reference_stability", judged_again)
+    second = SpatialRelationshipTask()
+    assert list(second.generate(4, 23, knobs=knobs)) == first
+    assert second.reference(first[0]) is SpatialRelationshipTask().reference(first[0])
+
+
+def test_the_folded_model_is_drawn_only_for_items_that_show_it(task: SpatialRelationshipTask, items: list[Item],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    import foldbench.crease.render as render
+
+    def not_shown(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the folded model was drawn for an item that does not show it")
+
+    monkeypatch.setattr(render, "folded_state_png", not_shown)
+    fresh = SpatialRelationshipTask()  # no picture kept yet
+    pattern, folded = fresh.pictures(items[0])
+    assert folded is None and pattern.size == (192, 192)

@@ -5,6 +5,7 @@ near-Kawasaki vertex is rejected, and every kept foldability option passes the c
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -17,6 +18,7 @@ from foldbench.crease.layers.cells import overlay_folded_edges
 from foldbench.crease.layers.folding import fold_faces
 from foldbench.crease.precision.overlay import LEVEL_STEP, folded_tolerance_levels
 from foldbench.tasks import make
+from foldbench.tasks.dataset import read_items
 from foldbench.tasks.origamispace.stability import (
     ANGLE_MARGIN,
     FEATURE_MARGIN,
@@ -87,9 +89,8 @@ def test_a_vertex_that_nearly_meets_kawasaki_is_rejected_and_a_clear_miss_is_kep
     assert option_stability(far, far_verdict).stable
 
 
-def test_every_option_of_a_generated_dataset_is_stable() -> None:
-    task = make("origamispace/foldability-v2")
-    for item in task.generate(24, 31337):
+def test_every_option_of_a_generated_dataset_is_stable(foldability_audit_dataset: Path) -> None:
+    for item in read_items(foldability_audit_dataset)[:24]:
         for option, verdict in zip(item.inputs["options"], item.target["verdicts"], strict=True):
             stability = option_stability(option, verdict)
             assert stability.stable, (item.id, stability.reasons)

@@ -373,13 +373,15 @@ class OneStepTask(TaskBase):
 
     def assets(self, item: Item) -> Iterator[tuple[str, bytes]]:
         """The four option pictures, the reference picture and their composite (PNG)."""
-        from foldbench.tasks.origamibench.pictures import composite, png_bytes
+        from foldbench.tasks.origamibench.pictures import composite, png_bytes, state_png
 
         reference, options = self._pictures(item)
+        size = int(item.inputs["size"])
+        (reference_sequence, reference_state), states = self._states(item)
         images = item.inputs["images"]
-        for path, picture in zip(option_pictures(item.inputs), options, strict=True):
-            yield path, png_bytes(picture)
-        yield str(reference_picture(item.inputs)), png_bytes(reference)
+        for path, (sequence, state) in zip(option_pictures(item.inputs), states, strict=True):
+            yield path, state_png(sequence, state, size, self.fill)
+        yield str(reference_picture(item.inputs)), state_png(reference_sequence, reference_state, size, self.fill)
         yield images["composite"], png_bytes(composite(reference, options))
 
     def gallery(self, item: Item, answer: Mapping[str, Any] | None) -> list[tuple[str, bytes]]:

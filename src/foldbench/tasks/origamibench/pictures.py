@@ -23,7 +23,7 @@ from foldbench.crease.render import BACK_COLOUR, FRONT_COLOUR
 from foldbench.crease.sequences import FoldSequence
 
 __all__ = ["composite", "likeness_ranks", "pictures_look_alike", "png_bytes", "state_likeness", "state_picture",
-           "state_signature"]
+           "state_png", "state_signature"]
 
 _GAP = 6
 _SIGNATURE_SIZE = 40
@@ -199,6 +199,12 @@ def png_bytes(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=6)
     return buffer.getvalue()
+
+
+@lru_cache(maxsize=4096)
+def state_png(sequence: FoldSequence, state: int, size: int, fill: bool = False) -> bytes:
+    """:func:`png_bytes` of :func:`state_picture`, encoded once per state (a state is shown by many items)."""
+    return png_bytes(state_picture(sequence, state, size, fill))
 
 
 RIGHT_MARK = _RIGHT

@@ -21,6 +21,7 @@ from pydantic import BaseModel
 
 from foldbench.crease import build_crease_pattern, pattern_from_fold, random_simple_folds
 from foldbench.crease.graph.local_checks import vertices_creases
+from foldbench.crease.graph.pattern import CreasePattern
 from foldbench.crease.io.generated import compile_generated
 from foldbench.crease.render import crease_pattern_png
 from foldbench.errors import InvalidKnobError
@@ -79,10 +80,12 @@ def _document(pattern: Any) -> dict[str, Any]:
     return fields
 
 
-def near_miss(document: dict[str, Any], rng: np.random.Generator) -> dict[str, Any] | None:
+def near_miss(document: dict[str, Any], rng: np.random.Generator,
+              pattern: CreasePattern | None = None) -> dict[str, Any] | None:
     """A copy of a FOLD pattern with one crease's assignment flipped or one interior crease vertex moved (None
-    when the pattern has nothing to change)."""
-    pattern = pattern_from_fold(document)
+    when the pattern has nothing to change); ``pattern`` is the document's crease pattern when the caller has
+    built it already."""
+    pattern = pattern_from_fold(document) if pattern is None else pattern
     creases = [e for e, letter in enumerate(document["edges_assignment"]) if letter in "MV"]
     neighbours, on_boundary = vertices_creases(pattern)
     movable = [v for v, edges in enumerate(neighbours) if edges and not on_boundary[v]]
@@ -154,13 +157,18 @@ class FoldabilityTask(TaskBase):
                 break
             simple = random_simple_folds(rng, fold_count)
             original = _document(build_crease_pattern(simple.segments, "".join(simple.assignments)))
-            candidate = near_miss(original, rng)
-            if candidate is None or compile_generated(original).error is not None:
+            # each document's pattern is built once (by the compile) and read again by the near-miss and the
+            # stability check; the compile draws nothing from rng, so it may come before the near-miss
+            compiled = compile_generated(original)
+            candidate = near_miss(original, rng, compiled.pattern)
+            if candidate is None or compiled.error is not None:
                 continue
-            verdict = compile_generated(candidate).error
+            compiled_candidate = compile_generated(candidate)
+            verdict = compiled_candidate.error
             if verdict is None or verdict["class"] in ("CSE", "PRECISION"):
                 continue  # only clear geometric failures (GIF, PSI) make a near-miss
-            if not (option_stability(original, None).stable and option_stability(candidate, verdict).stable):
+            if not (option_stability(original, None, compiled.pattern).stable
+                    and option_stability(candidate, verdict, compiled_candidate.pattern).stable):
                 continue  # a verdict resting on a hair is no key
             foldable_one, unfoldable_one = original, (candidate, verdict)
             if want_odd_foldable:

@@ -10,8 +10,9 @@ distractor come from the compiler, and :meth:`SpatialRelationshipTask.oracle` so
 marks. A reference is used only when its folded state rests on no hair
 (:func:`~foldbench.tasks.origamispace.stability.reference_stability`: no two folded features closer than a
 thousandth of the paper unless they coincide, every sound tolerance level folding it), so no count, order or
-distance depends on a tolerance. Compiled references, their stability and their unmarked pictures are kept for
-the life of the task object, so a dataset compiles each reference once.
+distance depends on a tolerance. The states of the built-in sequences and their stability are kept for the life
+of the process (every task object and every dataset of a run share them: they depend on nothing but the state);
+references of random patterns and the unmarked pictures are kept for the life of the task object.
 
 Balance: the answer's place among the options is :func:`~foldbench.tasks.choice.answer_slot` (each place once
 in every block of four items), and the four items of a block share one question type, so every type is balanced
@@ -26,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator, Mapping
+from functools import cache
 from typing import Any, Literal
 
 import numpy as np
@@ -126,6 +128,26 @@ def _fold_fields(pattern: Any) -> dict[str, Any]:
     return fields
 
 
+_BUILTIN_STATES: dict[int, tuple[FoldSequence, int]] = {}
+"""The sequence and state of each built-in reference, by the reference's id (they live as long as the process, so
+no other object ever has their id)."""
+
+
+@cache
+def _builtin_reference(sequence: FoldSequence, state: int) -> FoldReference:
+    """State ``state`` of a built-in sequence as a reference, one object per state for the process (its compiled
+    fold is the sequence's own cached one)."""
+    reference = FoldReference(sequence.compiled(state), f"{sequence.name} after {state} folds", state)
+    _BUILTIN_STATES[id(reference)] = (sequence, state)
+    return reference
+
+
+@cache
+def _builtin_stable(sequence: FoldSequence, state: int) -> bool:
+    """Whether a built-in state rests on no hair (:func:`reference_stability`), judged once per process."""
+    return reference_stability(_builtin_reference(sequence, state).compiled).stable
+
+
 def _solved_as_drawn(reference: FoldReference, question: Question) -> bool:
     """Whether solving the question again from its stored marks (as the oracle will) gives its answer and only
     its answer."""
@@ -148,7 +170,7 @@ class SpatialRelationshipTask(TaskBase):
 
     def __init__(self) -> None:
         self._references: dict[str, FoldReference] = {}
-        self._pictures: dict[tuple[str, int], tuple[Image.Image, Image.Image]] = {}
+        self._pictures: dict[tuple[str, str, int], Image.Image] = {}
         self._stable: dict[str, bool] = {}
 
     @property
@@ -159,15 +181,14 @@ class SpatialRelationshipTask(TaskBase):
 
     # ---- references --------------------------------------------------------------------------------------
     def _builtin(self, sequence: FoldSequence, state: int) -> FoldReference:
-        key = f"builtin:{sequence.name}:{state}"
-        if key not in self._references:
-            self._references[key] = FoldReference(sequence.compiled(state), f"{sequence.name} after {state} "
-                                                  "folds", state)
-        return self._references[key]
+        return _builtin_reference(sequence, state)
 
     def stable(self, reference: FoldReference) -> bool:
         """Whether the reference's folded state rests on no hair (:func:`reference_stability`), kept per
-        reference."""
+        reference (per process for the built-in states)."""
+        builtin = _BUILTIN_STATES.get(id(reference))
+        if builtin is not None:
+            return _builtin_stable(*builtin)
         key = f"{reference.name}:{id(reference)}"
         if key not in self._stable:
             self._stable[key] = reference_stability(reference.compiled).stable
@@ -279,12 +300,14 @@ class SpatialRelationshipTask(TaskBase):
         reference = self.reference(item)
         size = int(item.inputs["size"])
         key = (reference.name + json.dumps(item.inputs["reference"], sort_keys=True), size)
-        if key not in self._pictures:
-            self._pictures[key] = (crease_pattern_png(reference.compiled.pattern, size),
-                                   folded_state_png(reference.compiled, 0, "front", size))
-        pattern_base, folded_base = self._pictures[key]
-        folded = folded_base if "folded" in item.inputs["images"] else None
-        return pattern_picture(reference, self._marks(item), size, pattern_base), folded
+        if ("pattern", *key) not in self._pictures:
+            self._pictures["pattern", *key] = crease_pattern_png(reference.compiled.pattern, size)
+        folded = None
+        if "folded" in item.inputs["images"]:  # drawn only for the items that show it
+            if ("folded", *key) not in self._pictures:
+                self._pictures["folded", *key] = folded_state_png(reference.compiled, 0, "front", size)
+            folded = self._pictures["folded", *key]
+        return pattern_picture(reference, self._marks(item), size, self._pictures["pattern", *key]), folded
 
     def assets(self, item: Item) -> Iterator[tuple[str, bytes]]:
         """The marked crease pattern (PNG), and the folded model when the item shows it."""

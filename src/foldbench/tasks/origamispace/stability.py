@@ -213,15 +213,18 @@ def _folded_or_none(pattern: CreasePattern) -> FoldedGeometry | None:
         return None
 
 
-def option_stability(document: dict[str, Any], error: dict[str, Any] | None) -> Stability:
+def option_stability(document: dict[str, Any], error: dict[str, Any] | None,
+                     pattern: CreasePattern | None = None) -> Stability:
     """Whether the compiler's verdict on a FOLD document (``error`` from
     :func:`~foldbench.crease.io.generated.compile_generated`, None when it folds) rests on nothing closer than the
-    margins, and every sound tolerance level agrees with it."""
+    margins, and every sound tolerance level agrees with it. ``pattern`` is the document's crease pattern when the
+    caller has it (``compile_generated``'s), which saves building it again."""
     verdict = "folds" if error is None else str(error.get("class") or error.get("code"))
-    try:
-        pattern = pattern_from_fold(document)
-    except CreasePatternError as problem:
-        return Stability(verdict, False, (f"the pattern does not build: {problem}",))
+    if pattern is None:
+        try:
+            pattern = pattern_from_fold(document)
+        except CreasePatternError as problem:
+            return Stability(verdict, False, (f"the pattern does not build: {problem}",))
     return _judge(pattern, verdict, _folded_or_none(pattern))
 
 
