@@ -91,6 +91,36 @@ def test_names_are_unique_and_categories_known() -> None:
         sequence_by_name("no-such-sequence")
 
 
+_BUILD_ONE = """
+import json, sys
+from foldbench.crease import sequences
+built = []
+make = sequences.random_simple_sequence
+def counting(*args, **kwargs):
+    built.append(kwargs["name"])
+    return make(*args, **kwargs)
+sequences.random_simple_sequence = counting
+sequence = sequences.sequence_by_name(sys.argv[1])
+steps = [step.description for step in sequence.steps]
+print(json.dumps({"built": built, "steps": steps, "actions": sequence.actions()}))
+"""
+
+
+@pytest.mark.parametrize("name", ["simple-long-03", "simple-free-05", "frog-base"])
+def test_a_sequence_asked_by_name_is_built_alone_and_as_in_the_catalogue(name: str) -> None:
+    # Scoring one item needs one sequence; building all of them takes seconds (the long random ones). In a fresh
+    # process only the named one is built, and it is the catalogue's sequence, crease for crease.
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", _BUILD_ONE, name], capture_output=True, text=True, check=True)
+    alone = json.loads(run.stdout)
+    assert alone["built"] == ([name] if name.startswith("simple-") else [])
+    catalogue = next(s for s in builtin_sequences() if s.name == name)
+    assert alone["steps"] == [step.description for step in catalogue.steps]
+    assert alone["actions"] == json.loads(json.dumps(catalogue.actions()))  # every crease's coordinates, to the bit
+
+
 def test_second_fold_of_all_layers_reverses_on_the_flipped_layer() -> None:
     sequence = simple_fold_sequence("quarter", [((5, 0), (0, 1), "valley"), ((0, 5), (1, 0), "valley")])
     second = sequence.steps[1].creases

@@ -28,9 +28,9 @@ step, with every crease segment the step adds, which replays the sequence in the
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache, cached_property, partial
 from typing import Any, Literal
 
 import numpy as np
@@ -587,27 +587,56 @@ too little paper to show at the scale of the unfolded square)."""
 
 
 @cache
+def _builders() -> dict[str, Callable[[], FoldSequence]]:
+    """Each built-in sequence's name and how to build it alone, in the order of :func:`builtin_sequences`. Every
+    sequence has its own seed, so building one does not need the others (the long random ones take seconds)."""
+    builders: dict[str, Callable[[], FoldSequence]] = {}
+    for name, text, folds in _NAMED_SIMPLE:
+        builders[name] = partial(simple_fold_sequence, name, folds, description=text)
+    for index in range(12):
+        name = f"simple-grid-{index:02d}"
+        builders[name] = partial(_random_sequence, (0x5EC, index), 4 + index % 3, True, name)
+    for index in range(8):
+        name = f"simple-free-{index:02d}"
+        builders[name] = partial(_random_sequence, (0xF8EE, index), 4 + index % 2, False, name)
+    for index, attempt in enumerate(_LONG_ATTEMPTS):
+        name = f"simple-long-{index:02d}"
+        builders[name] = partial(_random_sequence, (0x10A6, index, attempt), 8 + index % 2, index % 2 == 0, name)
+    for name in _HAND_MADE_NAMES:
+        builders[name] = partial(_hand_made, name)
+    return builders
+
+
+def _random_sequence(seed: tuple[int, ...], folds: int, grid: bool, name: str) -> FoldSequence:
+    return random_simple_sequence(np.random.default_rng(list(seed)), folds, grid=grid, name=name)
+
+
+_HAND_MADE_NAMES: tuple[str, ...] = ("kite-base", "fish-base", "waterbomb-base", "preliminary-base", "bird-base",
+                                     "frog-base", "pleat-horizontal", "pleat-diagonal", "square-twist")
+"""The traditional bases, the pleats and the twist, in the order :func:`_bases` and :func:`_pleats_and_twists`
+make them."""
+
+
+@cache
+def _hand_made_sequences() -> dict[str, FoldSequence]:
+    return {sequence.name: sequence for sequence in _bases() + _pleats_and_twists()}
+
+
+def _hand_made(name: str) -> FoldSequence:
+    return _hand_made_sequences()[name]
+
+
 def builtin_sequences() -> tuple[FoldSequence, ...]:
     """Every built-in sequence: named simple folds, seeded random simple folds (on the grid and free), the
-    traditional bases, pleats and twists. Built once per process (the random ones are checked by the compiler)."""
-    sequences = [simple_fold_sequence(name, folds, description=text) for name, text, folds in _NAMED_SIMPLE]
-    for index in range(12):
-        rng = np.random.default_rng([0x5EC, index])
-        sequences.append(random_simple_sequence(rng, 4 + index % 3, grid=True, name=f"simple-grid-{index:02d}"))
-    for index in range(8):
-        rng = np.random.default_rng([0xF8EE, index])
-        sequences.append(random_simple_sequence(rng, 4 + index % 2, grid=False, name=f"simple-free-{index:02d}"))
-    for index, attempt in enumerate(_LONG_ATTEMPTS):
-        rng = np.random.default_rng([0x10A6, index, attempt])
-        sequences.append(random_simple_sequence(rng, 8 + index % 2, grid=index % 2 == 0,
-                                                name=f"simple-long-{index:02d}"))
-    sequences += _bases() + _pleats_and_twists()
-    return tuple(sequences)
+    traditional bases, pleats and twists. Each is built once per process (the random ones are checked by the
+    compiler)."""
+    return tuple(sequence_by_name(name) for name in _builders())
 
 
+@cache
 def sequence_by_name(name: str) -> FoldSequence:
-    """The built-in sequence called ``name``."""
-    for sequence in builtin_sequences():
-        if sequence.name == name:
-            return sequence
-    raise KeyError(f"no built-in fold sequence {name!r}")
+    """The built-in sequence called ``name``, built alone (the others are not built for it)."""
+    builder = _builders().get(name)
+    if builder is None:
+        raise KeyError(f"no built-in fold sequence {name!r}")
+    return builder()

@@ -37,7 +37,7 @@ import numpy as np
 from pydantic import BaseModel, field_validator
 
 from foldbench.crease.graph.pattern import CreasePattern
-from foldbench.crease.sequences import CATEGORIES, FoldSequence, builtin_sequences
+from foldbench.crease.sequences import CATEGORIES, FoldSequence, builtin_sequences, sequence_by_name
 from foldbench.errors import FoldbenchError, InvalidKnobError
 from foldbench.tasks.answer_forms import HumanForm
 from foldbench.tasks.base import (
@@ -219,9 +219,8 @@ def _model_knob_sequences(task_id: str, models: Sequence[str] | None) -> dict[st
 
 def _sequence_named(name: str) -> FoldSequence:
     """A built-in sequence, or one derived from a shipped model (``model-<file stem>``)."""
-    builtin = _sequences_by_name()
-    if name in builtin or not name.startswith("model-"):
-        return builtin[name]
+    if not name.startswith("model-"):
+        return sequence_by_name(name)  # built alone: scoring one item does not build every built-in sequence
     from foldbench.tasks.origamibench.model_sequences import model_sequences
 
     derived = model_sequences((name.removeprefix("model-"),))

@@ -34,7 +34,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 from pydantic import BaseModel, field_validator
 
-from foldbench.crease.sequences import CATEGORIES, FoldSequence, builtin_sequences
+from foldbench.crease.sequences import CATEGORIES, FoldSequence, builtin_sequences, sequence_by_name
 from foldbench.errors import FoldbenchError, InvalidKnobError
 from foldbench.origami.instances import difficulty_of
 from foldbench.tasks.answer_forms import HumanForm
@@ -370,7 +370,7 @@ class OrderingTask(TaskBase):
     def _pictures(self, item: Item) -> list[Image.Image]:
         from foldbench.tasks.origamibench.pictures import state_picture
 
-        sequence = _sequences_by_name()[item.target["sequence"]]
+        sequence = sequence_by_name(item.target["sequence"])
         size, fill = int(item.inputs["size"]), bool(item.inputs["fill"])
         return [state_picture(sequence, int(state), size, fill) for state in item.target["states"]]
 
@@ -418,7 +418,7 @@ class OrderingTask(TaskBase):
     def folding_order(self, item: Item) -> list[int]:
         """The picture numbers in folding order, read from the compiled crease patterns: a picture comes after
         every picture whose creases it holds."""
-        sequence = _sequences_by_name()[item.target["sequence"]]
+        sequence = sequence_by_name(item.target["sequence"])
         patterns = [sequence.pattern(int(state)) for state in item.target["states"]]
         held = [sum(contains_creases(other, pattern) for j, other in enumerate(patterns) if j != i)
                 for i, pattern in enumerate(patterns)]
