@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 import foldbench.crease.graph.planar as planar
 import foldbench.crease.layers.layer_constraints as layer_constraints
 import foldbench.crease.precision.measure as measure
+from foldbench.crease.errors import PrecisionProblem
 from foldbench.crease.graph.pattern import build_crease_pattern
 from foldbench.crease.graph.planar import find_faces, planarize_segments
 from foldbench.crease.layers.folding import fold_faces
@@ -116,3 +117,31 @@ def test_face_flips_are_the_signs_of_the_determinants(seed: int) -> None:
     folded = fold_faces(build_crease_pattern(folds.segments, list(folds.assignments)))
     assert folded.faces_flipped.tolist() == (np.linalg.det(folded.faces_matrix) < 0).tolist()
     assert folded.faces_flipped.any() == (len(folded.faces_flipped) > 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 9).flatmap(lambda faces: st.tuples(
+    st.just(faces),
+    st.sets(st.tuples(st.integers(0, faces - 1), st.integers(0, faces - 1)).filter(lambda p: p[0] < p[1]),
+            max_size=faces * (faces - 1) // 2),
+    st.lists(st.tuples(st.integers(0, 2), st.permutations(range(faces)).map(lambda p: p[:4])), max_size=40))),
+    st.booleans())
+def test_slot_variables_in_lists_are_the_array_codes(case: tuple, every_pair: bool) -> None:
+    face_count, pairs, constraints = case
+    if every_pair:  # every slot finds its variable
+        pairs = {(f, g) for f in range(face_count) for g in range(f + 1, face_count)}
+    keys = np.array(sorted(f * face_count + g for f, g in pairs), dtype=np.int64)
+    kinds = np.array([kind for kind, _ in constraints], dtype=np.int8)
+    faces = np.array([[*chosen[: 3 if kind == 1 else 4], -1, -1, -1, -1][:4] for kind, chosen in constraints],
+                     dtype=np.int32).reshape(-1, 4)
+
+    def outcome(limit: int) -> tuple:
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            monkeypatch.setattr(layer_constraints, "FEW_LOCAL_CONSTRAINTS", limit)
+            try:
+                variables, flipped = layer_constraints._slot_variables(kinds, faces, keys, face_count)
+            except PrecisionProblem as problem:
+                return problem.code, problem.message, problem.where
+            return variables.dtype, variables.tolist(), flipped.dtype, flipped.tolist()
+
+    assert outcome(10**6) == outcome(-1)

@@ -245,6 +245,8 @@ def _slot_variables(
     Raises:
         PrecisionProblem: a slot compares two faces that share no cell (named by the first such constraint type).
     """
+    if len(kinds) <= FEW_LOCAL_CONSTRAINTS:
+        return _slot_variables_in_lists(kinds, faces_array, variable_keys, face_count)
     first_positions, second_positions = _SLOT_FIRST[kinds], _SLOT_SECOND[kinds]
     used = first_positions >= 0
     rows = np.arange(len(kinds))[:, None]
@@ -266,6 +268,40 @@ def _slot_variables(
             {"constraint_type": CONSTRAINT_NAMES[kind]},
         )
     return np.where(used, index, -1).astype(np.int32), used & (f > g)
+
+
+FEW_LOCAL_CONSTRAINTS: int = 512
+"""Up to this many local constraints, :func:`_slot_variables` looks the slots up one by one in plain Python."""
+
+
+def _slot_variables_in_lists(
+    kinds: np.ndarray, faces_array: np.ndarray, variable_keys: np.ndarray, face_count: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_slot_variables` one constraint at a time (the variables' keys are sorted and distinct, so a key's
+    index is its position)."""
+    index_of = {key: index for index, key in enumerate(variable_keys.tolist())}
+    variables: list[list[int]] = []
+    flipped: list[list[bool]] = []
+    missing_kind: int | None = None
+    for kind, faces in zip(kinds.tolist(), faces_array.tolist(), strict=True):
+        row, flips = [-1] * 6, [False] * 6
+        for slot, (first, second) in enumerate(CONSTRAINT_SLOTS[kind]):
+            f, g = faces[first], faces[second]
+            variable = index_of.get(min(f, g) * face_count + max(f, g))
+            if variable is None:
+                missing_kind = kind if missing_kind is None else min(missing_kind, kind)
+                continue
+            row[slot], flips[slot] = variable, f > g
+        variables.append(row)
+        flipped.append(flips)
+    if missing_kind is not None:
+        raise PrecisionProblem(
+            "E_PRECISION_OVERLAP",
+            f"a {CONSTRAINT_NAMES[missing_kind]} constraint compares faces that share no cell: the folded edges "
+            "and cells disagree, the coordinates are too imprecise",
+            {"constraint_type": CONSTRAINT_NAMES[missing_kind]},
+        )
+    return (np.array(variables, dtype=np.int32).reshape(-1, 6), np.array(flipped, dtype=bool).reshape(-1, 6))
 
 
 FEW_SIDE_LABELS: int = 4096
