@@ -2,6 +2,10 @@
 
 Usage:
     .venv/bin/python bench/bench_crease_small.py [--patterns 200] [--repeats 5] [--seed 0]
+        [--save TIMES.json] [--against TIMES.json]
+
+Every pattern is compiled once before the timing, so every sample is taken in the state a long-running process
+(an environment compiling after each action) settles in: the compiled loops loaded (:mod:`foldbench.jit`).
 
 The patterns: random simple folds (1 to 5 folds, grid-aligned and free-angle), the eleven cube nets and
 small maps (up to 2x5), each exact and with every vertex moved by up to 1e-6 of the paper size. One sample is
@@ -9,11 +13,16 @@ the median over ``--repeats`` runs of reading the segments into a crease pattern
 counted), in wall time and in this process's CPU time (the CPU figure does not grow when other jobs share the
 cores). Prints the median, 90th percentile and worst of the samples, with the number of patterns and faces,
 and how often a jittered pattern gives its exact twin's answer (or a precision error, or another answer).
+``--save`` writes each pattern's CPU sample (seconds, every pattern in order) to a JSON file; ``--against`` reads
+such a file (another version's run, same patterns) and prints the median and quartiles of the per-pattern CPU
+ratio this run / that one, over all patterns and over the exact and the jittered half: a paired comparison that
+a shared machine's load moves far less than the medians.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
 
@@ -78,10 +87,16 @@ def main() -> None:
     parser.add_argument("--patterns", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0, help="seed of the random simple folds and of the jitter")
+    parser.add_argument("--save", help="write each pattern's CPU sample to this JSON file")
+    parser.add_argument("--against", help="a file written by --save: print the per-pattern CPU ratios against it")
     arguments = parser.parse_args()
     patterns = small_patterns(arguments.patterns, arguments.seed)
-    compile_crease_pattern(build_crease_pattern(*patterns[0]))  # warm-up: load the compiled loops
-    samples, cpu_samples, faces, errors, answers = [], [], [], 0, []
+    for segments, letters in patterns:  # warm-up: past the kernels' Python budget, numba loaded, every loop ready
+        try:
+            compile_crease_pattern(build_crease_pattern(segments, letters))
+        except CreasePatternError:
+            pass
+    samples, cpu_samples, faces, errors, answers, every_cpu = [], [], [], 0, [], []
     for segments, letters in patterns:
         runs, cpu_runs = [], []
         for _ in range(arguments.repeats):
@@ -95,6 +110,7 @@ def main() -> None:
             runs.append(time.perf_counter() - start)
             cpu_runs.append(time.process_time() - cpu_start)
         answers.append(answer)
+        every_cpu.append(statistics.median(cpu_runs))
         if face_count > MAX_FACES:
             continue
         samples.append(statistics.median(runs))
@@ -112,6 +128,25 @@ def main() -> None:
     different = sum(noisy != exact and not noisy.startswith("E_PRECISION") for exact, noisy in pairs)
     print(f"jittered against exact (all {len(pairs)} pairs): {len(pairs) - refused - different} the same answer, "
           f"{refused} precision errors, {different} a different count or verdict")
+    if arguments.save:
+        with open(arguments.save, "w", encoding="utf-8") as handle:
+            json.dump(every_cpu, handle)
+    if arguments.against:
+        _print_ratios(every_cpu, arguments.against, half)
+
+
+def _print_ratios(times: list[float], path: str, half: int) -> None:
+    """Per-pattern CPU ratios of ``times`` against the samples saved in ``path`` (the same patterns)."""
+    with open(path, encoding="utf-8") as handle:
+        other = json.load(handle)
+    if len(other) != len(times):
+        raise SystemExit(f"{path} holds {len(other)} patterns, this run {len(times)}: not the same patterns")
+    ratios = [ours / theirs for ours, theirs in zip(times, other, strict=True) if theirs > 0]
+    for name, part in (("all", ratios), ("exact", ratios[:half]), ("jittered", ratios[half:])):
+        ordered = sorted(part)
+        quartile = [ordered[int(f * (len(ordered) - 1))] for f in (0.25, 0.5, 0.75)]
+        print(f"cpu ratio against {path} ({name}, {len(ordered)} patterns): median {quartile[1]:.3f} "
+              f"(quartiles {quartile[0]:.3f}-{quartile[2]:.3f})")
 
 
 if __name__ == "__main__":

@@ -299,9 +299,19 @@ def compile_crease_pattern(
     folded = fold_faces(pattern, input_precision)
     lap("fold")
 
+    last_orders: list[tuple[np.ndarray, list[tuple[int, int]]]] = []  # the variables' array and its orders
+
+    def orders_of(constraints: LayerConstraints) -> list[tuple[int, int]]:
+        # the local constraints checked early and the full ones built with them share one variables array
+        if last_orders and last_orders[0][0] is constraints.variables_faces:
+            return last_orders[0][1]
+        orders = crease_assignment_orders(pattern, folded, constraints)
+        last_orders[:] = [(constraints.variables_faces, orders)]
+        return orders
+
     def check_local(local: LayerConstraints) -> None:
         early = LayerSolver(local)
-        conflict = early.assign(crease_assignment_orders(pattern, folded, local))
+        conflict = early.assign(orders_of(local))
         if conflict == -2:
             early.raise_conflict_between_seeds(STAGE_LOCAL)
         if conflict >= 0:
@@ -337,7 +347,7 @@ def compile_crease_pattern(
         budget.enter_stage(budget.COUNTING)
         solver = LayerSolver(constraints)
         try:
-            solution = solver.solve(crease_assignment_orders(pattern, folded, constraints), limit,
+            solution = solver.solve(orders_of(constraints), limit,
                                     timeout=_counting_timeout(timeout), progress=_noting(progress))
         except SelfIntersection as verdict:
             # an overlay that keeps apart folded points the input cannot tell apart is not final: the levels

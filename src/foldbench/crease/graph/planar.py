@@ -386,19 +386,10 @@ def find_faces(vertices_coords: np.ndarray, edges_vertices: np.ndarray) -> Plane
     target = np.concatenate([edges_vertices[:, 1], edges_vertices[:, 0]])
     delta = vertices_coords[target] - vertices_coords[origin] if edge_count else np.zeros((0, 2))
     angle = np.arctan2(delta[:, 1], delta[:, 0])
-    order = np.lexsort((angle, origin))  # half-edges grouped by origin, counter-clockwise
-    position = np.empty(2 * edge_count, dtype=np.int64)
-    position[order] = np.arange(2 * edge_count)
-    group_start = np.searchsorted(origin[order], origin[order], side="left")
-    group_end = np.searchsorted(origin[order], origin[order], side="right")
-    twin = np.concatenate([np.arange(edge_count) + edge_count, np.arange(edge_count)])
-    # next(u->v) = v->w with w the neighbour of v just clockwise of u
-    twin_position = position[twin]
-    start_of_twin = group_start[twin_position]
-    size_of_twin = group_end[twin_position] - start_of_twin
-    previous = start_of_twin + (twin_position - start_of_twin - 1) % np.maximum(size_of_twin, 1)
-    next_half_edge = order[previous] if edge_count else np.zeros(0, dtype=np.int64)
-    next_list = next_half_edge.tolist()
+    if edge_count <= FEW_FACE_EDGES:
+        next_list = _next_half_edges(origin.tolist(), angle.tolist(), edge_count)
+    else:
+        next_list = _next_half_edges_in_arrays(origin, angle, edge_count)
     half_edge_cycle = [-1] * (2 * edge_count)
     walk: list[int] = []  # half-edges cycle after cycle, each cycle in walking order
     cycle_starts: list[int] = []
@@ -418,7 +409,7 @@ def find_faces(vertices_coords: np.ndarray, edges_vertices: np.ndarray) -> Plane
     a, b = vertices_coords[origin[walked]], vertices_coords[target[walked]]
     areas = (0.5 * np.add.reduceat(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0], cycle_starts)).tolist()
     walk_origins = origin[walked].tolist()
-    walk_edges = (walked % edge_count).tolist()
+    walk_edges = [half - edge_count if half >= edge_count else half for half in walk]
     cycle_stops = [*cycle_starts[1:], len(walk)]
     faces_vertices: list[tuple[int, ...]] = []
     faces_edges: list[tuple[int, ...]] = []
@@ -434,8 +425,9 @@ def find_faces(vertices_coords: np.ndarray, edges_vertices: np.ndarray) -> Plane
         else:
             cycle_to_face.append(-1)
             outer_cycles.append(tuple(walk_origins[first:stop]))
-    face_of_half_edge = np.array(cycle_to_face, dtype=np.int64)[np.array(half_edge_cycle, dtype=np.int64)]
-    edges_faces = np.stack([face_of_half_edge[:edge_count], face_of_half_edge[edge_count:]], axis=1)
+    face_of_half_edge = [cycle_to_face[cycle] for cycle in half_edge_cycle]
+    edges_faces = np.array(list(zip(face_of_half_edge[:edge_count], face_of_half_edge[edge_count:], strict=True)),
+                           dtype=np.int64)
     return PlaneFaces(
         faces_vertices=tuple(faces_vertices),
         faces_edges=tuple(faces_edges),
@@ -443,3 +435,52 @@ def find_faces(vertices_coords: np.ndarray, edges_vertices: np.ndarray) -> Plane
         outer_cycles=tuple(outer_cycles),
         faces_areas=tuple(faces_areas),
     )
+
+
+FEW_FACE_EDGES: int = 256
+"""Up to this many edges, :func:`find_faces` links the half-edges in plain Python (the same order as the array
+operations above it, without their fixed cost per call)."""
+
+
+def _next_half_edges(origin: list[int], angle: list[float], edge_count: int) -> list[int]:
+    """For each half-edge ``u -> v`` (``h`` and its twin ``h + edge_count``), the half-edge ``v -> w`` that follows it
+    on the face to its left: ``w`` the neighbour of ``v`` just clockwise of ``u``. Half-edges are ordered by origin,
+    then angle, then index (the stable sort of :func:`_next_half_edges_in_arrays`)."""
+    count = 2 * edge_count
+    order = sorted(range(count), key=lambda half: (origin[half], angle[half]))
+    position = [0] * count
+    group_start = [0] * count
+    group_size = [0] * count
+    start = 0
+    for index, half in enumerate(order):
+        position[half] = index
+        if index and origin[half] != origin[order[index - 1]]:
+            for member in range(start, index):
+                group_size[member] = index - start
+            start = index
+        group_start[index] = start
+    for member in range(start, count):
+        group_size[member] = count - start
+    next_list = [0] * count
+    for half in range(count):
+        twin_position = position[half + edge_count if half < edge_count else half - edge_count]
+        first = group_start[twin_position]
+        next_list[half] = order[first + (twin_position - first - 1) % group_size[twin_position]]
+    return next_list
+
+
+def _next_half_edges_in_arrays(origin: np.ndarray, angle: np.ndarray, edge_count: int) -> list[int]:
+    """:func:`_next_half_edges` in array operations (large graphs)."""
+    order = np.lexsort((angle, origin))  # half-edges grouped by origin, counter-clockwise
+    position = np.empty(2 * edge_count, dtype=np.int64)
+    position[order] = np.arange(2 * edge_count)
+    group_start = np.searchsorted(origin[order], origin[order], side="left")
+    group_end = np.searchsorted(origin[order], origin[order], side="right")
+    twin = np.concatenate([np.arange(edge_count) + edge_count, np.arange(edge_count)])
+    # next(u->v) = v->w with w the neighbour of v just clockwise of u
+    twin_position = position[twin]
+    start_of_twin = group_start[twin_position]
+    size_of_twin = group_end[twin_position] - start_of_twin
+    previous = start_of_twin + (twin_position - start_of_twin - 1) % np.maximum(size_of_twin, 1)
+    next_half_edge = order[previous] if edge_count else np.zeros(0, dtype=np.int64)
+    return next_half_edge.tolist()

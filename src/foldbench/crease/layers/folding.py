@@ -50,15 +50,16 @@ class FoldedGeometry:
 
 def crossing_order(pattern: CreasePattern) -> list[tuple[int, int, int]]:
     """Breadth-first crossings ``(face, other, edge)`` from face 0; unreachable faces are left out."""
-    reached = np.zeros(pattern.face_count, dtype=bool)
+    reached = [False] * pattern.face_count
     reached[0] = True
     queue = deque([0])
     edges_faces = pattern.edges_faces.tolist()
+    assignments, faces_edges = pattern.edges_assignment, pattern.faces_edges
     order = []
     while queue:
         face = queue.popleft()
-        for edge in pattern.faces_edges[face]:
-            if pattern.edges_assignment[edge] == "B":
+        for edge in faces_edges[face]:
+            if assignments[edge] == "B":
                 continue
             left, right = edges_faces[edge]
             other = right if left == face else left
@@ -118,6 +119,10 @@ def fold_plan(pattern: CreasePattern, order: list[tuple[int, int, int]]) -> Fold
     return FoldPlan(tuple(levels), faces, others, edges, np.flatnonzero(folds))
 
 
+_IDENTITY = np.eye(2)
+_IDENTITY.flags.writeable = False
+
+
 def _face_transforms(
     pattern: CreasePattern, coords: np.ndarray, order: list[tuple[int, int, int]]
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -129,7 +134,7 @@ def _face_transforms(
     stacked matrices give each matrix the same result as a product of that matrix alone)."""
     matrices = np.zeros((pattern.face_count, 2, 2))
     shifts = np.zeros((pattern.face_count, 2))
-    matrices[0] = np.eye(2)
+    matrices[0] = _IDENTITY
     if not order:
         return matrices, shifts
     plan = fold_plan(pattern, order)
@@ -137,7 +142,7 @@ def _face_transforms(
     start, end = coords[ends[:, 0]], coords[ends[:, 1]]
     delta = end - start
     direction = delta / np.hypot(delta[:, 0], delta[:, 1])[:, None]
-    reflections = 2 * (direction[:, :, None] * direction[:, None, :]) - np.eye(2)
+    reflections = 2 * (direction[:, :, None] * direction[:, None, :]) - _IDENTITY
     offsets = start - (reflections @ start[:, :, None])[:, :, 0]
     for folds, index, flats in plan.levels:
         if len(folds):
@@ -229,6 +234,7 @@ def fold_faces(pattern: CreasePattern, input_precision: float | None = None) -> 
             {"vertex": vertex, "face": int(face_of_corner[corner]), "mismatch": worst,
              "coordinates": (coords[vertex] * pattern.scale + np.array(pattern.offset)).tolist()},
         )
-    flipped = np.linalg.det(matrices) < 0
+    # each matrix is a product of reflections (determinant +-1): the sign of the 2x2 determinant, written out
+    flipped = matrices[:, 0, 0] * matrices[:, 1, 1] - matrices[:, 0, 1] * matrices[:, 1, 0] < 0
     precision = pattern.input_precision if input_precision is None else input_precision
     return FoldedGeometry(folded, flipped, matrices, shifts, worst, precision, other, pattern.policy)

@@ -104,6 +104,8 @@ class LayerConstraints:
 
 def _incidences(cells_faces: tuple[tuple[int, ...], ...], face_count: int) -> tuple[np.ndarray, ...]:
     """Cell-face incidences in compressed rows, both ways (cells' sorted faces, faces' sorted cells)."""
+    if len(cells_faces) <= FEW_CELLS:
+        return _incidences_in_lists(cells_faces, face_count)
     sizes = np.array([len(faces) for faces in cells_faces], dtype=np.int64)
     cell_offsets = np.zeros(len(cells_faces) + 1, dtype=np.int64)
     np.cumsum(sizes, out=cell_offsets[1:])
@@ -114,6 +116,29 @@ def _incidences(cells_faces: tuple[tuple[int, ...], ...], face_count: int) -> tu
     face_offsets = np.zeros(face_count + 1, dtype=np.int64)
     np.cumsum(np.bincount(cell_faces, minlength=face_count), out=face_offsets[1:])
     return cell_offsets, cell_faces, face_offsets, face_cells
+
+
+FEW_CELLS: int = 256
+"""Up to this many cells, :func:`_incidences` is built in plain Python lists (the same arrays)."""
+
+
+def _incidences_in_lists(cells_faces: tuple[tuple[int, ...], ...], face_count: int) -> tuple[np.ndarray, ...]:
+    """:func:`_incidences` walking the cells in order (each face's cells come out sorted)."""
+    cell_offsets = [0]
+    cell_faces: list[int] = []
+    cells_of_face: list[list[int]] = [[] for _ in range(face_count)]
+    for cell, faces in enumerate(cells_faces):
+        cell_faces.extend(faces)
+        cell_offsets.append(len(cell_faces))
+        for face in faces:
+            cells_of_face[face].append(cell)
+    face_offsets = [0]
+    face_cells: list[int] = []
+    for cells in cells_of_face:
+        face_cells.extend(cells)
+        face_offsets.append(len(face_cells))
+    return (np.array(cell_offsets, dtype=np.int64), np.array(cell_faces, dtype=np.int64),
+            np.array(face_offsets, dtype=np.int64), np.array(face_cells, dtype=np.int64))
 
 
 def build_layer_constraints(
@@ -188,7 +213,7 @@ def build_layer_constraints(
     del found
     if face_count <= DENSE_LOOKUP_FACES:
         side_matrix = np.full((face_count, face_count), -1, dtype=np.int32)
-        side_matrix.reshape(-1)[side_keys] = np.unique(side_labels, return_inverse=True)[1]
+        side_matrix.reshape(-1)[side_keys] = _dense_labels(side_labels)
         variable_matrix = np.full((face_count, face_count), -1, dtype=np.int32)
         variable_matrix[pairs[:, 0], pairs[:, 1]] = np.arange(len(pairs), dtype=np.int32)
     else:
@@ -220,6 +245,8 @@ def _slot_variables(
     Raises:
         PrecisionProblem: a slot compares two faces that share no cell (named by the first such constraint type).
     """
+    if len(kinds) <= FEW_LOCAL_CONSTRAINTS:
+        return _slot_variables_in_lists(kinds, faces_array, variable_keys, face_count)
     first_positions, second_positions = _SLOT_FIRST[kinds], _SLOT_SECOND[kinds]
     used = first_positions >= 0
     rows = np.arange(len(kinds))[:, None]
@@ -241,6 +268,54 @@ def _slot_variables(
             {"constraint_type": CONSTRAINT_NAMES[kind]},
         )
     return np.where(used, index, -1).astype(np.int32), used & (f > g)
+
+
+FEW_LOCAL_CONSTRAINTS: int = 512
+"""Up to this many local constraints, :func:`_slot_variables` looks the slots up one by one in plain Python."""
+
+
+def _slot_variables_in_lists(
+    kinds: np.ndarray, faces_array: np.ndarray, variable_keys: np.ndarray, face_count: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_slot_variables` one constraint at a time (the variables' keys are sorted and distinct, so a key's
+    index is its position)."""
+    index_of = {key: index for index, key in enumerate(variable_keys.tolist())}
+    variables: list[list[int]] = []
+    flipped: list[list[bool]] = []
+    missing_kind: int | None = None
+    for kind, faces in zip(kinds.tolist(), faces_array.tolist(), strict=True):
+        row, flips = [-1] * 6, [False] * 6
+        for slot, (first, second) in enumerate(CONSTRAINT_SLOTS[kind]):
+            f, g = faces[first], faces[second]
+            variable = index_of.get(min(f, g) * face_count + max(f, g))
+            if variable is None:
+                missing_kind = kind if missing_kind is None else min(missing_kind, kind)
+                continue
+            row[slot], flips[slot] = variable, f > g
+        variables.append(row)
+        flipped.append(flips)
+    if missing_kind is not None:
+        raise PrecisionProblem(
+            "E_PRECISION_OVERLAP",
+            f"a {CONSTRAINT_NAMES[missing_kind]} constraint compares faces that share no cell: the folded edges "
+            "and cells disagree, the coordinates are too imprecise",
+            {"constraint_type": CONSTRAINT_NAMES[missing_kind]},
+        )
+    return (np.array(variables, dtype=np.int32).reshape(-1, 6), np.array(flipped, dtype=bool).reshape(-1, 6))
+
+
+FEW_SIDE_LABELS: int = 4096
+"""Up to this many same-side keys, :func:`_dense_labels` numbers the groups in plain Python."""
+
+
+def _dense_labels(labels: np.ndarray) -> np.ndarray | list[int]:
+    """Each label's rank among the distinct labels (``np.unique(labels, return_inverse=True)[1]``; in plain Python
+    for a few labels, where the array call's fixed cost dominates)."""
+    if len(labels) > FEW_SIDE_LABELS:
+        return np.unique(labels, return_inverse=True)[1]
+    values = labels.tolist()
+    rank = {label: index for index, label in enumerate(sorted(set(values)))}
+    return [rank[label] for label in values]
 
 
 def _same_side_groups(found: list[tuple[int, tuple[int, ...]]], face_count: int) -> tuple[np.ndarray, np.ndarray]:

@@ -187,7 +187,7 @@ class LayerSolver:
             np.ascontiguousarray(variables, dtype=np.int64), 0 if limit is None else int(limit), int(keep_index),
             self.trail_length, self.values, self.trail, self.reasons, *self._arrays(), resume,
         )
-        return int(count), bool(limited), tuple(int(v) for v in kept), path
+        return int(count), bool(limited), tuple(kept.tolist()), path
 
     def _count_within(
         self, group: np.ndarray, limit: int | None, deadline: float | None,
@@ -243,7 +243,7 @@ class LayerSolver:
             self.raise_conflict_between_seeds()
         if conflict >= 0:
             self.raise_conflict(conflict, "while propagating the mountain-valley assignment")
-        forced = tuple(int(v) for v in self.values)
+        forced = tuple(self.values.tolist())
         results = []
         state_count = 1
         stopped = False
@@ -265,7 +265,7 @@ class LayerSolver:
                     f"no layer order exists: component {index} ({len(group)} face pairs) has no solution",
                     {"component": index, "faces": faces[:200], "face_count": len(faces), "stage": STAGE_SEARCH},
                 )
-            results.append(ComponentSolutions(tuple(int(v) for v in group), count, limited, first))
+            results.append(ComponentSolutions(tuple(group.tolist()), count, limited, first))
             state_count *= count
             if progress is not None:
                 progress(index + 1, len(groups), state_count)

@@ -110,11 +110,29 @@ def written_precision(points: np.ndarray, scale: float, policy: PrecisionPolicy 
     values = values[np.isfinite(values)]
     if not len(values) or scale <= 0:
         return 0.0
-    for decimals in range(0, policy.max_written_decimals + 1):
-        shifted = values * 10.0**decimals
-        if np.all(np.abs(shifted - np.round(shifted)) <= policy.written_digit_match * np.maximum(1.0, np.abs(shifted))):
-            return 0.0 if decimals == 0 else 0.5 * 10.0**-decimals / scale
-    return 0.0
+    powers = [10.0**decimals for decimals in range(0, policy.max_written_decimals + 1)]
+    if len(values) <= WRITTEN_AT_ONCE:  # every number of decimals in one array (row k: the values times 10**k)
+        shifted = values[None, :] * np.array(powers)[:, None]
+        fits = np.flatnonzero((np.abs(shifted - np.round(shifted))
+                               <= policy.written_digit_match * np.maximum(1.0, np.abs(shifted))).all(axis=1))
+        first = int(fits[0]) if len(fits) else None
+    else:  # one number of decimals at a time, stopping at the first that fits
+        first = next((decimals for decimals, power in enumerate(powers)
+                      if _written_with(values * power, policy.written_digit_match)), None)
+    if first is None:
+        return 0.0
+    return 0.0 if first == 0 else 0.5 * 10.0**-first / scale
+
+
+WRITTEN_AT_ONCE: int = 512
+"""Up to this many coordinates, :func:`written_precision` tries every number of decimals in one array operation
+(the same products and comparisons as one number at a time); above it, one at a time, stopping at the first
+that fits (an integer grid stops at once)."""
+
+
+def _written_with(shifted: np.ndarray, match: float) -> bool:
+    """Whether every shifted value lies within ``match`` (relative, at least absolute) of an integer."""
+    return bool(np.all(np.abs(shifted - np.round(shifted)) <= match * np.maximum(1.0, np.abs(shifted))))
 
 
 def kawasaki_explained_by(precision: float, crease_lengths: np.ndarray) -> float:
