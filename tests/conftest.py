@@ -62,16 +62,27 @@ LONGEST_FIRST = (
 workers, no long test starts last while the others sit idle."""
 
 
+ONE_WORKER_DATASETS = frozenset({"foldability_audit_dataset"})
+"""Session fixtures of one large shared dataset (about a minute of CPU to write): the tests that read it run on
+one worker, one after another, so that while the first writes it the other workers run other tests instead of
+waiting on its lock."""
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under ``pytest -n N --dist loadgroup`` the tests of a module that use a module- or class-scoped fixture run
-    on one worker, so that fixture is built once, not once per worker (a test already in a group keeps it); the
-    modules of :data:`LONGEST_FIRST` are handed out first."""
+    """Under ``pytest -n N --dist loadgroup`` the tests that read one of :data:`ONE_WORKER_DATASETS` run on one
+    worker, and the tests of a module that use a module- or class-scoped fixture run on one worker, so that fixture
+    is built once, not once per worker (a test already in a group keeps it); the modules of
+    :data:`LONGEST_FIRST` are handed out first."""
     rank = {module: index for index, module in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
     for item in items:
         info = getattr(item, "_fixtureinfo", None)
         if info is None or item.get_closest_marker("xdist_group") is not None:
+            continue
+        datasets = ONE_WORKER_DATASETS.intersection(info.names_closure)
+        if datasets:
+            item.add_marker(pytest.mark.xdist_group(f"dataset:{min(datasets)}"))
             continue
         scopes = {definition.scope for definitions in info.name2fixturedefs.values() for definition in definitions}
         if scopes & {"module", "class", "package"}:
