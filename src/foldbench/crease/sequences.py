@@ -602,7 +602,7 @@ def _builders() -> dict[str, Callable[[], FoldSequence]]:
     for index, attempt in enumerate(_LONG_ATTEMPTS):
         name = f"simple-long-{index:02d}"
         builders[name] = partial(_random_sequence, (0x10A6, index, attempt), 8 + index % 2, index % 2 == 0, name)
-    for name in _HAND_MADE_NAMES:
+    for name in _hand_made_sequences():  # cheap to build: their creases are written out
         builders[name] = partial(_hand_made, name)
     return builders
 
@@ -611,14 +611,10 @@ def _random_sequence(seed: tuple[int, ...], folds: int, grid: bool, name: str) -
     return random_simple_sequence(np.random.default_rng(list(seed)), folds, grid=grid, name=name)
 
 
-_HAND_MADE_NAMES: tuple[str, ...] = ("kite-base", "fish-base", "waterbomb-base", "preliminary-base", "bird-base",
-                                     "frog-base", "pleat-horizontal", "pleat-diagonal", "square-twist")
-"""The traditional bases, the pleats and the twist, in the order :func:`_bases` and :func:`_pleats_and_twists`
-make them."""
-
-
 @cache
 def _hand_made_sequences() -> dict[str, FoldSequence]:
+    """The traditional bases, the pleats and the twist by name, in the order :func:`_bases` and
+    :func:`_pleats_and_twists` make them."""
     return {sequence.name: sequence for sequence in _bases() + _pleats_and_twists()}
 
 
