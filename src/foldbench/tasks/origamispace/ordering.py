@@ -123,12 +123,6 @@ class OrderingKnobs(Knobs):
 # ---- the option sets ---------------------------------------------------------------------------------------
 
 
-def _swap(k: int, i: int) -> Edit:
-    g = list(range(k))
-    g[i], g[i + 1] = g[i + 1], g[i]
-    return tuple(g)
-
-
 def _reversal(k: int, i: int, length: int) -> Edit:
     g = list(range(k))
     g[i:i + length] = reversed(g[i:i + length])
