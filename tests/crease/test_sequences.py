@@ -177,24 +177,24 @@ def test_environment_accepts_every_step_and_ends_at_gs_one(name: str) -> None:
 CORPUS = FLAT_FOLDER / "instagram"
 
 
-def _locally_flat(creases) -> bool:
-    """Maekawa and Kawasaki at every interior vertex of a set of crease segments (a quick filter)."""
-    rays: dict[tuple, list[tuple[float, str]]] = {}
-    for crease in creases:
+def _rays_at_interior_vertices(creases) -> list[list[tuple[int, float, str]]]:
+    """For each interior vertex (endpoints rounded to 10⁻⁶), the creases leaving it: index, direction, letter."""
+    rays: dict[tuple, list[tuple[int, float, str]]] = {}
+    for index, crease in enumerate(creases):
         for a, b in ((crease.p1, crease.p2), (crease.p2, crease.p1)):
             key = (round(a[0], 6), round(a[1], 6))
-            rays.setdefault(key, []).append((math.atan2(b[1] - a[1], b[0] - a[0]), crease.assignment))
-    for (x, y), around in rays.items():
-        if min(x, y, PAPER_SIZE - x, PAPER_SIZE - y) < 1e-6:
-            continue
-        mountains = sum(letter == "M" for _, letter in around)
-        if abs(2 * mountains - len(around)) != 2:
-            return False
-        angles = sorted(angle for angle, _ in around)
-        sectors = [(angles[(i + 1) % len(angles)] - angles[i]) % (2 * math.pi) for i in range(len(angles))]
-        if abs(sum(sectors[::2]) - math.pi) > 1e-6:
-            return False
-    return True
+            rays.setdefault(key, []).append((index, math.atan2(b[1] - a[1], b[0] - a[0]), crease.assignment))
+    return [around for (x, y), around in rays.items() if min(x, y, PAPER_SIZE - x, PAPER_SIZE - y) >= 1e-6]
+
+
+def _vertex_flat(around: list[tuple[int, float, str]]) -> bool:
+    """Maekawa and Kawasaki at one interior vertex, given the creases leaving it."""
+    mountains = sum(letter == "M" for _, _, letter in around)
+    if abs(2 * mountains - len(around)) != 2:
+        return False
+    angles = sorted(angle for _, angle, _ in around)
+    sectors = [(angles[(i + 1) % len(angles)] - angles[i]) % (2 * math.pi) for i in range(len(angles))]
+    return abs(sum(sectors[::2]) - math.pi) <= 1e-6
 
 
 def _folds(creases) -> bool:
@@ -205,12 +205,25 @@ def _folds(creases) -> bool:
 
 
 def _flat_subsets(creases) -> list[frozenset[int]]:
-    """Every non-empty subset of the creases that folds flat on its own (by index)."""
+    """Every non-empty subset of the creases that folds flat on its own (by index).
+
+    A subset passes the quick filter (Maekawa and Kawasaki at every interior vertex it reaches) when, at each
+    vertex, the creases it keeps there form a flat-foldable vertex; those local verdicts are worked out once per
+    vertex and subset of its creases, so the 2ⁿ subsets are only looked up, and the survivors are compiled."""
+    vertices = []
+    for around in _rays_at_interior_vertices(creases):
+        flat_here = {0}
+        for pick in range(1, 1 << len(around)):
+            kept = [ray for j, ray in enumerate(around) if pick >> j & 1]
+            if _vertex_flat(kept):
+                flat_here.add(sum(1 << index for index, _, _ in kept))
+        vertices.append((sum(1 << index for index, _, _ in around), flat_here))
     found = []
     for mask in range(1, 1 << len(creases)):
-        chosen = [c for i, c in enumerate(creases) if mask >> i & 1]
-        if _locally_flat(chosen) and _folds(chosen):
-            found.append(frozenset(i for i in range(len(creases)) if mask >> i & 1))
+        if all(mask & incident in flat_here for incident, flat_here in vertices):
+            chosen = [c for i, c in enumerate(creases) if mask >> i & 1]
+            if _folds(chosen):
+                found.append(frozenset(i for i in range(len(creases)) if mask >> i & 1))
     return found
 
 
