@@ -143,8 +143,11 @@ def test_a_random_pleated_pattern_on_the_grid_scores_far_below_a_one_crease_near
     for seed in range(3):
         reference = pleat_instance(np.random.default_rng(seed), 25, 200)
         prepared = prepare_reference(reference.pattern)
-        other_seed = 1000 + seed
-        while True:  # the first random pleated model that shares at least 40 % of its creases by chance
+        # Searching from 1000 + seed, the first random pleated model that shares at least 40 % of its creases
+        # by chance is seed 1003's for each of the three references; the search starts there (each rejected
+        # candidate costs a one-second agreement) and the loop still checks the 40 %.
+        other_seed = 1003
+        while True:
             other = pleat_instance(np.random.default_rng(other_seed), 25, 200)
             if crease_agreement(other.pattern, reference.pattern).raw_precision > 0.4:
                 break
