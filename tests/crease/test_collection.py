@@ -12,7 +12,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from foldbench.crease.io.collection import complexity_tier, load_collection, table3, tier_disagreements
+from foldbench.crease.io.collection import (
+    Collection,
+    complexity_tier,
+    load_collection,
+    table3,
+    tier_disagreements,
+)
 from foldbench.crease.sequences import sequence_by_name
 from tests.support.shared import FLAT_FOLDER as CORPUS
 from tests.support.shared import SHARED, needs_shared
@@ -62,9 +68,30 @@ def test_every_table_row_names_a_corpus_file() -> None:
     assert len(differing) == 4, differing
 
 
+@pytest.fixture(scope="module")
+def unpacked_models(tmp_path_factory: pytest.TempPathFactory) -> tuple[Collection, Path, Path]:
+    """The packaged models as ``paper_models()`` gives them with an empty cache folder (loaded once for the module:
+    building 366 graphs takes seconds), the folder that a second look finds, and that cache folder."""
+    from foldbench.crease.io import collection as module
+
+    cache = tmp_path_factory.mktemp("cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("FOLDBENCH_CACHE_DIR", str(cache))
+        module.paper_models.cache_clear()
+        try:
+            models = module.paper_models()
+            again = module.paper_models_folder()
+        finally:
+            module.paper_models.cache_clear()
+    return models, again, cache
+
+
 @needs_corpus
-def test_the_instagram_corpus_loads_with_categories_and_no_tier_disagreement() -> None:
-    collection = load_collection(INSTAGRAM)
+def test_the_instagram_corpus_loads_with_categories_and_no_tier_disagreement(
+    unpacked_models: tuple[Collection, Path, Path],
+) -> None:
+    # the packaged models are the corpus's files, byte for byte (test_paper_models_ship_with_the_package)
+    collection, _, _ = unpacked_models
     assert len(collection) == 366 and not collection.broken
     assert all(entry.category is not None for entry in collection.entries)
     assert tier_disagreements(collection) == []
@@ -111,20 +138,18 @@ def test_a_missing_folder_is_a_typed_error(tmp_path: Path) -> None:
         load_collection(tmp_path / "absent")
 
 
-def test_paper_models_ship_with_the_package(tmp_path, monkeypatch):
+def test_paper_models_ship_with_the_package(unpacked_models: tuple[Collection, Path, Path]) -> None:
     """The 366 models unpack from the package data (no corpus next to the repository needed) into the cache, carry
     Table 3's categories, and are the corpus's bytes where the corpus is present."""
     from foldbench.crease.io import collection as module
-    monkeypatch.setenv("FOLDBENCH_CACHE_DIR", str(tmp_path))
-    module.paper_models.cache_clear()
-    models = module.paper_models()
+
+    models, again, cache = unpacked_models
     assert len(models) == module.PAPER_MODEL_COUNT == len(table3())
     assert not models.broken
     assert all(entry.category for entry in models.entries)
     assert {entry.file for entry in models.entries} == set(table3())
-    assert str(models.root).startswith(str(tmp_path))
-    assert module.paper_models_folder() == models.root  # unpacked once, found again
+    assert str(models.root).startswith(str(cache))
+    assert again == models.root  # unpacked once, found again
     if SHARED.is_dir():
-        for entry in models.entries[::37]:
+        for entry in models.entries:
             assert entry.path.read_bytes() == (INSTAGRAM / entry.file).read_bytes()
-    module.paper_models.cache_clear()
