@@ -67,11 +67,16 @@ def centroid(tri: tuple[Vec, Vec, Vec]) -> Vec:
     return (sum((v[0] for v in tri), Q(0)) / 3, sum((v[1] for v in tri), Q(0)) / 3)
 
 
+FLAT_CENTROIDS = [centroid(tri) for tri in TRIANGLES]
+"""Each triangle's centroid on the flat sheet: an affine map carries a centroid to the centroid of the carried
+triangle, so a triangle's centroid anywhere is its map applied to this one point."""
+LOCATIONS = {point: index + 1 for index, point in enumerate(FLAT_CENTROIDS)}
+
+
 def location_at(point: Vec) -> int:
-    for index, tri in enumerate(TRIANGLES):
-        if centroid(tri) == point:
-            return index + 1
-    raise AssertionError(f"no triangle has its centroid at {point}")
+    if point not in LOCATIONS:
+        raise AssertionError(f"no triangle has its centroid at {point}")
+    return LOCATIONS[point]
 
 
 MOTION = {  # fold type -> (crease endpoints chooser, moving-side test)
@@ -117,7 +122,7 @@ def simulate(codes: list[str], holes: list[tuple[str, int, int]]) -> list[tuple[
         reflect = reflection(p, q)
         new_maps = []
         for t in range(32):
-            cx, cy = centroid(tuple(apply(maps[t], v) for v in TRIANGLES[t]))  # type: ignore[arg-type]
+            cx, cy = apply(maps[t], FLAT_CENTROIDS[t])
             # signed side of the crease line: cross product of (q - p) and (c - p)
             cross = (q[0] - p[0]) * (cy - p[1]) - (q[1] - p[1]) * (cx - p[0])
             moving = {
@@ -139,17 +144,18 @@ def simulate(codes: list[str], holes: list[tuple[str, int, int]]) -> list[tuple[
             new_maps.append(compose(reflect, maps[t]) if moving else maps[t])
         maps = new_maps
     final_turn = rotation(turn)
+    folded_centroids = [apply(maps[t], FLAT_CENTROIDS[t]) for t in range(32)]
     results = []
     for _shape, direction, location in holes:
-        punched = centroid(TRIANGLES[location - 1])
+        punched = FLAT_CENTROIDS[location - 1]
         radians_vector = {0: (Q(0), Q(-1)), 90: (Q(-1), Q(0)), 180: (Q(0), Q(1)), 270: (Q(1), Q(0))}[direction % 360]
         for t in range(32):
-            if centroid(tuple(apply(maps[t], v) for v in TRIANGLES[t])) != punched:  # type: ignore[arg-type]
+            if folded_centroids[t] != punched:
                 continue
             inverse = _invert(maps[t])
             flat_vector = apply_linear(inverse, radians_vector)
             final_vector = apply_linear(final_turn, flat_vector)
-            final_location = location_at(centroid(tuple(apply(final_turn, v) for v in TRIANGLES[t])))  # type: ignore[arg-type]
+            final_location = location_at(apply(final_turn, FLAT_CENTROIDS[t]))
             results.append((final_location, final_vector))
     return results
 
