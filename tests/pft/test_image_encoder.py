@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import io
 import itertools
-import math
 import struct
 import zlib
 
@@ -104,9 +103,12 @@ def assert_green_only_at(pixels: np.ndarray, size: int, holes: list[Hole]) -> No
         px, py = layout.to_pixel(cx, cy)
         centres.append((px, py, RADIUS_BY_SIZE[hole.size] * layout.cell))
         assert green[int(py), int(px)], f"no green at the centre of {hole}"
-    for row, column in zip(rows, columns, strict=True):
-        near = any(math.hypot(column + 0.5 - px, row + 0.5 - py) <= reach + 1.5 for px, py, reach in centres)
-        assert near, f"green pixel at row {row}, column {column} is not near any hole of {holes}"
+    # every green pixel's centre against every hole at once (pixels along the first axis, holes along the second)
+    px, py, reach = (np.array([centre[k] for centre in centres], float).reshape(1, -1) for k in range(3))
+    distances = np.hypot(columns.reshape(-1, 1) + 0.5 - px, rows.reshape(-1, 1) + 0.5 - py)
+    near = (distances <= reach + 1.5).any(axis=1)
+    far = np.flatnonzero(~near)
+    assert not far.size, f"green pixel at row {rows[far[0]]}, column {columns[far[0]]} is not near any hole of {holes}"
 
 
 def test_the_flat_sheet_is_white_inside_and_framed() -> None:
