@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -177,15 +178,33 @@ def _fresh_process(code: str, cache: Path) -> tuple[dict, str]:
     return json.loads(done.stdout), done.stderr
 
 
-def test_compiled_code_is_cached_in_foldbenchs_cache_and_loaded_by_the_next_process(tmp_path: Path) -> None:
-    first, first_err = _fresh_process(_COMPILE_ONE, tmp_path)
+@pytest.fixture(scope="module")
+def first_compile(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, str, Path]:
+    """A fresh process's report of compiling one kernel into an empty cache folder, what it printed on stderr, and
+    that folder (then holding the compiled code): the tests below that only need some kernel compiled in a fresh
+    process start from a copy of it instead of compiling again."""
+    cache = tmp_path_factory.mktemp("jit-cache")
+    report, err = _fresh_process(_COMPILE_ONE, cache)
+    return report, err, cache
+
+
+def _copy_of(cache: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "cache"
+    shutil.copytree(cache, copy)
+    return copy
+
+
+def test_compiled_code_is_cached_in_foldbenchs_cache_and_loaded_by_the_next_process(
+    first_compile: tuple[dict, str, Path], tmp_path: Path
+) -> None:
+    first, first_err, cache = first_compile
     assert first["loaded"] and first["kept"] == 2000 and first["hits"] == 0
     assert first_err == ""  # compiling says nothing
     cache_path = Path(first["cache_path"])
-    assert tmp_path / "numba" in cache_path.parents
+    assert cache / "numba" in cache_path.parents
     assert PACKAGE not in cache_path.parents
     assert list(cache_path.glob("_planar_kernels.merge_small-*.nbi"))
-    second, second_err = _fresh_process(_COMPILE_ONE, tmp_path)
+    second, second_err = _fresh_process(_COMPILE_ONE, _copy_of(cache, tmp_path))
     assert second["hits"] == 1 and second["kept"] == 2000 and second_err == ""
 
 
@@ -205,8 +224,11 @@ print(json.dumps(loaded))
 """
 
 
-def test_small_calls_run_as_python_until_the_python_budget_is_spent(tmp_path: Path) -> None:
-    loaded, err = _fresh_process(_PYTHON_THEN_COMPILED, tmp_path)
+def test_small_calls_run_as_python_until_the_python_budget_is_spent(
+    first_compile: tuple[dict, str, Path], tmp_path: Path
+) -> None:
+    # the cache already holds the kernel: what is checked is which way each call runs, not the compiling
+    loaded, err = _fresh_process(_PYTHON_THEN_COMPILED, _copy_of(first_compile[2], tmp_path))
     assert loaded == [False, True] and err == ""
 
 
@@ -234,8 +256,10 @@ print(json.dumps(loaded))
 """
 
 
-def test_a_kernel_running_as_python_in_one_thread_leaves_other_threads_calls_alone(tmp_path: Path) -> None:
-    loaded, err = _fresh_process(_TWO_THREADS, tmp_path)
+def test_a_kernel_running_as_python_in_one_thread_leaves_other_threads_calls_alone(
+    first_compile: tuple[dict, str, Path], tmp_path: Path
+) -> None:
+    loaded, err = _fresh_process(_TWO_THREADS, _copy_of(first_compile[2], tmp_path))
     assert loaded is True and err == ""  # the 8,000-element call was compiled, not run as Python
 
 
