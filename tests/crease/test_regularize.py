@@ -3,6 +3,7 @@ may not close (a sliver of overlap is a feature of the design, not noise)."""
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -11,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foldbench.crease.graph.local_checks import check_vertices, vertices_creases
-from foldbench.crease.graph.pattern import build_crease_pattern
+from foldbench.crease.graph.pattern import CreasePattern, build_crease_pattern
 from foldbench.crease.graph.regularize import REGULARIZED_RESIDUAL, regularize_kawasaki
 from foldbench.crease.layers.folding import fold_faces
 from foldbench.crease.precision.folded_gaps import GAP_NOISE_FACTOR, genuine_gaps, narrow_gaps
@@ -75,6 +76,12 @@ def test_an_exact_pattern_is_never_regularised() -> None:
     assert not any(warning.startswith("regularised:") for warning in summary["warnings"])
 
 
+@functools.cache
+def _square_twist_pattern() -> CreasePattern:
+    """The exact square twist's pattern, built once: the property below only reads its edges."""
+    return build_crease_pattern(*_square_twist())
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     width=st.floats(2e-6, 1e-3),
@@ -87,8 +94,7 @@ def test_narrow_gaps_finds_a_vertex_near_an_edge_at_its_distance(
 ) -> None:
     """A vertex ``width`` away from the interior of an edge is a gap of that width between the two bounds, and
     none outside them."""
-    segments, letters = _square_twist()
-    pattern = build_crease_pattern(segments, letters)
+    pattern = _square_twist_pattern()
     direction = np.array([math.cos(angle), math.sin(angle)])
     normal = np.array([-direction[1], direction[0]])
     # every other vertex far away on the other side of the edge, so that no other edge passes near the gap
