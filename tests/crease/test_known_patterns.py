@@ -4,6 +4,7 @@ rigid motions and scaling of the input)."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 
@@ -30,7 +31,17 @@ def stackings_of_equal_sectors(letters: str) -> int:
     the near face shows its front (a mountain the opposite; ``U`` either way).
     """
     count = len(letters)
-    found = 0
+    return sum(
+        all(_crease_agrees(letters[i], height[(i - 1) % count], height[i], (i - 1) % 2 == 1) for i in range(count))
+        for height in _stackings_without_crossings(count)
+    )
+
+
+@functools.cache
+def _stackings_without_crossings(count: int) -> list[list[int]]:
+    """Each face's level in every stacking of ``count`` equal sectors where no two creases on one side cross (the
+    letters only decide which of these agree, so this is worked out once per number of sectors)."""
+    heights = []
     for order in itertools.permutations(range(count)):
         height = [0] * count
         for level, face in enumerate(order):
@@ -41,11 +52,9 @@ def stackings_of_equal_sectors(letters: str) -> int:
             for i, j in itertools.combinations(range(count), 2) if i % 2 == j % 2
             for a, b in [(spans[i], spans[j])]
         )
-        if crossing:
-            continue
-        found += all(_crease_agrees(letters[i], height[(i - 1) % count], height[i], (i - 1) % 2 == 1)
-                     for i in range(count))
-    return found
+        if not crossing:
+            heights.append(height)
+    return heights
 
 
 def _crease_agrees(letter: str, near_height: int, far_height: int, near_shows_back: bool) -> bool:
