@@ -145,3 +145,37 @@ def test_slot_variables_in_lists_are_the_array_codes(case: tuple, every_pair: bo
             return variables.dtype, variables.tolist(), flipped.dtype, flipped.tolist()
 
     assert outcome(10**6) == outcome(-1)
+
+
+def _near_parallel_segments(directions: list[float], spreads: list[float], lengths: list[float]) -> np.ndarray:
+    """Segments from the origin, each in one of ``directions`` turned by its share of ``spreads`` (radians)."""
+    angles = [directions[i % len(directions)] + spreads[i] for i in range(len(spreads))]
+    ends = [(length * np.cos(angle), length * np.sin(angle)) for angle, length in zip(angles, lengths, strict=False)]
+    return np.array([((0.0, 0.0), end) for end in ends], dtype=float).reshape(-1, 2, 2)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([0.0, 0.3, np.pi / 2, np.pi - 1e-7, np.pi, 2.5]), min_size=1, max_size=4),
+       st.lists(st.one_of(st.just(0.0), st.floats(-1e-5, 1e-5), st.floats(-1e-13, 1e-13)), min_size=1,
+                max_size=40),
+       st.lists(st.floats(0.0, 2.0), min_size=40, max_size=40))
+def test_direction_noise_of_few_segments_is_the_array_codes(
+    directions: list[float], spreads: list[float], lengths: list[float]
+) -> None:
+    segments = _near_parallel_segments(directions, spreads, lengths)
+    few = measure.direction_noise(segments)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(measure, "FEW_DIRECTIONS", -1)
+        arrays = measure.direction_noise(segments)
+    assert len(segments) <= measure.FEW_DIRECTIONS
+    assert few == arrays
+
+
+def test_direction_noise_of_few_segments_sees_a_tilted_parallel() -> None:
+    # three parallel creases, the middle one tilted by 2e-6 over its unit length; a fourth alone
+    segments = np.array([[[0, 0], [1, 0]], [[0, 0.5], [1, 0.5 + 2e-6]], [[0, 1], [1, 1]], [[0, 0], [0, 1]]], float)
+    noise = measure.direction_noise(segments)
+    assert 0.5e-6 < noise < 2e-6
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(measure, "FEW_DIRECTIONS", -1)
+        assert measure.direction_noise(segments) == noise

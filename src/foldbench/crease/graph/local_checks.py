@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 from dataclasses import dataclass
 
 import numpy as np
@@ -81,12 +82,12 @@ def _crease_angles(
             neighbours[a].append((atan2(forward[edge][1], forward[edge][0]), edge))
             neighbours[b].append((atan2(backward[edge][1], backward[edge][0]), edge))
     for creases in neighbours:
-        creases.sort(key=_first)
+        creases.sort(key=_ANGLE)  # by angle only: ties stay in edge order
     return neighbours, on_boundary
 
 
-def _first(item: tuple[float, int]) -> float:
-    return item[0]
+_ANGLE = operator.itemgetter(0)
+"""The sort key of a ``(direction angle, edge)`` pair: its angle."""
 
 
 def _sector_angles(angles: list[float]) -> list[float]:

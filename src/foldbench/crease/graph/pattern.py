@@ -264,6 +264,9 @@ def _build_at_tolerance(
         notes.append(f"planarised {len(segments)} segments into {len(graph.edges_vertices)} edges")
     edges_assignment = []
     for edge_index, sources in enumerate(graph.edges_sources):
+        if len(sources) == 1:  # one segment: its own letter (no conflict, no choice)
+            edges_assignment.append(letters[sources[0]])
+            continue
         options = {letters[s] for s in sources}
         if {"M", "V"} <= options and "B" not in options:
             ends = graph.vertices_coords[graph.edges_vertices[edge_index]]

@@ -256,7 +256,7 @@ def planarize_segments(segments: np.ndarray, tolerance: float) -> PlanarGraph:
             bounds = offsets.tolist()
             flat = sources.tolist()
             return PlanarGraph(vertices_coords=vertices, edges_vertices=edges_vertices,
-                               edges_sources=tuple(tuple(flat[a:b]) for a, b in pairwise(bounds)))
+                               edges_sources=tuple([tuple(flat[a:b]) for a, b in pairwise(bounds)]))
     return _planarize_arrays(segments, tolerance)
 
 
@@ -447,7 +447,7 @@ def _next_half_edges(origin: list[int], angle: list[float], edge_count: int) -> 
     on the face to its left: ``w`` the neighbour of ``v`` just clockwise of ``u``. Half-edges are ordered by origin,
     then angle, then index (the stable sort of :func:`_next_half_edges_in_arrays`)."""
     count = 2 * edge_count
-    order = sorted(range(count), key=lambda half: (origin[half], angle[half]))
+    order = sorted(range(count), key=list(zip(origin, angle, strict=True)).__getitem__)  # (origin, angle) pairs
     position = [0] * count
     group_start = [0] * count
     group_size = [0] * count

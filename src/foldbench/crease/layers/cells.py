@@ -130,5 +130,5 @@ def build_cells(
         segments_edges=graph.edges_sources,
         segments_cells=segments_cells,
         cells_points=faces.faces_vertices,
-        cells_faces=tuple(tuple(sorted(faces_set or ())) for faces_set in cells_faces),
+        cells_faces=tuple([tuple(sorted(faces_set or ())) for faces_set in cells_faces]),
     )

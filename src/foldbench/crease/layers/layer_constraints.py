@@ -164,7 +164,7 @@ def build_layer_constraints(
     key_set = set(variable_keys.tolist())
 
     def overlap(f: int, g: int) -> bool:
-        return (min(f, g) * face_count + max(f, g)) in key_set
+        return (f * face_count + g if f < g else g * face_count + f) in key_set
 
     edges_faces = pattern.edges_faces.tolist()
     two_sided = [left >= 0 and right >= 0 and left != right for left, right in edges_faces]
@@ -173,7 +173,7 @@ def build_layer_constraints(
     for sources in cells.segments_edges:
         usable = [e for e in sources if two_sided[e]]
         for first, second in itertools.combinations(usable, 2):
-            key = (min(first, second), max(first, second))
+            key = (first, second) if first < second else (second, first)
             if key in seen_edge_pairs:
                 continue
             seen_edge_pairs.add(key)
@@ -287,7 +287,7 @@ def _slot_variables_in_lists(
         row, flips = [-1] * 6, [False] * 6
         for slot, (first, second) in enumerate(CONSTRAINT_SLOTS[kind]):
             f, g = faces[first], faces[second]
-            variable = index_of.get(min(f, g) * face_count + max(f, g))
+            variable = index_of.get(f * face_count + g if f < g else g * face_count + f)
             if variable is None:
                 missing_kind = kind if missing_kind is None else min(missing_kind, kind)
                 continue

@@ -15,7 +15,10 @@ import numpy as np
 
 from foldbench.crease.precision.policy import DEFAULT_POLICY, PrecisionPolicy
 
-__all__ = ["MAX_WRITTEN_DECIMALS", "direction_noise", "kawasaki_explained_by", "kawasaki_noise", "written_precision"]
+__all__ = [
+    "FEW_DIRECTIONS", "MAX_WRITTEN_DECIMALS", "direction_noise", "kawasaki_explained_by", "kawasaki_noise",
+    "written_precision",
+]
 
 MAX_WRITTEN_DECIMALS: int = DEFAULT_POLICY.max_written_decimals
 """The default policy's ``max_written_decimals``: coordinates written with more decimals are taken as exact."""
@@ -45,6 +48,8 @@ def direction_noise(segments: np.ndarray, policy: PrecisionPolicy = DEFAULT_POLI
     angles = np.mod(np.arctan2(vectors[:, 1], vectors[:, 0]), math.pi)
     order = np.argsort(angles)
     angles, lengths = angles[order], lengths[order]
+    if len(angles) <= FEW_DIRECTIONS:
+        return _worst_group_deviation(angles.tolist(), lengths, policy)
     # close the circle of directions: the last group may continue past pi into the first one
     gaps = np.diff(np.concatenate([angles, [angles[0] + math.pi]]))
     breaks = np.flatnonzero(gaps >= policy.noise_angle_limit)
@@ -64,6 +69,36 @@ def direction_noise(segments: np.ndarray, policy: PrecisionPolicy = DEFAULT_POLI
         group_lengths = lengths[rolled[first:last]]
         if group_angles[-1] - group_angles[0] < policy.exact_angle:
             continue
+        mean = float(np.average(group_angles, weights=group_lengths))
+        deviation = np.abs(group_angles - mean)
+        deviation[deviation < policy.exact_angle] = 0.0
+        worst = max(worst, float((deviation * group_lengths).max()) / 2)
+    return worst
+
+
+FEW_DIRECTIONS: int = 128
+"""Up to this many segments, :func:`direction_noise` finds its groups in plain Python lists (the same
+differences and comparisons as its array operations, without their fixed cost per call)."""
+
+
+def _worst_group_deviation(angles: list[float], lengths: np.ndarray, policy: PrecisionPolicy) -> float:
+    """:func:`direction_noise` from its sorted directions ``angles`` (modulo 180 degrees) and their ``lengths``,
+    the groups found one direction at a time."""
+    count, limit = len(angles), policy.noise_angle_limit
+    closing = angles[0] + math.pi
+    breaks = [i for i in range(count) if (angles[i + 1] if i + 1 < count else closing) - angles[i] >= limit]
+    if not breaks:
+        return 0.0  # every direction within the limit of the next: one long fan, no parallel groups
+    start = breaks[-1] + 1
+    rolled = [*range(start, count), *range(start)]
+    unwrapped = [angles[i] + (math.pi if i < start else 0.0) for i in rolled]
+    group_starts = [0, *(i + 1 for i in range(count - 1) if unwrapped[i + 1] - unwrapped[i] >= limit)]
+    worst = 0.0
+    for first, last in zip(group_starts, [*group_starts[1:], count], strict=True):
+        if last - first < 2 or unwrapped[last - 1] - unwrapped[first] < policy.exact_angle:
+            continue
+        group_angles = np.array(unwrapped[first:last])
+        group_lengths = lengths[rolled[first:last]]
         mean = float(np.average(group_angles, weights=group_lengths))
         deviation = np.abs(group_angles - mean)
         deviation[deviation < policy.exact_angle] = 0.0

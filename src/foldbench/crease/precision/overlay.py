@@ -150,10 +150,13 @@ def folded_tolerance_levels(pattern: CreasePattern, folded: FoldedGeometry) -> I
     >>> levels[:3], levels[-1] <= 1e-2, 2e-06 in levels
     ([1e-06, 2.5e-07, 6.25e-08], True, True)
     """
+    return _tolerance_levels(folded, folded_tolerance_floor(folded), coarsest_level(pattern, folded))
+
+
+def _tolerance_levels(folded: FoldedGeometry, floor: float, coarsest: float) -> Iterator[float]:
+    """:func:`folded_tolerance_levels` between a ``floor`` and a ``coarsest`` level already computed."""
     policy = folded.policy
     step, slack = policy.level_step, policy.level_rounding
-    floor = folded_tolerance_floor(folded)
-    coarsest = coarsest_level(pattern, folded)
     start = max(min(max(policy.folded_distance, policy.folded_mismatch_factor * folded.worst_mismatch), coarsest),
                 floor)
     for first in (start, start * step**0.5):
@@ -277,9 +280,15 @@ def build_overlay(
     noise_closes: FoldedGap | None = None  # a gap kept open there that a noisy input's measured noise closes
     in_doubt: tuple[SelfIntersection, FoldedGap] | None = None  # one whose gaps only an estimate's margin closes
     rejected: list[tuple[float, str]] = []
-    series = list(folded_tolerance_levels(pattern, folded))
+    series: list[float] = []  # the first two series' levels, complete by the time the third series starts
+
+    def first_series() -> Iterator[float]:  # generated as tried: a sound first level ends the search at once
+        for tolerance in _tolerance_levels(folded, floor, coarsest):
+            series.append(tolerance)
+            yield tolerance
+
     steps = folded.policy.level_step, folded.policy.noise_step
-    levels = chain(((tolerance, steps[0]) for tolerance in series),
+    levels = chain(((tolerance, steps[0]) for tolerance in first_series()),
                    ((tolerance, steps[1]) for tolerance in noise_explained_levels(pattern, folded, judge, series)))
     for tolerance, step in levels:
         if tolerance <= above:
