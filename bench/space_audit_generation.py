@@ -25,6 +25,9 @@ AUDITS: tuple[tuple[str, int, int, dict[str, object]], ...] = (
     ("origamispace/foldability-v2", 240, 4242, {}),
     ("origamibench/one-step-associative-v5", 240, 4242, {"size": 128}),
     ("origamibench/one-step-causal-v4", 240, 4242, {"size": 128}),
+    # tests/support/datasets.py: ORDERING_AUDIT and PATTERN_PREDICTION_AUDIT (audited, and run through the harness)
+    ("origamispace/multi-step-ordering-v3", 160, 20251, {"size": 64}),
+    ("origamispace/pattern-prediction-v2", 200, 20251, {"size": 64}),
 )
 
 

@@ -62,8 +62,9 @@ LONGEST_FIRST = (
 workers, no long test starts last while the others sit idle."""
 
 
-ONE_WORKER_DATASETS = frozenset({"foldability_audit_dataset"})
-"""Session fixtures of one large shared dataset (about a minute of CPU to write): the tests that read it run on
+ONE_WORKER_DATASETS = frozenset({"foldability_audit_dataset", "one_step_audit_datasets", "ordering_audit_dataset",
+                                 "pattern_prediction_audit_dataset"})
+"""Session fixtures of large shared datasets (seconds to a minute of CPU to write): the tests that read one run on
 one worker, one after another, so that while the first writes it the other workers run other tests instead of
 waiting on its lock."""
 

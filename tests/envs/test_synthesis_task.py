@@ -1,12 +1,13 @@
 """The synthesis task through the harness: oracle GS = 1, random baseline, resumed conversations, knobs,
-parse failures, determinism and the report gallery."""
+parse failures and the report gallery (determinism: tests/tasks/test_conformance.py)."""
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
+import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,8 +17,9 @@ from foldbench.harness import Store, aggregate, evaluate
 from foldbench.models import OracleModel, RandomModel
 from foldbench.tasks import make
 from foldbench.tasks.base import ImagePart, ParseFailure
-from foldbench.tasks.dataset import read_items, write_dataset
+from foldbench.tasks.dataset import read_items
 from foldbench.tasks.origamibench.synthesis import SynthesisAnswer, SynthesisTask
+from tests.support.datasets import every_task_recipe, shared_datasets
 
 TASK_ID = SynthesisTask.id
 N = 3
@@ -25,16 +27,24 @@ N = 3
 
 @pytest.fixture(scope="module")
 def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("synthesis") / "data"
-    write_dataset(TASK_ID, folder, n=N, seed=3, modalities=("image",))
-    return folder
+    """The suite's shared three-item synthesis dataset (``every_task_recipe``, written once per run; that the
+    same seed writes the same bytes is tests/tasks/test_conformance.py's check); read-only."""
+    return shared_datasets(tmp_path_factory, {0: every_task_recipe(TASK_ID)})[0]
 
 
-def _run(task: SynthesisTask, data: Path, store_path: Path, model, run: str = "run") -> object:
+def _run(task: SynthesisTask, data: Path, store_path: Path, model, run: str = "run") -> Any:
     with Store(store_path) as store:
         asyncio.run(evaluate(store=store, run_name=run, task=task, dataset_dir=data, items=read_items(data),
                              model=model, modality="image"))
         return aggregate(store.scores(run), task.spec), store.turns(run)
+
+
+@pytest.fixture(scope="module")
+def random_run(dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any, Any]:
+    """The random baseline's run (seed 1) on the dataset: its store, summary and turns; the store is only read."""
+    store_path = tmp_path_factory.mktemp("synthesis-random") / "runs.db"
+    summary, turns = _run(make(TASK_ID), dataset, store_path, RandomModel(seed=1))
+    return store_path, summary, turns
 
 
 def test_the_oracle_replays_the_targets_to_gs_one(dataset: Path, tmp_path: Path) -> None:
@@ -46,18 +56,20 @@ def test_the_oracle_replays_the_targets_to_gs_one(dataset: Path, tmp_path: Path)
         assert len(turns[item.id]) == item.metadata["folds"]
 
 
-def test_the_random_baseline_is_below_the_oracle_and_its_steps_are_kept(dataset: Path, tmp_path: Path) -> None:
-    summary, turns = _run(make(TASK_ID), dataset, tmp_path / "runs.db", RandomModel(seed=1))
+def test_the_random_baseline_is_below_the_oracle_and_its_steps_are_kept(random_run: tuple[Path, Any, Any]) -> None:
+    _, summary, turns = random_run
     assert summary.n == N and summary.value("gs") < 1.0
     assert summary.value("qe") > 0.5  # random creases are drawn among those the sheet accepts
     assert all(len(t) <= 10 for t in turns.values())
 
 
-def test_a_resumed_run_replays_stored_turns_to_the_same_scores(dataset: Path, tmp_path: Path) -> None:
-    first, _ = _run(make(TASK_ID), dataset, tmp_path / "a.db", RandomModel(seed=2))
+def test_a_resumed_run_replays_stored_turns_to_the_same_scores(dataset: Path, random_run: tuple[Path, Any, Any],
+                                                               tmp_path: Path) -> None:  # fmt: skip
+    stored, first, _ = random_run
+    shutil.copyfile(stored, tmp_path / "a.db")  # the random baseline's run, asked again under another name
     with Store(tmp_path / "a.db") as store:
         rows = list(store.scores("run"))
-    again, _ = _run(make(TASK_ID), dataset, tmp_path / "a.db", RandomModel(seed=2), run="again")
+    again, _ = _run(make(TASK_ID), dataset, tmp_path / "a.db", RandomModel(seed=1), run="again")
     with Store(tmp_path / "a.db") as store:
         replayed = list(store.scores("again"))
     assert {r.item_id: r.values for r in replayed} == {r.item_id: r.values for r in rows}
@@ -86,17 +98,6 @@ def test_parse_is_strict_and_parse_failures_score_zero(dataset: Path) -> None:
         assert task.score(item, answer).values["gs"] == 0.0
     answer = task.parse(item, '```json\n{"action": "add_crease", "p1": [5, 0], "p2": [5, 10], "assignment": "V"}\n```')
     assert isinstance(answer, SynthesisAnswer) and answer.action["p2"] == [5.0, 10.0]
-
-
-def test_the_same_seed_writes_the_same_bytes(dataset: Path, tmp_path: Path) -> None:
-    again = tmp_path / "again"
-    write_dataset(TASK_ID, again, n=N, seed=3, modalities=("image",))
-
-    def digests(folder: Path) -> dict[str, str]:
-        return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-                for p in sorted(folder.rglob("*")) if p.is_file()}
-
-    assert digests(again) == digests(dataset)
 
 
 def test_knobs_are_checked_and_budget_25_is_recorded() -> None:

@@ -8,14 +8,12 @@ from typing import Any
 
 from foldbench.harness import Store, aggregate, evaluate
 from foldbench.models import OracleModel, RandomModel
-from foldbench.tasks.dataset import read_items, write_dataset
+from foldbench.tasks.dataset import read_items
 
 
-def oracle_and_random_accuracy(task_id: str, task: Any, tmp_path: Path, *, n: int,
-                               knobs: dict[str, Any]) -> dict[str, float]:
-    """Accuracy of the oracle and of a seeded random letter on ``n`` image items (seed 5) of ``task_id``."""
-    data = tmp_path / "data"
-    write_dataset(task_id, data, n=n, seed=5, modalities=("image",), knobs=knobs)
+def oracle_and_random_accuracy(task: Any, data: Path, tmp_path: Path) -> dict[str, float]:
+    """Accuracy of the oracle and of a seeded random letter on the image items of the dataset ``data`` (only
+    read; a shared dataset of ``tests/support/datasets.py``), the runs stored under ``tmp_path``."""
     items = read_items(data)
     results = {}
     with Store(tmp_path / "runs.db") as store:

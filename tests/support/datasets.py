@@ -123,3 +123,20 @@ def pfp_audit_recipe(task_id: str) -> Recipe:
 FOLDABILITY_AUDIT = Recipe("origamispace/foldability-v2", n=240, seed=4242, modalities=("image",))
 """The foldability audit's 240 items: ``foldbench audit`` reads them all, and the tests that check the compiler's
 verdicts and the stability of the options read the first few instead of generating items of their own."""
+
+
+PATTERN_PREDICTION_AUDIT = Recipe("origamispace/pattern-prediction-v2", n=200, seed=20251, modalities=("image",),
+                                  knobs={"size": 64})
+"""Pattern prediction's 200 audited items: ``foldbench audit`` reads them all, and the oracle and random baselines
+are run on them through the harness (one dataset for both claims)."""
+
+ORDERING_AUDIT = Recipe("origamispace/multi-step-ordering-v3", n=160, seed=20251, modalities=("image",),
+                        knobs={"size": 64})
+"""Multi-step ordering's 160 audited items: ``foldbench audit`` reads them all, and the oracle and random baselines
+are run on them through the harness (one dataset for both claims)."""
+
+ONE_STEP_AUDITS = {task_id: Recipe(task_id, n=240, seed=4242, modalities=("image",), knobs={"size": 128})
+                   for task_id in ("origamibench/one-step-associative-v5", "origamibench/one-step-causal-v4")}
+"""Each one-step task's 240 audited items: ``foldbench audit`` reads them all, and the one-step tests check the
+compiler's verdicts, the pictures and the answer forms on the first ones instead of generating items of their
+own."""

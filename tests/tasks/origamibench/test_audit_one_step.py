@@ -8,19 +8,17 @@ from pathlib import Path
 import pytest
 
 from foldbench.harness.audit import audit_dataset
-from foldbench.tasks.dataset import write_dataset
-
-ITEMS = 240
+from tests.support.datasets import ONE_STEP_AUDITS
 
 
-@pytest.mark.parametrize("task_id", ["origamibench/one-step-associative-v5", "origamibench/one-step-causal-v4"])
-def test_no_blind_baseline_beats_or_misses_chance(task_id: str, tmp_path: Path) -> None:
-    write_dataset(task_id, tmp_path, n=ITEMS, seed=4242, modalities=("image",), knobs={"size": 128})
-    report = audit_dataset(tmp_path)
-    assert report.items == ITEMS and report.band == pytest.approx((0.15, 0.35))
+@pytest.mark.parametrize("task_id", sorted(ONE_STEP_AUDITS))
+def test_no_blind_baseline_beats_or_misses_chance(task_id: str, one_step_audit_datasets: dict[str, Path]) -> None:
+    items = ONE_STEP_AUDITS[task_id].n  # shared with test_one_step.py, which checks the first ones
+    report = audit_dataset(one_step_audit_datasets[task_id])
+    assert report.items == items and report.band == pytest.approx((0.15, 0.35))
     assert len(report.baselines) >= 15  # the option pictures were read
     assert not report.flagged, [(b.name, round(b.accuracy, 3)) for b in report.flagged]
-    assert set(report.letters.values()) == {ITEMS // 4}
+    assert set(report.letters.values()) == {items // 4}
     # the reference picture was read: the six reference-aware rules are scored; only the associative task, whose
     # answer is meant to look like its reference, has them reported as expected instead of held to the band
     reference_rules = [b for b in report.baselines if b.name.startswith("reference ")]

@@ -4,6 +4,7 @@ read strictly."""
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from foldbench.errors import InvalidKnobError
 from foldbench.tasks import make
 from foldbench.tasks.base import ImagePart, ParseFailure, TextPart
+from foldbench.tasks.dataset import read_items
 from foldbench.tasks.origamibench.one_step import contains_creases, one_fold_after
 from foldbench.tasks.origamibench.pictures import pictures_look_alike, state_signature
 
@@ -20,9 +22,10 @@ N = 24
 
 
 @pytest.fixture(scope="module")
-def items() -> dict[str, list]:
-    return {task_id: list(make(task_id).generate(N, 11, modalities=("image",), knobs={"size": 64}))
-            for task_id in (ASSOCIATIVE, CAUSAL)}
+def items(one_step_audit_datasets: dict[str, Path]) -> dict[str, list]:
+    """The first ``N`` items of each task's audited dataset (``ONE_STEP_AUDITS`` of tests/support/datasets.py),
+    read rather than generated again."""
+    return {task_id: read_items(one_step_audit_datasets[task_id])[:N] for task_id in (ASSOCIATIVE, CAUSAL)}
 
 
 @pytest.mark.parametrize("task_id", [ASSOCIATIVE, CAUSAL])
@@ -44,7 +47,8 @@ def test_no_two_pictures_look_alike(task_id: str, items) -> None:
     task = make(task_id)
     for item in items[task_id]:
         reference, options = task._states(item)
-        signatures = [state_signature(s, k) for s, k in [reference, *options]]
+        # as drawn: the causal pictures fill their views (task.fill), the associative ones share one scale
+        signatures = [state_signature(s, k, task.fill) for s, k in [reference, *options]]
         for i in range(5):
             for j in range(i + 1, 5):
                 assert not pictures_look_alike(signatures[i], signatures[j]), (item.id, i, j)
@@ -161,6 +165,28 @@ def test_crease_containment_tells_earlier_from_later() -> None:
     assert one_fold_after(blintz.pattern(2), blintz, 3)
     assert not one_fold_after(blintz.pattern(1), blintz, 3)
     assert not one_fold_after(blintz.pattern(2), blintz, 2)
+
+
+def test_containment_is_remembered_per_pattern_object_not_per_value() -> None:
+    """Each pair of pattern objects is worked out once; a pattern built again (an equal but other object) is
+    worked out on its own, and every answer is the one the segments give."""
+    from dataclasses import replace
+
+    from foldbench.crease.sequences import sequence_by_name
+    from foldbench.tasks.origamibench import one_step
+
+    blintz = sequence_by_name("blintz")
+    patterns = [blintz.pattern(k) for k in range(len(blintz) + 1)]
+    rebuilt = replace(patterns[-1])
+    for inner in [*patterns, rebuilt]:
+        for outer in [*patterns, rebuilt]:
+            inner_segments, outer_segments = one_step._crease_segments(inner), one_step._crease_segments(outer)
+            direct = all(one_step._covered(inner_segments[m], outer_segments[m]) for m in "MV")
+            assert contains_creases(inner, outer) == contains_creases(inner, outer) == direct
+    assert contains_creases(patterns[0], patterns[-1]) and not contains_creases(patterns[-1], patterns[0])
+    remembered = one_step._containment_of[(id(patterns[0]), id(patterns[-1]))]
+    assert remembered[0] is patterns[0] and remembered[1] is patterns[-1] and remembered[2]
+    assert (id(rebuilt), id(patterns[-1])) in one_step._containment_of  # the rebuilt object has entries of its own
 
 
 def test_same_seed_same_items() -> None:

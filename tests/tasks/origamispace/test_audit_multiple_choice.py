@@ -5,26 +5,25 @@ their centre)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from foldbench.harness.audit import ChoiceItem, audit_choice_items, audit_dataset
-from foldbench.tasks.dataset import write_dataset
 from foldbench.tasks.origamispace.ordering import order_text
+from tests.support.datasets import ORDERING_AUDIT, PATTERN_PREDICTION_AUDIT
 
+# (the session fixture of the audited dataset, its items, the baselines that run): the datasets are shared with the
+# oracle and random runs of test_pattern_prediction.py and test_ordering.py
 CASES = [
-    ("origamispace/pattern-prediction-v2", 200, {"size": 64}, 9),
-    ("origamispace/multi-step-ordering-v3", 120, {"size": 64}, 13),
+    ("pattern_prediction_audit_dataset", PATTERN_PREDICTION_AUDIT.n, 9),
+    ("ordering_audit_dataset", ORDERING_AUDIT.n, 13),
 ]
 
 
-@pytest.mark.parametrize(("task_id", "items", "knobs", "baselines"), CASES)
-def test_no_blind_baseline_beats_or_misses_chance(task_id: str, items: int, knobs: dict, baselines: int,
-                                                   tmp_path: Path) -> None:  # fmt: skip
-    write_dataset(task_id, tmp_path, n=items, seed=20251, modalities=("image",), knobs=knobs)
-    report = audit_dataset(tmp_path)
+@pytest.mark.parametrize(("dataset", "items", "baselines"), CASES)
+def test_no_blind_baseline_beats_or_misses_chance(dataset: str, items: int, baselines: int,
+                                                   request: pytest.FixtureRequest) -> None:  # fmt: skip
+    report = audit_dataset(request.getfixturevalue(dataset))
     assert report.items == items and report.band == pytest.approx((0.15, 0.35))
     assert len(report.baselines) == baselines  # the text rules (and, for orders, the numeric rules) ran
     assert not report.flagged, [(b.name, round(b.accuracy, 3)) for b in report.flagged]

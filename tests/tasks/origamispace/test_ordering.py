@@ -129,8 +129,8 @@ def test_bad_knobs_are_refused_by_name(task, knobs: dict, words: list[str]) -> N
         assert word in str(error.value)
 
 
-def test_oracle_and_random_through_the_harness(task, tmp_path: Path) -> None:
-    results = oracle_and_random_accuracy(TASK_ID, task, tmp_path, n=160, knobs={"size": 64})
+def test_oracle_and_random_through_the_harness(task, ordering_audit_dataset: Path, tmp_path: Path) -> None:
+    results = oracle_and_random_accuracy(task, ordering_audit_dataset, tmp_path)  # 160 items
     assert results["oracle"] == 1.0
     assert 0.15 <= results["random"] <= 0.35
 

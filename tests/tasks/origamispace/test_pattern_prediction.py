@@ -105,8 +105,8 @@ def test_a_collection_without_names_says_so_and_makes_no_items(task, tmp_path: P
     shutil.rmtree(folder)
 
 
-def test_oracle_and_random_through_the_harness(task, tmp_path: Path) -> None:
-    results = oracle_and_random_accuracy(TASK_ID, task, tmp_path, n=200, knobs={"size": 96})
+def test_oracle_and_random_through_the_harness(task, pattern_prediction_audit_dataset: Path, tmp_path: Path) -> None:
+    results = oracle_and_random_accuracy(task, pattern_prediction_audit_dataset, tmp_path)  # 200 items
     assert results["oracle"] == 1.0
     assert 0.15 <= results["random"] <= 0.35
 

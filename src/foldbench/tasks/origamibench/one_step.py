@@ -158,16 +158,45 @@ def _covered(segments: np.ndarray, cover: np.ndarray) -> bool:
     return True
 
 
+_REMEMBERED = 4096
+"""Patterns (and, separately, pairs of patterns) whose crease segments and containment are kept: a sequence's
+states are asked about again and again (every ordering item's oracle, every causal set's check)."""
+_segments_of: dict[int, tuple[CreasePattern, dict[str, np.ndarray]]] = {}
+_containment_of: dict[tuple[int, int], tuple[CreasePattern, CreasePattern, bool]] = {}
+
+
+def _remembered_segments(pattern: CreasePattern) -> dict[str, np.ndarray]:
+    """:func:`_crease_segments` of ``pattern``, made once per pattern object (a crease pattern is immutable; the
+    entry holds the pattern, so its id names no other object while it is kept)."""
+    entry = _segments_of.get(id(pattern))
+    if entry is not None and entry[0] is pattern:
+        return entry[1]
+    if len(_segments_of) >= _REMEMBERED:
+        _segments_of.clear()
+    segments = _crease_segments(pattern)
+    _segments_of[id(pattern)] = (pattern, segments)
+    return segments
+
+
 def contains_creases(inner: CreasePattern, outer: CreasePattern) -> bool:
-    """Whether every mountain and valley crease of ``inner`` lies on creases of ``outer`` with the same letter.
+    """Whether every mountain and valley crease of ``inner`` lies on creases of ``outer`` with the same letter
+    (worked out once per pair of pattern objects).
 
     >>> from foldbench.crease.sequences import sequence_by_name
     >>> blintz = sequence_by_name("blintz")
     >>> contains_creases(blintz.pattern(1), blintz.pattern(2)), contains_creases(blintz.pattern(2), blintz.pattern(1))
     (True, False)
     """
-    inner_segments, outer_segments = _crease_segments(inner), _crease_segments(outer)
-    return all(_covered(inner_segments[letter], outer_segments[letter]) for letter in ("M", "V"))
+    key = (id(inner), id(outer))
+    entry = _containment_of.get(key)
+    if entry is not None and entry[0] is inner and entry[1] is outer:
+        return entry[2]
+    inner_segments, outer_segments = _remembered_segments(inner), _remembered_segments(outer)
+    contained = all(_covered(inner_segments[letter], outer_segments[letter]) for letter in ("M", "V"))
+    if len(_containment_of) >= _REMEMBERED:
+        _containment_of.clear()
+    _containment_of[key] = (inner, outer, contained)
+    return contained
 
 
 def one_fold_after(reference: CreasePattern, sequence: FoldSequence, state: int) -> bool:
