@@ -149,6 +149,43 @@ def test_crease_records_round_trip() -> None:
     assert Crease.from_action(crease.to_action()) == crease
 
 
+_GRID_POINT = st.tuples(st.integers(0, 8), st.integers(0, 8)).map(lambda p: (p[0] * 1.25, p[1] * 1.25))
+
+
+def _triangle(points: tuple[tuple[float, float], ...]) -> np.ndarray | None:
+    (ax, ay), (bx, by), (cx, cy) = points
+    return np.array(points, float) if (bx - ax) * (cy - ay) - (by - ay) * (cx - ax) != 0 else None
+
+
+@st.composite
+def _triangle_pairs(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray]:
+    """Two triangles on the 1/8 grid of the square; half the time the second has an edge on the line of one of
+    the first's edges, from points of that line (so they may share a piece of it, touch at a point, or not)."""
+    first = draw(st.tuples(_GRID_POINT, _GRID_POINT, _GRID_POINT).map(_triangle).filter(lambda t: t is not None))
+    if draw(st.booleans()):
+        second = draw(st.tuples(_GRID_POINT, _GRID_POINT, _GRID_POINT).map(_triangle).filter(lambda t: t is not None))
+        return first, second
+    i = draw(st.integers(0, 2))
+    p, q = first[i], first[(i + 1) % 3]
+    s, t = draw(st.integers(-4, 8)) / 4, draw(st.integers(-4, 8)) / 4
+    third = draw(_GRID_POINT)
+    second = _triangle((tuple(p + s * (q - p)), tuple(p + t * (q - p)), third))
+    return first, second if second is not None else first[::-1].copy()
+
+
+@settings(max_examples=300, deadline=None)
+@given(pair=_triangle_pairs())
+def test_two_faces_share_an_edge_when_their_boundaries_overlap_along_a_segment(
+        pair: tuple[np.ndarray, np.ndarray]) -> None:
+    from shapely.geometry import Polygon
+
+    from foldbench.crease.sequences import _shared_edge
+
+    first, second = pair
+    overlap = Polygon(first).boundary.intersection(Polygon(second).boundary).length
+    assert _shared_edge(first, second) == (overlap > 1e-6)
+
+
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), grid=st.booleans())
 def test_random_sequences_fold_flat_at_every_state(seed: int, grid: bool) -> None:

@@ -232,18 +232,27 @@ def _area(polygon: np.ndarray) -> float:
 
 
 def _shared_edge(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether two paper polygons share a piece of edge of positive length."""
-    for i in range(len(a)):
-        p, q = a[i], a[(i + 1) % len(a)]
-        d = q - p
-        length = float(np.hypot(*d))
+    """Whether two paper polygons share a piece of edge of positive length.
+
+    An edge of ``b`` counts when both its ends lie within 1e-6 of the line of an edge of ``a`` and the two
+    overlap along it by more than 1e-6. The collinearity test, run for every pair of edges, is done on Python
+    floats (the same products and differences as on numpy's scalars, so the same values); the overlap, reached
+    by few pairs, keeps numpy's dot products.
+    """
+    a_points, b_points = a.tolist(), b.tolist()
+    b_edges = list(zip(b_points, b_points[1:] + b_points[:1], strict=True))
+    for i, (px, py) in enumerate(a_points):
+        qx, qy = a_points[(i + 1) % len(a_points)]
+        dx, dy = qx - px, qy - py
+        length = float(np.hypot(dx, dy))
         if length < _EPS:
             continue
-        u = d / length
-        for j in range(len(b)):
-            r, s = b[j], b[(j + 1) % len(b)]
-            if abs(u[0] * (r - p)[1] - u[1] * (r - p)[0]) > 1e-6 or abs(u[0] * (s - p)[1] - u[1] * (s - p)[0]) > 1e-6:
+        ux, uy = dx / length, dy / length
+        for (rx, ry), (sx, sy) in b_edges:
+            if abs(ux * (ry - py) - uy * (rx - px)) > 1e-6 or abs(ux * (sy - py) - uy * (sx - px)) > 1e-6:
                 continue
+            p, u = a[i], np.array([ux, uy])
+            r, s = np.array([rx, ry]), np.array([sx, sy])
             lo = max(0.0, min(np.dot(r - p, u), np.dot(s - p, u)))
             hi = min(length, max(np.dot(r - p, u), np.dot(s - p, u)))
             if hi - lo > 1e-6:
