@@ -234,10 +234,13 @@ class ConnectionPool:
         :data:`ADDRESS_TTL_S` seconds."""
         now = time.monotonic()
         if not self._addresses or now - self._looked_up_at > ADDRESS_TTL_S:
-            try:
-                found = await loop.getaddrinfo(self._host, self._port, type=socket.SOCK_STREAM)
-            except OSError as error:  # unknown host, no network
-                raise ConnectError(f"cannot look up {self._host}: {_reason(error)}") from None
+            try:  # an address written as numbers needs no lookup (and no thread to wait on one)
+                found = socket.getaddrinfo(self._host, self._port, type=socket.SOCK_STREAM, flags=socket.AI_NUMERICHOST)
+            except OSError:
+                try:
+                    found = await loop.getaddrinfo(self._host, self._port, type=socket.SOCK_STREAM)
+                except OSError as error:  # unknown host, no network
+                    raise ConnectError(f"cannot look up {self._host}: {_reason(error)}") from None
             self._addresses = [(family, kind, proto, address) for family, kind, proto, _, address in found]
             self._looked_up_at = now
         return self._addresses
