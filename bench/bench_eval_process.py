@@ -1,7 +1,7 @@
 """A whole `foldbench eval` as a user runs it: a fresh process of the command line, start-up included.
 
 Usage: python bench/bench_eval_process.py [--items 1000] [--runs 3] [--concurrency 32] [--limit N] [--tty]
-       [--src DIR ...]
+       [--answer TEXT] [--src DIR ...]
 
 A MentalBlackboard prediction dataset of ``--items`` text items is generated once beforehand (not timed). A
 scripted OpenAI-compatible server (tests/support/fake_openai.py, the one bench_harness.py uses) runs in its own
@@ -21,6 +21,8 @@ weighs on each alike (e.g. ``git archive COMMIT src | tar -x -C /tmp/before`` an
 ``--limit N`` asks only the first N items (``--limit 1`` measures start-up: imports, reading the dataset, one item).
 With several ``--src``, the stores of each version's first run are compared row by row (every table, leaving out
 latencies, timestamps and row ids): a faster version must store the same requests, replies, turns and scores.
+``--answer TEXT`` makes the endpoint reply ``TEXT`` instead of the first item's oracle answer (prose, a hole list
+with malformed holes, ...), so the stores are compared on parse failures and odd answers too.
 """
 
 from __future__ import annotations
@@ -155,6 +157,7 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--limit", type=int, default=None, help="ask only the first N items")
     parser.add_argument("--tty", action="store_true", help="draw the progress bar on a pseudo-terminal")
+    parser.add_argument("--answer", default=None, help="the endpoint's reply (default: the first item's oracle answer)")
     parser.add_argument("--src", type=Path, nargs="+", default=[ROOT / "src"], help="foldbench src directories")
     args = parser.parse_args()
     sources = [path.resolve() for path in args.src]
@@ -165,7 +168,7 @@ def main() -> None:
         root = Path(scratch)
         dataset = root / "data"
         write_dataset(TASK, dataset, n=args.items, seed=0, modalities=("text",))
-        answer = make(TASK).oracle(read_items(dataset)[0]).model_dump_json()
+        answer = args.answer if args.answer is not None else make(TASK).oracle(read_items(dataset)[0]).model_dump_json()
         with endpoint(answer) as base_url:
             for index, src in enumerate(sources):  # untimed: compiles each version's bytecode
                 run_eval(src, dataset, root / f"warm-up-{index}.db", base_url, args.concurrency, args.tty,
