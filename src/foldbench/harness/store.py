@@ -158,6 +158,9 @@ class TurnRecord:
     prompt: Any
     feedback: str | None = None
     done: bool = True
+    prompt_json: str | None = None
+    """``prompt`` already encoded with sorted keys and no spaces (the request key's text of it), if at hand: stored
+    as it is when it is ASCII (then it is what the store's own encoding gives)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +208,12 @@ def _json(data: Any) -> str:
 def _plain_dict(mapping: Mapping[str, Any]) -> dict[str, Any]:
     """``mapping`` as a dict for the JSON encoder (itself when it is one: the encoder only reads it)."""
     return mapping if type(mapping) is dict else dict(mapping)
+
+
+def _prompt_json(turn: TurnRecord) -> str:
+    """The stored JSON of a turn's prompt: :func:`_json` of it, or the same text already made by the caller."""
+    given = turn.prompt_json
+    return given if given is not None and given.isascii() else _json(turn.prompt)
 
 
 def _columns(db: sqlite3.Connection, table: str) -> list[str]:
@@ -440,7 +449,7 @@ class Store:
         key = turn.key
         self._db.execute(
             "INSERT OR IGNORE INTO requests VALUES (?, ?, ?, ?)",
-            (key, model, _json(_plain_dict(params)), _json(turn.prompt)),
+            (key, model, _json(_plain_dict(params)), _prompt_json(turn)),
         )
         if cached_id is None:
             cursor = self._db.execute(
