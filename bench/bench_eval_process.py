@@ -1,7 +1,7 @@
 """A whole `foldbench eval` as a user runs it: a fresh process of the command line, start-up included.
 
 Usage: python bench/bench_eval_process.py [--items 1000] [--runs 3] [--concurrency 32] [--limit N] [--tty]
-       [--src DIR ...]
+       [--answer TEXT] [--src DIR ...]
 
 A MentalBlackboard prediction dataset of ``--items`` text items is generated once beforehand (not timed). A
 scripted OpenAI-compatible server (tests/support/fake_openai.py, the one bench_harness.py uses) runs in its own
@@ -19,6 +19,10 @@ otherwise stderr is a pipe and the bar is off (as in a script or CI). ``--src`` 
 the foldbench versions to run (default: this checkout's); with several, their runs alternate, so a loaded machine
 weighs on each alike (e.g. ``git archive COMMIT src | tar -x -C /tmp/before`` and ``--src /tmp/before/src src``).
 ``--limit N`` asks only the first N items (``--limit 1`` measures start-up: imports, reading the dataset, one item).
+With several ``--src``, the stores of each version's first run are compared row by row (every table, leaving out
+latencies, timestamps and row ids): a faster version must store the same requests, replies, turns and scores.
+``--answer TEXT`` makes the endpoint reply ``TEXT`` instead of the first item's oracle answer (prose, a hole list
+with malformed holes, ...), so the stores are compared on parse failures and odd answers too.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from __future__ import annotations
 import argparse
 import os
 import pty
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -116,6 +121,28 @@ def run_eval(
     return Measured(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, output.strip())
 
 
+_STORED_ROWS = {
+    "runs": "SELECT name, task, engine_version, model, params, modality, template_version FROM runs ORDER BY name",
+    "requests": "SELECT key, model, params, prompt FROM requests ORDER BY key",
+    "responses": "SELECT key, text, error, error_kind, attempts, prompt_tokens, completion_tokens, finish_reason "
+    "FROM responses ORDER BY key, text",
+    "turns": "SELECT item_id, turn, request_key, cached, feedback, done, repeat FROM turns "
+    "ORDER BY item_id, repeat, turn",
+    "scores": "SELECT item_id, request_key, cached, answer, parse_failure, score_values, score_counts, notes, "
+    "metadata, repeat FROM scores ORDER BY item_id, repeat",
+    "failures": "SELECT item_id, repeat FROM failures ORDER BY item_id, repeat",
+}
+"""What two versions must store alike: every column but latencies, timestamps and row ids."""
+
+
+def differing_tables(first: Path, second: Path) -> list[str]:
+    """The tables whose rows (as :data:`_STORED_ROWS` reads them) differ between two run stores."""
+    with sqlite3.connect(first) as a, sqlite3.connect(second) as b:
+        return [
+            table for table, query in _STORED_ROWS.items() if a.execute(query).fetchall() != b.execute(query).fetchall()
+        ]
+
+
 def _spread(values: list[float], unit: str, digits: int = 2) -> str:
     return (
         f"median {statistics.median(values):.{digits}f} {unit} "
@@ -130,16 +157,18 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--limit", type=int, default=None, help="ask only the first N items")
     parser.add_argument("--tty", action="store_true", help="draw the progress bar on a pseudo-terminal")
+    parser.add_argument("--answer", default=None, help="the endpoint's reply (default: the first item's oracle answer)")
     parser.add_argument("--src", type=Path, nargs="+", default=[ROOT / "src"], help="foldbench src directories")
     args = parser.parse_args()
     sources = [path.resolve() for path in args.src]
     results: dict[Path, list[Measured]] = {src: [] for src in sources}
     load_at_start = os.getloadavg()[0]
+    stores: list[Path] = []
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         dataset = root / "data"
         write_dataset(TASK, dataset, n=args.items, seed=0, modalities=("text",))
-        answer = make(TASK).oracle(read_items(dataset)[0]).model_dump_json()
+        answer = args.answer if args.answer is not None else make(TASK).oracle(read_items(dataset)[0]).model_dump_json()
         with endpoint(answer) as base_url:
             for index, src in enumerate(sources):  # untimed: compiles each version's bytecode
                 run_eval(src, dataset, root / f"warm-up-{index}.db", base_url, args.concurrency, args.tty,
@@ -150,6 +179,13 @@ def main() -> None:
                     pycache = root / f"pycache-{index}"
                     measured = run_eval(src, dataset, db, base_url, args.concurrency, args.tty, pycache, args.limit)
                     results[src].append(measured)
+                    if run == 0:
+                        stores.append(db)
+        comparisons = []
+        for index in range(1, len(sources)):
+            differing = differing_tables(stores[0], stores[index])
+            verdict = f"rows differ in {', '.join(differing)}" if differing else "every stored row identical"
+            comparisons.append(f"{sources[index]} against {sources[0]}, the first runs' stores: {verdict}")
     where = "a pseudo-terminal (progress bar drawn)" if args.tty else "a pipe (no progress bar)"
     print(
         f"fresh `foldbench eval` process, {args.items} {TASK} text items, local endpoint answering at once, "
@@ -163,6 +199,8 @@ def main() -> None:
         print(f"  CPU  {_spread([r.cpu_s for r in measured], 's')} (user + system of the eval process)")
         print(f"  peak RSS {_spread([r.peak_mb for r in measured], 'MB', 0)}")
     if len(sources) > 1:
+        for line in comparisons:
+            print(line)
         first = results[sources[0]]
         for src in sources[1:]:
             cpu = [b.cpu_s / a.cpu_s for a, b in zip(first, results[src], strict=True)]

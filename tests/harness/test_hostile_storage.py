@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from foldbench.harness import Store, evaluate
 from foldbench.harness.report import write_report
 from foldbench.models.registry import make_model
@@ -46,3 +48,20 @@ def test_a_reply_with_lone_surrogates_is_stored_and_reported(
         assert all(row.parse_failure is not None for row in rows)
         markdown, html = write_report(store, "r", tmp_path / "report", task=TASK, items=items)
     assert "\ufffd" in markdown.read_text(encoding="utf-8") + html.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("text", ["plain ASCII prompt", "un trou en étoile ☆", 'quotes " and \\ and a tab\t'])
+def test_a_prompt_encoded_by_the_caller_is_stored_as_the_store_encodes_it(tmp_path: Path, text: str) -> None:
+    from foldbench.harness.store import TurnRecord, _json
+    from foldbench.models.base import ModelReply
+    from foldbench.models.fingerprint import keyed_record
+
+    record = {"system": None, "parts": [{"type": "text", "text": text}]}
+    key, record_json = keyed_record("m", {}, record)
+    with Store(tmp_path / "runs.db") as store:
+        store.record_turn(
+            run="r", item_id="i", turn=TurnRecord(0, key, record, prompt_json=record_json), model="m", params={},
+            reply=ModelReply("ok"),
+        )  # fmt: skip
+        stored = store._db.execute("SELECT prompt FROM requests WHERE key = ?", (key,)).fetchone()[0]
+    assert stored == _json(record)

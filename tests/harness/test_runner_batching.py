@@ -165,4 +165,4 @@ def test_an_eval_of_a_baseline_loads_neither_the_http_client_nor_pyarrow(
                           timeout=600)  # fmt: skip
     report = json.loads(done.stderr.strip().splitlines()[-1])
     assert report["code"] in (0, None) and "3/3 items scored" in done.stdout, done.stdout + done.stderr
-    assert {"aiohttp", "yarl", "pyarrow"} & set(report["modules"]) == set()
+    assert {"aiohttp", "yarl", "h11", "pyarrow"} & set(report["modules"]) == set()

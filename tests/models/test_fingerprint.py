@@ -152,3 +152,34 @@ def test_request_parameters_enter_the_key_only_when_given(tmp_path: Path) -> Non
     plain = request_fingerprint("m", PARAMS, prompt, tmp_path)
     assert request_fingerprint("m", PARAMS, prompt, tmp_path, request_params={}) == plain
     assert request_fingerprint("m", PARAMS, prompt, tmp_path, request_params={"max_tokens": 5}) != plain
+
+
+_plain_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@given(
+    model=st.text(max_size=12),
+    params=st.dictionaries(st.text(max_size=6), _plain_json, max_size=4),
+    record=st.dictionaries(st.text(max_size=6), _plain_json, max_size=4),
+    request_params=st.none() | st.dictionaries(st.text(max_size=6), _plain_json, max_size=3),
+)
+def test_the_key_is_the_hash_of_the_whole_record_and_the_prompt_text_its_own_encoding(
+    model: str, params: dict[str, Any], record: dict[str, Any], request_params: dict[str, Any] | None
+) -> None:
+    import hashlib
+    import json
+
+    from foldbench.models.fingerprint import FINGERPRINT_FORMAT, keyed_record, record_fingerprint
+
+    whole: dict[str, Any] = {"format": FINGERPRINT_FORMAT, "model": model, "params": params, "prompt": record}
+    if request_params:
+        whole["request_params"] = request_params
+    text = json.dumps(whole, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    key, prompt = keyed_record(model, params, record, request_params=request_params)
+    assert key == hashlib.sha256(text.encode("utf-8")).hexdigest()
+    assert key == record_fingerprint(model, params, record, request_params=request_params)
+    assert prompt == json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

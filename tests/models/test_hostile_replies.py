@@ -8,8 +8,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from foldbench.models import ModelReply, OpenAICompatibleModel, openai_compat
+from foldbench.models._response import MAX_NUMBER_DIGITS, SQLITE_INTEGER_MAX, Failure, reply_from_body
 from foldbench.tasks.base import TextPart
 from foldbench.testing.fake_openai import (
     HOSTILE,
@@ -105,3 +108,30 @@ def test_an_oversized_body_is_not_read(
 def test_an_ordinary_reply_is_unchanged(tmp_path: Path, fake_openai_server: Server) -> None:
     server = fake_openai_server(always(reply('Café {"answer": "B"} ✓')))
     assert _ask(server, tmp_path).text == 'Café {"answer": "B"} ✓'
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    digits=st.lists(st.integers(1, 130), min_size=2, max_size=2),
+    negative=st.booleans(),
+    in_text=st.integers(0, 130),
+)
+def test_a_count_is_read_or_refused_by_its_number_of_digits_alone(
+    digits: list[int], negative: bool, in_text: int
+) -> None:
+    # Only an integer literal of more than MAX_NUMBER_DIGITS digits makes the body unreadable; a long run of digits
+    # inside a string (the reply's text) is text, whatever its length.
+    prompt_tokens, completion_tokens = (int("7" * n) for n in digits)
+    if negative:
+        prompt_tokens = -prompt_tokens
+    text = "answer " + "3" * in_text
+    choices = f'[{{"message": {{"content": "{text}"}}, "finish_reason": "stop"}}]'
+    usage = f'{{"prompt_tokens": {prompt_tokens}, "completion_tokens": {completion_tokens}}}'
+    body = f'{{"choices": {choices}, "usage": {usage}}}'.encode()
+    outcome = reply_from_body(body)
+    if max(digits) > MAX_NUMBER_DIGITS:
+        assert isinstance(outcome, Failure) and outcome.kind == "bad_response" and "digits" in outcome.message
+    else:
+        assert isinstance(outcome, ModelReply) and outcome.text == text
+        fits = [n if 0 <= n <= SQLITE_INTEGER_MAX else None for n in (prompt_tokens, completion_tokens)]
+        assert [outcome.prompt_tokens, outcome.completion_tokens] == fits

@@ -202,3 +202,30 @@ def test_nothing_listening_is_a_connect_error() -> None:
 def test_a_pool_needs_an_http_url_with_a_host(url: str) -> None:
     with pytest.raises(ValueError, match="http"):
         ConnectionPool(url, {})
+
+
+def test_a_numeric_address_is_used_without_a_look_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def no_look_up(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("a numeric address was looked up (in a thread of the event loop)")
+
+    monkeypatch.setattr(asyncio.BaseEventLoop, "getaddrinfo", no_look_up)
+    (reply,) = _run(_serve([b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"]))
+    assert isinstance(reply, Reply) and reply.body == b"ok"
+
+
+def test_a_host_name_is_looked_up_and_its_addresses_tried_in_turn() -> None:
+    async def go() -> Reply | Exception:
+        server = await asyncio.start_server(_serve([b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"]), "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        pool = ConnectionPool(f"http://localhost:{port}/", {})  # ::1 may come first, where nothing listens
+        try:
+            return await pool.post("/", b"{}", 100)
+        except Exception as error:
+            return error
+        finally:
+            await pool.close()
+            server.close()
+            await server.wait_closed()
+
+    reply = asyncio.run(go())
+    assert isinstance(reply, Reply) and reply.body == b"ok", reply

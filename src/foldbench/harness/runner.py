@@ -32,7 +32,7 @@ from foldbench.harness.store import RunInfo, Store, TurnRecord
 from foldbench.messages import Conversation, Prompt
 from foldbench.models._files import PromptFiles
 from foldbench.models.base import Model, ModelReply, ModelRequest
-from foldbench.models.fingerprint import conversation_record, record_fingerprint
+from foldbench.models.fingerprint import conversation_record, keyed_record
 from foldbench.tasks.base import Item, MultiTurnTask, ParseFailure, Task
 from foldbench.text import valid_text
 
@@ -181,7 +181,7 @@ async def evaluate(
             record = conversation_record(conversation, dataset_dir, digests)
             if repeat:
                 record = {"repeat": repeat, **record}
-            key = record_fingerprint(model.name, model.params, record, request_params=params)
+            key, record_json = keyed_record(model.name, model.params, record, request_params=params)
             cached = store.cached_response(key)
             if cached is not None:
                 cached_id, reply = cached
@@ -198,7 +198,9 @@ async def evaluate(
                     fatal.append(reply)
             turn = conversation.turn
             feedback = step(reply.text, turn) if step is not None and reply.error is None else None
-            said = TurnRecord(turn, key, record, feedback.text if feedback else None, feedback is None or feedback.done)
+            said = TurnRecord(
+                turn, key, record, feedback.text if feedback else None, feedback is None or feedback.done, record_json
+            )
             response_id = store.record_turn(
                 run=run_name,
                 item_id=item.id,

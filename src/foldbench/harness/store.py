@@ -16,7 +16,6 @@ layout the first time it is opened, its rows becoming repeat 0).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sqlite3
 import time
@@ -159,6 +158,9 @@ class TurnRecord:
     prompt: Any
     feedback: str | None = None
     done: bool = True
+    prompt_json: str | None = None
+    """``prompt`` already encoded with sorted keys and no spaces (the request key's text of it), if at hand: stored
+    as it is when it is ASCII (then it is what the store's own encoding gives)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +205,17 @@ def _json(data: Any) -> str:
     return _ENCODER.encode(data)
 
 
+def _plain_dict(mapping: Mapping[str, Any]) -> dict[str, Any]:
+    """``mapping`` as a dict for the JSON encoder (itself when it is one: the encoder only reads it)."""
+    return mapping if type(mapping) is dict else dict(mapping)
+
+
+def _prompt_json(turn: TurnRecord) -> str:
+    """The stored JSON of a turn's prompt: :func:`_json` of it, or the same text already made by the caller."""
+    given = turn.prompt_json
+    return given if given is not None and given.isascii() else _json(turn.prompt)
+
+
 def _columns(db: sqlite3.Connection, table: str) -> list[str]:
     return [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
 
@@ -230,6 +243,27 @@ def _add_repeats(db: sqlite3.Connection) -> None:
     except BaseException:
         db.execute("ROLLBACK")
         raise
+
+
+class _Writing:
+    """The context of one write (see :meth:`Store._writing`); a class rather than a generator, as it wraps every
+    stored turn and score."""
+
+    __slots__ = ("_db", "_commit")
+
+    def __init__(self, db: sqlite3.Connection, commit: bool) -> None:
+        self._db = db
+        self._commit = commit
+
+    def __enter__(self) -> None:
+        if not self._db.in_transaction:
+            self._db.execute("BEGIN")
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is not None:
+            self._db.rollback()
+        elif self._commit:
+            self._db.commit()
 
 
 class Store:
@@ -346,19 +380,10 @@ class Store:
         if self._db.in_transaction:
             self._db.commit()
 
-    @contextlib.contextmanager
-    def _writing(self, commit: bool) -> Iterator[None]:
+    def _writing(self, commit: bool) -> _Writing:
         """One write, in the open transaction (begun if none is): committed after it when ``commit`` is true;
         on an error the whole open transaction is rolled back."""
-        if not self._db.in_transaction:
-            self._db.execute("BEGIN")
-        try:
-            yield
-        except BaseException:
-            self._db.rollback()
-            raise
-        if commit:
-            self._db.commit()
+        return _Writing(self._db, commit)
 
     def record_score(
         self,
@@ -396,10 +421,10 @@ class Store:
                     int(cached),
                     answer,
                     parse_failure,
-                    _json(dict(scores.values)),
-                    _json(dict(scores.counts)),
+                    _json(_plain_dict(scores.values)),
+                    _json(_plain_dict(scores.counts)),
                     _json(list(scores.notes)),
-                    _json(dict(metadata)),
+                    _json(_plain_dict(metadata)),
                     repeat,
                 ),
             )
@@ -423,7 +448,8 @@ class Store:
     ) -> int:
         key = turn.key
         self._db.execute(
-            "INSERT OR IGNORE INTO requests VALUES (?, ?, ?, ?)", (key, model, _json(dict(params)), _json(turn.prompt))
+            "INSERT OR IGNORE INTO requests VALUES (?, ?, ?, ?)",
+            (key, model, _json(_plain_dict(params)), _prompt_json(turn)),
         )
         if cached_id is None:
             cursor = self._db.execute(

@@ -17,7 +17,14 @@ from foldbench.messages import Conversation, ImagePart, Part, TextPart, VideoPar
 from foldbench.models._files import PromptFiles, dataset_file
 from foldbench.models.errors import ModelConfigError
 
-__all__ = ["FINGERPRINT_FORMAT", "canonical_json", "conversation_record", "record_fingerprint", "request_fingerprint"]
+__all__ = [
+    "FINGERPRINT_FORMAT",
+    "canonical_json",
+    "conversation_record",
+    "keyed_record",
+    "record_fingerprint",
+    "request_fingerprint",
+]
 
 #: Bumped whenever the fingerprinted record changes shape, so old keys never collide with new ones.
 FINGERPRINT_FORMAT = "foldbench-request/1"
@@ -124,18 +131,33 @@ def record_fingerprint(
     Raises:
         ModelConfigError: ``params`` holds a value that is not plain JSON data.
     """
-    record: dict[str, Any] = {
-        "format": FINGERPRINT_FORMAT,
-        "model": model_name,
-        "params": dict(params),
-        "prompt": record_of_conversation,
-    }
-    if request_params:
-        record["request_params"] = dict(request_params)
+    return keyed_record(model_name, params, record_of_conversation, request_params=request_params)[0]
+
+
+def keyed_record(
+    model_name: str,
+    params: Mapping[str, Any],
+    record_of_conversation: Mapping[str, Any],
+    *,
+    request_params: Mapping[str, Any] | None = None,
+) -> tuple[str, str]:
+    """:func:`record_fingerprint` and the record's own :func:`canonical_json`, which the key is made from (a run
+    store keeps the record, and encodes it once).
+
+    The key hashes the canonical JSON of ``{"format", "model", "params", "prompt", "request_params"}``; with
+    sorted keys and no spaces that text is the five values' own canonical texts in that order, so it is put
+    together from them.
+
+    Raises:
+        ModelConfigError: ``params`` holds a value that is not plain JSON data.
+    """
     try:
-        text = canonical_json(record)
+        head = canonical_json({"format": FINGERPRINT_FORMAT, "model": model_name, "params": dict(params)})
+        prompt = canonical_json(record_of_conversation)
+        tail = f',"request_params":{canonical_json(dict(request_params))}}}' if request_params else "}"
     except (TypeError, ValueError) as error:
         raise ModelConfigError(
             f"model {model_name}: parameters {dict(params)!r} are not plain JSON data: {error}"
         ) from None
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    text = f'{head[:-1]},"prompt":{prompt}{tail}'
+    return hashlib.sha256(text.encode("utf-8")).hexdigest(), prompt

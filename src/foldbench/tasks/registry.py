@@ -285,11 +285,25 @@ def _load() -> None:
 
 
 def _entry_points() -> Iterable[metadata.EntryPoint]:
+    """The entry points of :data:`ENTRY_POINT_GROUP`, as ``importlib.metadata.entry_points(group=...)`` finds them
+    (the first distribution of each name on the path), parsing only the files that name the group: most
+    distributions declare none, and reading every declaration of about 200 of them was most of the look-up."""
+    header = f"[{ENTRY_POINT_GROUP}]"
+    found: list[metadata.EntryPoint] = []
+    seen: set[str] = set()
     try:
-        return metadata.entry_points(group=ENTRY_POINT_GROUP)
+        for distribution in metadata.distributions():
+            name = getattr(distribution, "_normalized_name", None) or distribution.metadata["Name"]
+            if name in seen:
+                continue
+            seen.add(name)
+            text = distribution.read_text("entry_points.txt")
+            if text and header in text:
+                found.extend(distribution.entry_points.select(group=ENTRY_POINT_GROUP))
     except Exception as error:  # (a broken distribution on the path must not hide the built-ins)
         _problems.append(f"cannot read the installed entry points of '{ENTRY_POINT_GROUP}': {_one_line(error)}")
         return ()
+    return found
 
 
 def _distribution(point: metadata.EntryPoint) -> str:

@@ -353,3 +353,32 @@ def test_hole_counts_are_the_multisets_the_rules_describe(
     counts = hole_counts(true_holes, listed, declared, directed=directed)
     expected = _reference_counts(true_holes, listed, declared, directed)
     assert {name: counts[name] for name in expected} == expected
+
+
+@given(truth=hole_dicts | st.just([]), declared=st.integers(0, 8), directed=st.booleans())
+def test_an_answer_listing_no_hole_counts_by_the_rules_alone(
+    truth: list[dict[str, Any]], declared: int, directed: bool
+) -> None:
+    # A reply that fails to parse (and the dataset check's empty reply) lists nothing: M = 0 in every field, the
+    # denominators are G (and G + max(0, P - G) for partial accuracy), and it is exact only when G = P = 0.
+    true_holes = [hole_from_dict(h) for h in truth]
+    g = len(true_holes)
+    counts = hole_counts(true_holes, [], declared, directed=directed)
+    with_one_listed = hole_counts(true_holes, [HoleAnswer.model_validate(STAR_5)], declared, directed=directed)
+    assert list(counts) == list(with_one_listed)  # the same counts, in the same order, as for any other answer
+    exact = int(declared == 0 and g == 0)
+    assert counts == {
+        **{name: 0 for name in counts if name.endswith("_matched")},
+        "holes_true": g,
+        "holes_declared": declared,
+        "holes_listed": 0,
+        "partial_denominator": g + max(0, declared - g),
+        "field_denominator": g,
+        "direction_denominator": g if directed else 0,
+        "extra": int(declared > g),
+        "missing": int(declared < g),
+        "holes_exact": exact,
+        "malformed_holes": 0,
+        "directed_holes_exact": exact,
+        "holes_listed_exactly": exact,
+    }

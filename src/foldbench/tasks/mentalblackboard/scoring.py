@@ -132,6 +132,8 @@ def hole_counts(
 ) -> dict[str, int]:
     """The pooled counts of the hole metrics for one answer (``directed=False``: direction not compared)."""
     g = len(truth)
+    if not listed:  # nothing listed (every reply that fails to parse, and the dataset check's empty reply)
+        return _unlisted_counts(g, declared, directed)
     shapes, sizes, locations, undirected_keys, directed_keys, malformed, all_well_formed = _listed_fields(listed)
     directed_matched = _overlap(((h.shape, h.size, h.location, h.direction) for h in truth), directed_keys)
     if directed:
@@ -164,6 +166,31 @@ def hole_counts(
             and len({key[2] for key in directed_keys}) == len(listed)
             and len(listed) == g == directed_matched
         ),
+    }
+
+
+def _unlisted_counts(g: int, declared: int, directed: bool) -> dict[str, int]:
+    """:func:`hole_counts` of an answer that lists no hole: nothing matches, every denominator is G."""
+    exact = int(declared == g == 0)
+    return {
+        "holes_true": g,
+        "holes_declared": declared,
+        "holes_listed": 0,
+        "holes_matched": 0,
+        "partial_denominator": g + max(0, declared - g),
+        "field_denominator": g,
+        "direction_denominator": g if directed else 0,
+        "extra": int(declared > g),
+        "missing": int(declared < g),
+        "holes_exact": exact,
+        "malformed_holes": 0,
+        "shape_matched": 0,
+        "size_matched": 0,
+        "location_matched": 0,
+        "direction_matched": 0,
+        "directed_holes_matched": 0,
+        "directed_holes_exact": exact,
+        "holes_listed_exactly": exact,
     }
 
 
