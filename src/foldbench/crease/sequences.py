@@ -192,9 +192,15 @@ class _Face:
     shift: np.ndarray
     layer: int
 
-    @property
+    @cached_property
     def folded(self) -> np.ndarray:
         return self.polygon @ self.matrix.T + self.shift
+
+    @cached_property
+    def box(self) -> tuple[float, float, float, float]:
+        """The polygon's bounding box on the paper, widened by :data:`_BOX_MARGIN` on every side."""
+        (x_low, y_low), (x_high, y_high) = self.polygon.min(axis=0).tolist(), self.polygon.max(axis=0).tolist()
+        return x_low - _BOX_MARGIN, y_low - _BOX_MARGIN, x_high + _BOX_MARGIN, y_high + _BOX_MARGIN
 
     @property
     def flipped(self) -> bool:
@@ -229,6 +235,15 @@ def _clip(polygon: np.ndarray, values: np.ndarray, positive: bool) -> np.ndarray
 def _area(polygon: np.ndarray) -> float:
     x, y = polygon[:, 0], polygon[:, 1]
     return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+
+
+_BOX_MARGIN = 1e-5
+"""How far a face's bounding box is widened: more than the 1e-6 by which :func:`_shared_edge` lets a shared piece
+of edge stray from either face's edge, so two faces whose widened boxes are apart share none."""
+
+
+def _boxes_meet(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
 def _shared_edge(a: np.ndarray, b: np.ndarray) -> bool:
@@ -322,7 +337,7 @@ class _Sheet:
         # fold along an earlier crease or tear the paper.
         for i, mover in moving:
             for j, stayer in staying:
-                if i != j and _shared_edge(mover.polygon, stayer.polygon):
+                if i != j and _boxes_meet(mover.box, stayer.box) and _shared_edge(mover.polygon, stayer.polygon):
                     return None
         top = max(f.layer for f in self.faces)
         bottom = min(f.layer for f in self.faces)
