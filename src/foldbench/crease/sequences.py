@@ -28,9 +28,10 @@ step, with every crease segment the step adds, which replays the sequence in the
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property, partial
+from types import MappingProxyType
 from typing import Any, Literal
 
 import numpy as np
@@ -651,6 +652,12 @@ def builtin_sequences() -> tuple[FoldSequence, ...]:
     traditional bases, pleats and twists. Each is built once per process (the random ones are checked by the
     compiler)."""
     return tuple(sequence_by_name(name) for name in _builders())
+
+
+@cache
+def builtin_sequences_by_name() -> Mapping[str, FoldSequence]:
+    """Every built-in sequence under its name, in the order of :func:`builtin_sequences` (read-only)."""
+    return MappingProxyType({sequence.name: sequence for sequence in builtin_sequences()})
 
 
 @cache

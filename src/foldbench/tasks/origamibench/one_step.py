@@ -37,7 +37,7 @@ import numpy as np
 from pydantic import BaseModel, field_validator
 
 from foldbench.crease.graph.pattern import CreasePattern
-from foldbench.crease.sequences import CATEGORIES, FoldSequence, builtin_sequences, sequence_by_name
+from foldbench.crease.sequences import CATEGORIES, FoldSequence, builtin_sequences_by_name, sequence_by_name
 from foldbench.errors import FoldbenchError, InvalidKnobError
 from foldbench.tasks.answer_forms import HumanForm
 from foldbench.tasks.base import (
@@ -220,11 +220,6 @@ def _pick(rng: np.random.Generator, references: Sequence[tuple[FoldSequence, int
     return states[int(rng.integers(len(states)))]
 
 
-@cache
-def _sequences_by_name() -> dict[str, FoldSequence]:
-    return {s.name: s for s in builtin_sequences()}
-
-
 MODEL_CATEGORY = "model"
 """The category of the sequences derived from the shipped models."""
 
@@ -295,7 +290,7 @@ class OneStepTask(TaskBase):
         if unknown:
             raise OneStepKnobError(
                 f"{self.id}: knob 'categories': {unknown[0]!r} is not one of {', '.join(known)}")
-        names = {**_sequences_by_name(), **_model_knob_sequences(self.id, config["models"])}
+        names = {**builtin_sequences_by_name(), **_model_knob_sequences(self.id, config["models"])}
         chosen = config["sequences"] or tuple(names)
         missing = [n for n in chosen if n not in names]
         if missing:

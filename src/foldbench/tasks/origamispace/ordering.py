@@ -27,14 +27,13 @@ once per block. The answer letter is balanced in blocks of four, the other optio
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from functools import cache
 from typing import Any, Literal
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 from pydantic import BaseModel, field_validator
 
-from foldbench.crease.sequences import CATEGORIES, FoldSequence, builtin_sequences, sequence_by_name
+from foldbench.crease.sequences import CATEGORIES, FoldSequence, builtin_sequences_by_name, sequence_by_name
 from foldbench.errors import FoldbenchError, InvalidKnobError
 from foldbench.origami.instances import difficulty_of
 from foldbench.tasks.answer_forms import HumanForm
@@ -200,11 +199,6 @@ def _option_set(seed: int, block: int, k: int, kinds: Sequence[str]) -> tuple[st
 # ---- the task ----------------------------------------------------------------------------------------------
 
 
-@cache
-def _sequences_by_name() -> dict[str, FoldSequence]:
-    return {s.name: s for s in builtin_sequences()}
-
-
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     try:
         return ImageFont.load_default(size)
@@ -277,7 +271,7 @@ class OrderingTask(TaskBase):
         if unknown:
             raise InvalidKnobError(f"{self.id}: knob 'categories': {unknown[0]!r} is not one of "
                                    f"{', '.join(CATEGORIES)}")
-        names = _sequences_by_name()
+        names = builtin_sequences_by_name()
         chosen = config["sequences"] or tuple(names)
         missing = [n for n in chosen if n not in names]
         if missing:
@@ -313,7 +307,7 @@ class OrderingTask(TaskBase):
         from foldbench.tasks.origamibench.pictures import pictures_look_alike, state_signature
 
         names = sorted(s.name for s in sequences if len(s) >= k)
-        sequence = _sequences_by_name()[names[int(rng.integers(len(names)))]]
+        sequence = builtin_sequences_by_name()[names[int(rng.integers(len(names)))]]
         states = sorted(int(s) for s in rng.choice(np.arange(1, len(sequence) + 1), size=k, replace=False))
         signatures = [state_signature(sequence, state, fill) for state in states]
         if any(pictures_look_alike(a, b) for i, a in enumerate(signatures) for b in signatures[i + 1:]):
