@@ -225,7 +225,7 @@ def test_where_the_marks_sit_does_not_give_the_answer(items: list[Item]) -> None
 def test_task_objects_share_the_built_in_references_and_their_stability(monkeypatch: pytest.MonkeyPatch) -> None:
     """A second task object (as every ``write_dataset`` makes) reuses the built-in states the first one judged,
     instead of judging their stability again, and makes the same items."""
-    import foldbench.tasks.origamispace.spatial_relationship as module
+    import foldbench.tasks.origamispace.relationships as module
 
     knobs = {"kind": "layering", "size": 128}
     first = list(SpatialRelationshipTask().generate(4, 23, knobs=knobs))

@@ -21,6 +21,7 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from foldbench.crease import CompiledFold
+from foldbench.tasks.origamispace.stability import reference_stability
 
 __all__ = ["INTERIOR_MARGIN", "MAX_ORDER_STATES", "FoldReference", "sample_inside"]
 
@@ -47,6 +48,11 @@ class FoldReference:
     compiled: CompiledFold
     name: str
     fold_count: int | None = None
+
+    @cached_property
+    def stable(self) -> bool:
+        """Whether the folded state rests on no hair (:func:`reference_stability`), judged once per reference."""
+        return reference_stability(self.compiled).stable
 
     # ---- the crease pattern -------------------------------------------------------------------------------
     @cached_property

@@ -69,7 +69,6 @@ from foldbench.tasks.origamispace.relationship_questions import (
     build_question,
 )
 from foldbench.tasks.origamispace.relationships import FoldReference
-from foldbench.tasks.origamispace.stability import reference_stability
 from foldbench.tasks.task_base import TaskBase
 from foldbench.text.prompts import load_prompt
 
@@ -128,24 +127,11 @@ def _fold_fields(pattern: Any) -> dict[str, Any]:
     return fields
 
 
-_BUILTIN_STATES: dict[int, tuple[FoldSequence, int]] = {}
-"""The sequence and state of each built-in reference, by the reference's id (they live as long as the process, so
-no other object ever has their id)."""
-
-
 @cache
 def _builtin_reference(sequence: FoldSequence, state: int) -> FoldReference:
     """State ``state`` of a built-in sequence as a reference, one object per state for the process (its compiled
-    fold is the sequence's own cached one)."""
-    reference = FoldReference(sequence.compiled(state), f"{sequence.name} after {state} folds", state)
-    _BUILTIN_STATES[id(reference)] = (sequence, state)
-    return reference
-
-
-@cache
-def _builtin_stable(sequence: FoldSequence, state: int) -> bool:
-    """Whether a built-in state rests on no hair (:func:`reference_stability`), judged once per process."""
-    return reference_stability(_builtin_reference(sequence, state).compiled).stable
+    fold is the sequence's own cached one, its stability judged once)."""
+    return FoldReference(sequence.compiled(state), f"{sequence.name} after {state} folds", state)
 
 
 def _solved_as_drawn(reference: FoldReference, question: Question) -> bool:
@@ -171,7 +157,6 @@ class SpatialRelationshipTask(TaskBase):
     def __init__(self) -> None:
         self._references: dict[str, FoldReference] = {}
         self._pictures: dict[tuple[str, str, int], Image.Image] = {}
-        self._stable: dict[str, bool] = {}
 
     @property
     def spec(self) -> TaskSpec:
@@ -186,13 +171,7 @@ class SpatialRelationshipTask(TaskBase):
     def stable(self, reference: FoldReference) -> bool:
         """Whether the reference's folded state rests on no hair (:func:`reference_stability`), kept per
         reference (per process for the built-in states)."""
-        builtin = _BUILTIN_STATES.get(id(reference))
-        if builtin is not None:
-            return _builtin_stable(*builtin)
-        key = f"{reference.name}:{id(reference)}"
-        if key not in self._stable:
-            self._stable[key] = reference_stability(reference.compiled).stable
-        return self._stable[key]
+        return reference.stable
 
     def _from_fields(self, fields: dict[str, Any], fold_count: int | None) -> FoldReference:
         key = "fold:" + hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
