@@ -28,7 +28,7 @@ from foldbench.origami.folded import align_fold, silhouette_of
 from tests.support.shared import FLAT_FOLDER, needs_shared
 
 # The built-in sequences by name, in catalogue order: written out so that collecting the tests does not build them
-# (13 CPU-seconds); test_the_catalogue_is_these_sequences_in_this_order keeps the list true.
+# (about 6 CPU-seconds); test_the_catalogue_is_these_sequences_in_this_order keeps the list true.
 SEQUENCE_NAMES = [
     "book-quarter-corner", "diagonal-flap-behind", "cupboard", "blintz", "half-corner-behind",
     *(f"simple-grid-{index:02d}" for index in range(12)),
