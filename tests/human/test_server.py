@@ -50,7 +50,8 @@ def _session(data: Path, task: str, db: Path, modality: str) -> HumanSession:
 class Running:
     def __init__(self, session: HumanSession, **options: object) -> None:
         self.server = make_server(session, port=0, **options)  # type: ignore[arg-type]
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # a short poll: shutdown() waits for the loop to look again (half a second at the default, per test)
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
         self.thread.start()
 
     def client(self) -> Client:
