@@ -48,9 +48,12 @@ def test_free(i):
 def test_grouped_tests_run_on_one_worker_and_the_others_spread(tmp_path: Path) -> None:
     (tmp_path / "conftest.py").write_text("from tests.conftest import pytest_collection_modifyitems  # noqa: F401\n")
     (tmp_path / "test_grouped.py").write_text(_TESTS)
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    # only xdist is loaded: the other installed plugins have no part in grouping, and loading them all in three
+    # processes took most of this test's time
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+                   "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2",
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "xdist.plugin", "-n", "2",
          "--dist", "loadgroup", "-v", "test_grouped.py"],
         cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
