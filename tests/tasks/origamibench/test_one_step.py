@@ -184,8 +184,8 @@ def test_containment_is_remembered_per_pattern_object_not_per_value() -> None:
             direct = all(one_step._covered(inner_segments[m], outer_segments[m]) for m in "MV")
             assert contains_creases(inner, outer) == contains_creases(inner, outer) == direct
     assert contains_creases(patterns[0], patterns[-1]) and not contains_creases(patterns[-1], patterns[0])
-    remembered = one_step._containment_of[(id(patterns[0]), id(patterns[-1]))]
-    assert remembered[0] is patterns[0] and remembered[1] is patterns[-1] and remembered[2]
+    (kept_inner, kept_outer), contained = one_step._containment_of[(id(patterns[0]), id(patterns[-1]))]
+    assert kept_inner is patterns[0] and kept_outer is patterns[-1] and contained
     assert (id(rebuilt), id(patterns[-1])) in one_step._containment_of  # the rebuilt object has entries of its own
 
 

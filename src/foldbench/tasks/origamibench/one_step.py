@@ -27,7 +27,7 @@ bare letter, as the paper's do; both read either form.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
@@ -161,21 +161,30 @@ def _covered(segments: np.ndarray, cover: np.ndarray) -> bool:
 _REMEMBERED = 4096
 """Patterns (and, separately, pairs of patterns) whose crease segments and containment are kept: a sequence's
 states are asked about again and again (every ordering item's oracle, every causal set's check)."""
-_segments_of: dict[int, tuple[CreasePattern, dict[str, np.ndarray]]] = {}
-_containment_of: dict[tuple[int, int], tuple[CreasePattern, CreasePattern, bool]] = {}
+_segments_of: dict[tuple[int, ...], tuple[tuple[CreasePattern, ...], dict[str, np.ndarray]]] = {}
+_containment_of: dict[tuple[int, ...], tuple[tuple[CreasePattern, ...], bool]] = {}
 
 
-def _remembered_segments(pattern: CreasePattern) -> dict[str, np.ndarray]:
-    """:func:`_crease_segments` of ``pattern``, made once per pattern object (a crease pattern is immutable; the
-    entry holds the pattern, so its id names no other object while it is kept)."""
-    entry = _segments_of.get(id(pattern))
-    if entry is not None and entry[0] is pattern:
+def _remembered(memo: dict[tuple[int, ...], tuple[tuple[Any, ...], Any]], objects: tuple[Any, ...],
+                make: Callable[..., Any]) -> Any:
+    """``make(*objects)``, made once per tuple of objects (by identity: crease patterns are immutable but not
+    hashable). An entry holds its objects, so their ids name no other object while it is kept; the memo is
+    emptied when it holds :data:`_REMEMBERED` entries."""
+    key = tuple(map(id, objects))
+    entry = memo.get(key)
+    if entry is not None and all(kept is given for kept, given in zip(entry[0], objects, strict=True)):
         return entry[1]
-    if len(_segments_of) >= _REMEMBERED:
-        _segments_of.clear()
-    segments = _crease_segments(pattern)
-    _segments_of[id(pattern)] = (pattern, segments)
-    return segments
+    if len(memo) >= _REMEMBERED:
+        memo.clear()
+    value = make(*objects)
+    memo[key] = (objects, value)
+    return value
+
+
+def _covers(inner: CreasePattern, outer: CreasePattern) -> bool:
+    inner_segments = _remembered(_segments_of, (inner,), _crease_segments)
+    outer_segments = _remembered(_segments_of, (outer,), _crease_segments)
+    return all(_covered(inner_segments[letter], outer_segments[letter]) for letter in ("M", "V"))
 
 
 def contains_creases(inner: CreasePattern, outer: CreasePattern) -> bool:
@@ -187,16 +196,7 @@ def contains_creases(inner: CreasePattern, outer: CreasePattern) -> bool:
     >>> contains_creases(blintz.pattern(1), blintz.pattern(2)), contains_creases(blintz.pattern(2), blintz.pattern(1))
     (True, False)
     """
-    key = (id(inner), id(outer))
-    entry = _containment_of.get(key)
-    if entry is not None and entry[0] is inner and entry[1] is outer:
-        return entry[2]
-    inner_segments, outer_segments = _remembered_segments(inner), _remembered_segments(outer)
-    contained = all(_covered(inner_segments[letter], outer_segments[letter]) for letter in ("M", "V"))
-    if len(_containment_of) >= _REMEMBERED:
-        _containment_of.clear()
-    _containment_of[key] = (inner, outer, contained)
-    return contained
+    return _remembered(_containment_of, (inner, outer), _covers)
 
 
 def one_fold_after(reference: CreasePattern, sequence: FoldSequence, state: int) -> bool:
