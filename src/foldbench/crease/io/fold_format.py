@@ -64,7 +64,67 @@ def _fail(code: str, field: str, index: int | None, message: str) -> CreasePatte
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    """A finite int or float (no bool); an integer too large for a float is not one."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
+# Reading a small pattern's file, checking each number on its own costs as much as parsing the JSON: the
+# _plain_* functions below look at a field's types and ranges in a few passes over whole lists, and answer None
+# (or False) at the first doubt, leaving the field to the careful loop, which names the first bad entry. Both
+# give the same arrays and the same errors.
+_NUMBER_TYPES = frozenset({int, float})
+_ANGLE_TYPES = frozenset({int, float, type(None)})
+_LETTERS = frozenset(ASSIGNMENTS | {letter.lower() for letter in ASSIGNMENTS})
+
+
+def _plain_points(coords: list[Any]) -> np.ndarray | None:
+    """``coords`` as an ``(n, 2)`` array when every point is ``[x, y]`` of finite ints or floats (no bool)."""
+    if not coords or {type(point) for point in coords} != {list} or {len(point) for point in coords} != {2}:
+        return None
+    if not {type(value) for point in coords for value in point} <= _NUMBER_TYPES:
+        return None
+    try:
+        array = np.array(coords, dtype=float)
+    except OverflowError:  # an integer beyond a float: the careful loop answers as it always has
+        return None
+    return array if np.isfinite(array).all() else None
+
+
+def _plain_edges(edges: list[Any], vertex_count: int) -> np.ndarray | None:
+    """``edges`` as an ``(m, 2)`` array when every edge is ``[u, v]`` of two different existing vertices (ints,
+    no bool)."""
+    if not edges or {type(edge) for edge in edges} != {list} or {len(edge) for edge in edges} != {2}:
+        return None
+    vertices = [vertex for edge in edges for vertex in edge]
+    if {type(vertex) for vertex in vertices} != {int} or min(vertices) < 0 or max(vertices) >= vertex_count:
+        return None
+    if any(u == v for u, v in edges):
+        return None
+    return np.array(edges, dtype=np.int64)
+
+
+def _plain_angles(angles: list[Any]) -> bool:
+    """Whether every fold angle is None or an int or float (no bool) within [-180, 180] (so finite)."""
+    if not {type(angle) for angle in angles} <= _ANGLE_TYPES:
+        return False
+    return all(-180 <= angle <= 180 for angle in angles if angle is not None)
+
+
+def _plain_faces(faces: list[Any], vertex_count: int, edge_keys: set[tuple[int, int]]) -> bool:
+    """Whether every face is a list of at least 3 existing vertices (ints, no bool) whose sides are all edges."""
+    if not faces:
+        return True
+    if {type(face) for face in faces} != {list} or min(len(face) for face in faces) < 3:
+        return False
+    vertices = [vertex for face in faces for vertex in face]
+    if {type(vertex) for vertex in vertices} != {int} or min(vertices) < 0 or max(vertices) >= vertex_count:
+        return False
+    return {side for face in faces for side in zip(face, face[1:] + face[:1], strict=True)} <= edge_keys
 
 
 def _validated_coordinates(document: dict[str, Any]) -> np.ndarray:
@@ -73,6 +133,12 @@ def _validated_coordinates(document: dict[str, Any]) -> np.ndarray:
         raise _fail("E_CP_MISSING_FIELD", "vertices_coords", None, "missing")
     if not isinstance(coords, list):
         raise _fail("E_CP_SYNTAX_INVALID_PARAM_TYPE", "vertices_coords", None, "must be a list of [x, y]")
+    plain = _plain_points(coords)
+    return _careful_coordinates(coords) if plain is None else plain
+
+
+def _careful_coordinates(coords: list[Any]) -> np.ndarray:
+    """The points checked one by one (the first bad one raises)."""
     for index, point in enumerate(coords):
         if not isinstance(point, list) or len(point) not in (2, 3) or not all(_is_number(c) for c in point):
             raise _fail("E_CP_SYNTAX_INVALID_PARAM_TYPE", "vertices_coords", index,
@@ -89,6 +155,12 @@ def _validated_edges(document: dict[str, Any], vertex_count: int) -> np.ndarray:
         raise _fail("E_CP_MISSING_FIELD", "edges_vertices", None, "missing")
     if not isinstance(edges, list):
         raise _fail("E_CP_SYNTAX_INVALID_PARAM_TYPE", "edges_vertices", None, "must be a list of [u, v]")
+    plain = _plain_edges(edges, vertex_count)
+    return _careful_edges(edges, vertex_count) if plain is None else plain
+
+
+def _careful_edges(edges: list[Any], vertex_count: int) -> np.ndarray:
+    """The edges checked one by one (the first bad one raises)."""
     for index, edge in enumerate(edges):
         if (not isinstance(edge, list) or len(edge) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in edge)):
@@ -110,12 +182,8 @@ def _validated_assignments(document: dict[str, Any], edge_count: int) -> list[st
         if not isinstance(angles, list) or len(angles) != edge_count:
             raise _fail("E_CP_SYNTAX_INVALID_PARAM_COUNT", "edges_foldAngle", None,
                         f"expected a list of {edge_count} numbers")
-        for index, angle in enumerate(angles):
-            if angle is not None and not _is_number(angle):
-                raise _fail("E_CP_SYNTAX_INVALID_PARAM_TYPE", "edges_foldAngle", index, f"not a number: {angle!r}")
-            if angle is not None and abs(angle) > 180:
-                raise _fail("E_CP_SYNTAX_VALUE_OUT_OF_RANGE", "edges_foldAngle", index,
-                            f"{angle} is outside [-180, 180]")
+        if not _plain_angles(angles):
+            _careful_angles(angles)
     if assignments is None:
         if angles is None:
             return ["U"] * edge_count
@@ -123,6 +191,25 @@ def _validated_assignments(document: dict[str, Any], edge_count: int) -> list[st
     if not isinstance(assignments, list) or len(assignments) != edge_count:
         raise _fail("E_CP_SYNTAX_INVALID_PARAM_COUNT", "edges_assignment", None,
                     f"expected a list of {edge_count} letters, one per edge")
+    try:
+        plain = set(assignments) <= _LETTERS
+    except TypeError:  # an unhashable entry: the careful loop names it
+        plain = False
+    return [letter.upper() for letter in assignments] if plain else _careful_letters(assignments)
+
+
+def _careful_angles(angles: list[Any]) -> None:
+    """The fold angles checked one by one (the first bad one raises)."""
+    for index, angle in enumerate(angles):
+        if angle is not None and not _is_number(angle):
+            raise _fail("E_CP_SYNTAX_INVALID_PARAM_TYPE", "edges_foldAngle", index, f"not a number: {angle!r}")
+        if angle is not None and abs(angle) > 180:
+            raise _fail("E_CP_SYNTAX_VALUE_OUT_OF_RANGE", "edges_foldAngle", index,
+                        f"{angle} is outside [-180, 180]")
+
+
+def _careful_letters(assignments: list[Any]) -> list[str]:
+    """The letters checked one by one (the first unknown one raises)."""
     letters = []
     for index, letter in enumerate(assignments):
         if not isinstance(letter, str) or letter.upper() not in ASSIGNMENTS:
@@ -177,7 +264,14 @@ def _check_faces(document: dict[str, Any], vertex_count: int, edges: np.ndarray)
         return
     if not isinstance(faces, list):
         raise _fail("E_CP_SYNTAX_INVALID_PARAM_TYPE", "faces_vertices", None, "must be a list of vertex lists")
-    edge_keys = {(int(a), int(b)) for a, b in edges.tolist()} | {(int(b), int(a)) for a, b in edges.tolist()}
+    pairs = edges.tolist()
+    edge_keys = {(a, b) for a, b in pairs} | {(b, a) for a, b in pairs}
+    if not _plain_faces(faces, vertex_count, edge_keys):
+        _careful_faces(faces, vertex_count, edge_keys)
+
+
+def _careful_faces(faces: list[Any], vertex_count: int, edge_keys: set[tuple[int, int]]) -> None:
+    """The faces checked one by one (the first bad one raises)."""
     for index, face in enumerate(faces):
         if not isinstance(face, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in face):
             raise _fail("E_CP_SYNTAX_INVALID_PARAM_TYPE", "faces_vertices", index, "expected a list of integers")
