@@ -17,7 +17,8 @@ from foldbench.crease.errors import GeometricallyImpossibleFold, PrecisionProble
 from foldbench.crease.graph.pattern import CreasePattern
 from foldbench.crease.precision.policy import DEFAULT_POLICY, PrecisionPolicy
 
-__all__ = ["FoldPlan", "FoldedGeometry", "crossing_order", "fold_faces", "fold_plan", "folded_vertex_positions"]
+__all__ = ["FoldPlan", "FoldedGeometry", "crossing_order", "fold_faces", "fold_plan", "folded_vertex_positions",
+           "pattern_crossings"]
 
 
 @dataclass(frozen=True)
@@ -119,12 +120,32 @@ def fold_plan(pattern: CreasePattern, order: list[tuple[int, int, int]]) -> Fold
     return FoldPlan(tuple(levels), faces, others, edges, np.flatnonzero(folds))
 
 
+_PLANS: list[tuple[tuple[object, ...], list[tuple[int, int, int]], FoldPlan]] = []
+"""The crossings and plans of the last two patterns (see :func:`pattern_crossings`)."""
+
+
+def pattern_crossings(pattern: CreasePattern) -> tuple[list[tuple[int, int, int]], FoldPlan]:
+    """:func:`crossing_order` of a pattern and its :func:`fold_plan`; callers only read them.
+
+    The last two patterns' are kept, found again by the identity of the fields they are made from (faces,
+    their edges, the edges' faces and letters; a pattern copied with other notes or noise shares them): folding
+    a pattern and judging its folded gaps both need them."""
+    key = (pattern.faces_vertices, pattern.faces_edges, pattern.edges_faces, pattern.edges_assignment)
+    for known, order, plan in tuple(_PLANS):  # a snapshot: another thread may replace the entries
+        if all(mine is theirs for mine, theirs in zip(key, known, strict=True)):
+            return order, plan
+    order = crossing_order(pattern)
+    plan = fold_plan(pattern, order)
+    _PLANS[:] = [(key, order, plan), *_PLANS[:1]]
+    return order, plan
+
+
 _IDENTITY = np.eye(2)
 _IDENTITY.flags.writeable = False
 
 
 def _face_transforms(
-    pattern: CreasePattern, coords: np.ndarray, order: list[tuple[int, int, int]]
+    pattern: CreasePattern, coords: np.ndarray, order: list[tuple[int, int, int]], plan: FoldPlan | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each face's isometry ``x -> matrix @ x + shift``, composed along the crossings ``order``.
 
@@ -137,7 +158,7 @@ def _face_transforms(
     matrices[0] = _IDENTITY
     if not order:
         return matrices, shifts
-    plan = fold_plan(pattern, order)
+    plan = fold_plan(pattern, order) if plan is None else plan
     ends = pattern.edges_vertices[plan.edges[plan.reflecting]]
     start, end = coords[ends[:, 0]], coords[ends[:, 1]]
     delta = end - start
@@ -203,7 +224,7 @@ def fold_faces(pattern: CreasePattern, input_precision: float | None = None) -> 
     [False]
     """
     coords = pattern.vertices_coords
-    order = crossing_order(pattern)
+    order, plan = pattern_crossings(pattern)
     if len(order) + 1 < pattern.face_count:
         reached = np.zeros(pattern.face_count, dtype=bool)
         reached[0] = True
@@ -214,7 +235,7 @@ def fold_faces(pattern: CreasePattern, input_precision: float | None = None) -> 
             f"{len(missing)} face(s) are cut off from face 0 by boundary edges",
             {"faces": missing[:20]},
         )
-    matrices, shifts = _face_transforms(pattern, coords, order)
+    matrices, shifts = _face_transforms(pattern, coords, order, plan)
     face_of_corner, vertex_of_corner = _corners(pattern)
     folded_corners = _folded_corners(matrices, shifts, coords, face_of_corner, vertex_of_corner)
     folded = np.zeros_like(coords)

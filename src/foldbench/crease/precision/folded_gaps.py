@@ -64,7 +64,7 @@ from foldbench.crease.graph.regularize import (
     least_norm_steps,
     regularize_kawasaki,
 )
-from foldbench.crease.layers.folding import FoldedGeometry, FoldPlan, crossing_order, fold_faces, fold_plan
+from foldbench.crease.layers.folding import FoldedGeometry, FoldPlan, fold_faces, pattern_crossings
 from foldbench.crease.precision.policy import DEFAULT_POLICY
 from foldbench.jit import kernel
 
@@ -216,7 +216,7 @@ def _fold_structure(pattern: CreasePattern) -> tuple[FoldPlan, np.ndarray]:
     first_faces = np.zeros(pattern.vertex_count, dtype=np.int64)
     for face, vertices in reversed(list(enumerate(pattern.faces_vertices))):
         first_faces[list(vertices)] = face
-    return fold_plan(pattern, crossing_order(pattern)), first_faces
+    return pattern_crossings(pattern)[1], first_faces
 
 
 def _spatial_gaps(
@@ -289,6 +289,7 @@ class GapJudge:
         self._base: np.ndarray | None = None
         self._trials: np.ndarray | None = None
         self._start: np.ndarray | None = None  # the crease-pattern coordinates the trials move from
+        self._reference: np.ndarray | None = None  # the folded positions of _start, refolded (made once)
         self._projected = False  # whether the trials' moves are projected onto patterns that meet Kawasaki
         self._regularized: tuple[Regularized, float] | None = None
         self._structure: tuple[FoldPlan, np.ndarray] | None = None
@@ -355,6 +356,8 @@ class GapJudge:
             moves = moves + correction
             own = consistent is pattern.vertices_coords
             self._base = self.folded.vertices_coords_folded if own else self._refold(consistent[None])[0]
+            if not own:  # the trials start from the consistent coordinates: their refold is the reference
+                self._reference = self._base
         else:
             start = pattern.vertices_coords
             self._base = self.folded.vertices_coords_folded
@@ -395,7 +398,9 @@ class GapJudge:
         if self.amplitude <= 0 or not len(pairs):
             return widths, worst
         assert self._start is not None
-        reference = self._refold(self._start[None])[0]
+        if self._reference is None:
+            self._reference = self._refold(self._start[None])[0]
+        reference = self._reference
         vertex_rows = kinds == 0
         first, second = pairs[vertex_rows, 0], pairs[vertex_rows, 1]
         edge_pairs, edge_kinds = pairs[~vertex_rows], kinds[~vertex_rows]
