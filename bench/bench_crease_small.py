@@ -13,6 +13,9 @@ the median over ``--repeats`` runs of reading the segments into a crease pattern
 counted), in wall time and in this process's CPU time (the CPU figure does not grow when other jobs share the
 cores). Prints the median, 90th percentile and worst of the samples, with the number of patterns and faces,
 and how often a jittered pattern gives its exact twin's answer (or a precision error, or another answer).
+``--stages`` prints instead where the CPU time goes: each stage's own time (its inner stages taken out),
+median and share of the total over the exact and over the jittered half, reading (building the crease pattern
+from the segments) included.
 ``--save`` writes each pattern's CPU sample (seconds, every pattern in order) to a JSON file; ``--against`` reads
 such a file (another version's run, same patterns) and prints the median and quartiles of the per-pattern CPU
 ratio this run / that one, over all patterns and over the exact and the jittered half: a paired comparison that
@@ -25,6 +28,9 @@ import argparse
 import json
 import statistics
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import numpy as np
 
@@ -87,6 +93,7 @@ def main() -> None:
     parser.add_argument("--patterns", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0, help="seed of the random simple folds and of the jitter")
+    parser.add_argument("--stages", action="store_true", help="print each stage's share of the CPU time instead")
     parser.add_argument("--save", help="write each pattern's CPU sample to this JSON file")
     parser.add_argument("--against", help="a file written by --save: print the per-pattern CPU ratios against it")
     arguments = parser.parse_args()
@@ -96,6 +103,9 @@ def main() -> None:
             compile_crease_pattern(build_crease_pattern(segments, letters))
         except CreasePatternError:
             pass
+    if arguments.stages:
+        _print_stages(patterns, arguments.repeats)
+        return
     samples, cpu_samples, faces, errors, answers, every_cpu = [], [], [], 0, [], []
     for segments, letters in patterns:
         runs, cpu_runs = [], []
@@ -133,6 +143,90 @@ def main() -> None:
             json.dump(every_cpu, handle)
     if arguments.against:
         _print_ratios(every_cpu, arguments.against, half)
+
+
+STAGES: tuple[tuple[str, str, str], ...] = (
+    ("foldbench.crease.compiler", "check_vertices", "vertex checks"),
+    ("foldbench.crease.compiler", "fold_faces", "folding"),
+    ("foldbench.crease.compiler", "build_overlay", "overlay: the rest"),
+    ("foldbench.crease.precision.overlay", "overlay_folded_edges", "overlay: planarising folded edges"),
+    ("foldbench.crease.precision.overlay", "genuine_gaps", "gap judging: genuine gaps"),
+    ("foldbench.crease.precision.overlay", "gaps_beyond_measured_noise", "gap judging: beyond measured noise"),
+    ("foldbench.crease.compiler", "unresolved_open_gaps", "gap judging: unresolved open gaps"),
+    ("foldbench.crease.compiler", "_cross_check_closed_gaps", "gap judging: cross-check (its compile apart)"),
+    ("foldbench.crease.precision.overlay", "build_cells", "overlay: cells"),
+    ("foldbench.crease.precision.overlay", "build_layer_constraints", "overlay: layer constraints"),
+    ("foldbench.crease.layers.solver:LayerSolver", "solve", "counting"),
+)
+"""The stages ``--stages`` times: where a function is looked up (``module`` or ``module:Class``), its name, the
+label."""
+
+
+@contextmanager
+def _stage_clocks(totals: dict[str, float]) -> Iterator[None]:
+    """While open, every stage of :data:`STAGES` adds its own CPU time (inner stages taken out) to ``totals``."""
+    import importlib
+
+    inner: list[float] = [0.0]  # the inner stages' time of each open stage, innermost last
+
+    def clocked(function: Callable[..., Any], label: str) -> Callable[..., Any]:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            inner.append(0.0)
+            start = time.process_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent = time.process_time() - start
+                totals[label] = totals.get(label, 0.0) + spent - inner.pop()
+                inner[-1] += spent
+        return run
+
+    saved = []
+    for where, name, label in STAGES:
+        module_name, _, class_name = where.partition(":")
+        owner = importlib.import_module(module_name)
+        if class_name:
+            owner = getattr(owner, class_name)
+        saved.append((owner, name, getattr(owner, name)))
+        setattr(owner, name, clocked(getattr(owner, name), label))
+    try:
+        yield
+    finally:
+        for owner, name, function in saved:
+            setattr(owner, name, function)
+
+
+def _print_stages(patterns: list[tuple[np.ndarray, list[str]]], repeats: int) -> None:
+    """Median per pattern and share of the CPU time of each stage, over the exact and the jittered half."""
+    half = (len(patterns) + 1) // 2
+    for name, part in (("exact", patterns[:half]), ("jittered", patterns[half:])):
+        per_stage: dict[str, list[float]] = {}
+        totals_all: list[float] = []
+        for segments, letters in part:
+            runs: list[dict[str, float]] = []
+            for _ in range(repeats):
+                totals: dict[str, float] = {}
+                start = time.process_time()
+                try:
+                    pattern = build_crease_pattern(segments, letters)
+                    totals["reading"] = time.process_time() - start
+                    with _stage_clocks(totals):
+                        compile_crease_pattern(pattern)
+                except CreasePatternError:
+                    pass
+                totals["all"] = time.process_time() - start
+                runs.append(totals)
+            run = sorted(runs, key=lambda totals: totals["all"])[len(runs) // 2]  # the median run, whole
+            for label, seconds in run.items():
+                per_stage.setdefault(label, []).append(seconds)
+            totals_all.append(run["all"])
+        whole = sum(totals_all)
+        named = sum(sum(values) for label, values in per_stage.items() if label != "all")
+        print(f"{name} ({len(part)} patterns): median {statistics.median(totals_all) * 1e3:.2f} ms CPU per pattern")
+        for label, values in sorted(per_stage.items(), key=lambda item: -sum(item[1])):
+            if label != "all":
+                print(f"  {label:48s} {sum(values) / whole:6.1%}  median {statistics.median(values) * 1e3:.3f} ms")
+        print(f"  {'the rest (compiler itself, small steps)':48s} {(whole - named) / whole:6.1%}")
 
 
 def _print_ratios(times: list[float], path: str, half: int) -> None:
