@@ -8,7 +8,9 @@ import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from foldbench.crease.graph.local_checks import vertices_creases
 from foldbench.crease.graph.pattern import build_crease_pattern
+from foldbench.crease.graph.regularize import kawasaki_system, kawasaki_topology
 from foldbench.crease.layers.folding import crossing_order, fold_faces, fold_plan, pattern_crossings
 from foldbench.crease.precision.folded_gaps import GapJudge, _refold, narrow_gaps, noise_judge
 from foldbench.crease.simple_folds import random_simple_folds
@@ -69,3 +71,21 @@ def test_the_judges_kept_reference_is_a_fresh_refold(seed: int, folds: int, grid
     other._reference = None
     bounds = other.worst_moves(pairs, kinds, projected=False)
     assert bounds[0].tobytes() == widths.tobytes() and bounds[1].tobytes() == worst.tobytes()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 5), st.sampled_from([None, 8]), st.sampled_from([0.0, 1e-6]))
+def test_a_kawasaki_system_from_kept_topology_is_the_one_made_afresh(
+    seed: int, folds: int, grid: int | None, amount: float
+) -> None:
+    pattern = build_crease_pattern(*_jittered(seed, folds, grid, amount))
+    creases, on_boundary = vertices_creases(pattern)
+    vertices = [v for v in range(pattern.vertex_count) if not on_boundary[v] and len(creases[v]) >= 2]
+    topology = kawasaki_topology(pattern, vertices, creases)
+    rng = np.random.default_rng(seed)
+    for _ in range(3):  # one topology serves systems at several coordinates, as the Newton steps use it
+        coords = pattern.vertices_coords + rng.uniform(-1e-4, 1e-4, pattern.vertices_coords.shape)
+        kept = kawasaki_system(pattern, coords, vertices, creases, topology)
+        fresh = kawasaki_system(pattern, coords, vertices, creases)
+        assert [part.tobytes() for part in kept] == [part.tobytes() for part in fresh]
+        assert [part.dtype for part in kept] == [part.dtype for part in fresh]

@@ -23,7 +23,8 @@ from foldbench.crease.graph.pattern import CreasePattern
 from foldbench.crease.precision.policy import DEFAULT_POLICY, PrecisionPolicy
 
 __all__ = [
-    "REGULARIZED_MISMATCH", "REGULARIZED_RESIDUAL", "Regularized", "kawasaki_system", "least_norm_steps",
+    "REGULARIZED_MISMATCH", "REGULARIZED_RESIDUAL", "KawasakiTopology", "Regularized", "kawasaki_system",
+    "kawasaki_topology", "least_norm_steps",
     "regularize_kawasaki",
 ]
 
@@ -59,20 +60,37 @@ class Regularized:
     vertices: int
 
 
-def kawasaki_system(
-    pattern: CreasePattern, coords: np.ndarray, vertices: list[int], creases: list[list[int]]
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Kawasaki residuals (alternating sector sums, radians) at ``vertices`` and their sparse Jacobian with
-    respect to the flattened coordinates, as ``(residuals, rows, columns, values)``."""
-    residuals = np.zeros(len(vertices))
+KawasakiTopology = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""What :func:`kawasaki_system` needs of the graph alone: each vertex's crease count, and per crease end its
+row, its centre vertex and its other vertex (see :func:`kawasaki_topology`)."""
+
+
+def kawasaki_topology(pattern: CreasePattern, vertices: list[int], creases: list[list[int]]) -> KawasakiTopology:
+    """The part of :func:`kawasaki_system` that does not depend on the coordinates, made once for a series of
+    systems of one pattern (Newton steps, trial moves)."""
     counts = np.array([len(creases[vertex]) for vertex in vertices], dtype=np.int64)
     if not len(vertices) or not counts.sum():
-        return residuals, np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0)
+        empty = np.zeros(0, np.int64)
+        return counts, empty, empty, empty
     row_of = np.repeat(np.arange(len(vertices)), counts)
     centre = np.repeat(np.asarray(vertices, dtype=np.int64), counts)
     edges = np.concatenate([np.asarray(creases[vertex], dtype=np.int64) for vertex in vertices])
     ends = pattern.edges_vertices[edges]
     others = np.where(ends[:, 0] == centre, ends[:, 1], ends[:, 0])
+    return counts, row_of, centre, others
+
+
+def kawasaki_system(
+    pattern: CreasePattern, coords: np.ndarray, vertices: list[int], creases: list[list[int]],
+    topology: KawasakiTopology | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Kawasaki residuals (alternating sector sums, radians) at ``vertices`` and their sparse Jacobian with
+    respect to the flattened coordinates, as ``(residuals, rows, columns, values)``. ``topology`` is
+    :func:`kawasaki_topology` of the same pattern, vertices and creases, when the caller has it."""
+    residuals = np.zeros(len(vertices))
+    counts, row_of, centre, others = topology or kawasaki_topology(pattern, vertices, creases)
+    if not len(vertices) or not counts.sum():
+        return residuals, np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0)
     offsets = coords[others] - coords[centre]
     angles = np.arctan2(offsets[:, 1], offsets[:, 0])
     order = np.lexsort((angles, row_of))  # by vertex, then counter-clockwise
@@ -185,8 +203,9 @@ def regularize_kawasaki(pattern: CreasePattern) -> Regularized:
     for vertex, boundary in enumerate(on_boundary):
         fixed[2 * vertex : 2 * vertex + 2] = boundary
     residual, policy = 0.0, pattern.policy
+    topology = kawasaki_topology(pattern, vertices, creases)
     for _ in range(NEWTON_STEPS):
-        residuals, rows, columns, values = kawasaki_system(pattern, coords, vertices, creases)
+        residuals, rows, columns, values = kawasaki_system(pattern, coords, vertices, creases, topology)
         residual = float(np.abs(residuals).max()) if len(residuals) else 0.0
         if residual < policy.regularized_residual:
             break
