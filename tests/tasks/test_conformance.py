@@ -15,8 +15,9 @@ from foldbench.harness import Store, aggregate, evaluate
 from foldbench.models import OracleModel
 from foldbench.tasks import make, task_ids
 from foldbench.tasks.base import Item, ParseFailure, Task
-from foldbench.tasks.dataset import read_items, write_dataset
+from foldbench.tasks.dataset import read_items
 from foldbench.testing.toy_task import AdditionTask, GuessTask
+from tests.support.datasets import Recipe, every_task_recipe, shared_datasets
 
 N = 3
 SEED = 7
@@ -57,16 +58,19 @@ def _digests(folder: Path) -> dict[str, str]:
     }
 
 
+def _same_seed_recipe(task_id: str) -> Recipe:
+    """The dataset the same-seed test writes a second time: the suite's shared three-item one of the task
+    (``every_task_dataset``, written once per run for the other tests) when it is in the task's first modality
+    alone, else three items of seed 7 in that modality (the MentalBlackboard tasks' shared ones add pictures)."""
+    task = make(task_id)
+    shared = every_task_recipe(task_id)
+    return shared if shared.modalities == task.modalities[:1] else Recipe(task.id, N, SEED, task.modalities[:1])
+
+
 @pytest.fixture(scope="module")
 def datasets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """One small dataset per registered task, in its first modality."""
-    root = tmp_path_factory.mktemp("conformance")
-    written = {}
-    for task_id in task_ids():
-        task = make(task_id)
-        written[task_id] = root / task_id.replace("/", "-")
-        write_dataset(task_id, written[task_id], n=N, seed=SEED, modalities=task.modalities[:1])
-    return written
+    """One small dataset per registered task, in its first modality (see :func:`_same_seed_recipe`)."""
+    return shared_datasets(tmp_path_factory, {task_id: _same_seed_recipe(task_id) for task_id in task_ids()})
 
 
 @pytest.mark.parametrize("task_id", ALL_TASKS)
@@ -126,13 +130,13 @@ def test_the_oracle_scores_100_percent_on_the_toy_tasks(task: Task, tmp_path: Pa
 
 @pytest.mark.parametrize("task_id", task_ids())
 def test_the_same_seed_writes_the_same_bytes(task_id: str, datasets: dict[str, Path], tmp_path: Path) -> None:
-    task = make(task_id)
+    recipe = _same_seed_recipe(task_id)
     again = tmp_path / "again"
-    write_dataset(task_id, again, n=N, seed=SEED, modalities=task.modalities[:1])
+    recipe.write(again)
     first, second = _digests(datasets[task_id]), _digests(again)
     assert first == second and "items.jsonl" in first and len(first) > 1
     # another seed gives other items (their records; drawing their pictures would show nothing more)
-    other = list(make(task_id).generate(N, SEED + 1, modalities=task.modalities[:1]))
+    other = list(make(task_id).generate(N, recipe.seed + 1, modalities=recipe.modalities))
     assert [item.id for item in other] == [item.id for item in read_items(datasets[task_id])]
     assert other != read_items(datasets[task_id])
 

@@ -255,3 +255,41 @@ def test_a_state_picture_is_encoded_once_and_as_its_picture_is() -> None:
         encoded = state_png(sequence, 1, 64, fill)
         assert encoded == png_bytes(state_picture(sequence, 1, 64, fill))
         assert state_png(sequence, 1, 64, fill) is encoded
+
+
+def test_a_state_is_read_from_the_compiler_once_for_both_views_at_every_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pictures of a state (front and back, any size, filling or not) share one reading of its compiled fold;
+    an equal sequence built separately draws the same pictures."""
+    from foldbench.crease.sequences import FoldSequence, simple_fold_sequence
+    from foldbench.tasks.origamibench.pictures import state_picture
+
+    folds = [((5.0, 0.0), (0.0, 1.0), "valley"), ((0.0, 5.0), (1.0, 0.0), "mountain")]
+    sequence, twin = (simple_fold_sequence(name, folds) for name in ("views-once", "views-twin"))
+    reads: Counter[tuple[int, int]] = Counter()
+    compiled = FoldSequence.compiled
+
+    def counted(self: FoldSequence, state: int, limit: int = 8):
+        reads[id(self), state] += 1
+        return compiled(self, state, limit)
+
+    monkeypatch.setattr(FoldSequence, "compiled", counted)
+    drawn = {(state, size, fill): state_picture(sequence, state, size, fill)
+             for state in range(len(sequence) + 1) for size in (64, 96) for fill in (False, True)}
+    assert reads == {(id(sequence), state): 1 for state in range(len(sequence) + 1)}
+    for (state, size, fill), picture in drawn.items():
+        assert picture.tobytes() == state_picture(twin, state, size, fill).tobytes()
+
+
+def test_remembered_likeness_of_two_states_is_their_signatures_likeness() -> None:
+    from foldbench.crease.sequences import sequence_by_name
+    from foldbench.tasks.origamibench.pictures import states_look_alike
+
+    blintz, waterbomb = sequence_by_name("blintz"), sequence_by_name("waterbomb-base")
+    states = [(blintz, k) for k in range(len(blintz) + 1)] + [(waterbomb, k) for k in range(len(waterbomb) + 1)]
+    answers = set()
+    for first in states:
+        for second in states:
+            direct = pictures_look_alike(state_signature(*first), state_signature(*second))
+            assert states_look_alike(*first, *second) == direct == states_look_alike(*second, *first)
+            answers.add(direct)
+    assert answers == {True, False}  # the pairs include a state with itself

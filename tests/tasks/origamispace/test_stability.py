@@ -8,7 +8,7 @@ import math
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from foldbench.crease import pattern_from_fold
@@ -19,6 +19,7 @@ from foldbench.crease.layers.folding import fold_faces
 from foldbench.crease.precision.overlay import LEVEL_STEP, folded_tolerance_levels
 from foldbench.tasks import make
 from foldbench.tasks.dataset import read_items
+from foldbench.tasks.origamispace import stability as stability_module
 from foldbench.tasks.origamispace.stability import (
     ANGLE_MARGIN,
     FEATURE_MARGIN,
@@ -26,6 +27,7 @@ from foldbench.tasks.origamispace.stability import (
     _sweep,
     kawasaki_errors,
     option_stability,
+    reference_stability,
 )
 
 
@@ -75,6 +77,34 @@ def test_folded_gaps_below_the_margin_are_rejected(offset: float) -> None:
     stability = option_stability(document, compile_generated(document).error)
     assert not stability.stable
     assert stability.closest == pytest.approx(offset, rel=1e-5)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(min_value=1e-8, max_value=0.48))
+@example(1e-4)  # a folded gap below the margin: unstable before the sweep
+@example(0.2)  # clear gaps: stable, swept
+def test_a_judgement_without_every_reason_keeps_the_verdict_and_skips_the_sweep_of_an_unstable_pattern(
+        offset: float) -> None:  # fmt: skip
+    """``every_reason=False`` gives the full judgement's ``stable`` (options and references alike); a pattern
+    already unstable before the sweep is not swept, and its reasons are the full judgement's first ones."""
+    document = _single_fold(0.5 - offset / 2)  # folded, the edges lie ``offset`` apart
+    generated = compile_generated(document)
+    full = option_stability(document, generated.error)
+    swept: list[object] = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(stability_module, "_sweep", lambda *args: swept.append(args) or _sweep(*args))
+        quick = option_stability(document, generated.error, every_reason=False)
+        assert generated.compiled is not None
+        reference_quick = reference_stability(generated.compiled, every_reason=False)
+    assert quick.stable == full.stable == reference_quick.stable == reference_stability(generated.compiled).stable
+    assert (quick.verdict, quick.closest) == (full.verdict, full.closest)
+    if quick.reasons:
+        assert not swept and quick.levels == () == reference_quick.levels
+        assert full.reasons[:len(quick.reasons)] == quick.reasons
+        assert all(reason.startswith(("sound tolerance levels", "no tolerance level"))
+                   for reason in full.reasons[len(quick.reasons):])
+    else:
+        assert len(swept) == 2 and quick == full
 
 
 def test_a_vertex_that_nearly_meets_kawasaki_is_rejected_and_a_clear_miss_is_kept() -> None:

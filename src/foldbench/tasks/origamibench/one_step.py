@@ -373,13 +373,13 @@ class OneStepTask(TaskBase):
     @staticmethod
     def _valid(reference: tuple[FoldSequence, int], options: list[tuple[FoldSequence, int]]) -> bool:
         """Whether exactly the first option is one fold after the reference and no two pictures look alike."""
-        from foldbench.tasks.origamibench.pictures import pictures_look_alike, state_signature
+        from foldbench.tasks.origamibench.pictures import states_look_alike
 
         if not OneStepTask._valid_options(reference, options):
             return False
-        signatures = [state_signature(s, k) for s, k in [reference, *options]]
-        return not any(pictures_look_alike(signatures[i], signatures[j])
-                       for i in range(len(signatures)) for j in range(i + 1, len(signatures)))
+        states = [reference, *options]
+        return not any(states_look_alike(*states[i], *states[j])
+                       for i in range(len(states)) for j in range(i + 1, len(states)))
 
     # ---- pictures ----------------------------------------------------------------------------------------
     def _states(self, item: Item) -> tuple[tuple[FoldSequence, int], list[tuple[FoldSequence, int]]]:
@@ -507,12 +507,10 @@ class AssociativeTask(OneStepTask):
         if len({id(s) for s, _ in picks}) < 3:
             return None
         # like the answer, every distractor's own last fold shows, and its predecessor looks like no option
-        from foldbench.tasks.origamibench.pictures import pictures_look_alike, state_signature
+        from foldbench.tasks.origamibench.pictures import states_look_alike
 
         options = [(sequence, depth), *picks]
-        before = [state_signature(s, k - 1) for s, k in options]
-        shown = [state_signature(s, k) for s, k in options]
-        if any(pictures_look_alike(b, o) for b in before for o in shown):
+        if any(states_look_alike(s, k - 1, *shown) for s, k in options for shown in options):
             return None
         if not self._valid((sequence, state), [(sequence, depth), *picks]):
             return None

@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import math
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -23,7 +24,7 @@ from foldbench.crease.render import BACK_COLOUR, FRONT_COLOUR
 from foldbench.crease.sequences import FoldSequence
 
 __all__ = ["composite", "likeness_ranks", "pictures_look_alike", "png_bytes", "state_likeness", "state_picture",
-           "state_png", "state_signature"]
+           "state_png", "state_signature", "states_look_alike"]
 
 _GAP = 6
 _SIGNATURE_SIZE = 40
@@ -47,10 +48,12 @@ def _anchor(sequence: FoldSequence) -> tuple[float, float]:
     return float(point.x), float(point.y)
 
 
-def _view_geometry(sequence: FoldSequence, state: int, side: str
-                   ) -> tuple[list[tuple[np.ndarray, bool]], list[np.ndarray]]:
-    """The visible cells (corner points, shows the paper's front side) and the lines where the visible face
-    changes, in the paper frame of the anchor face (see :func:`_anchor`), mirrored for the back view."""
+@lru_cache(maxsize=4096)
+def _anchored_state(sequence: FoldSequence, state: int
+                    ) -> tuple[np.ndarray, bool, tuple[tuple[int, ...], ...], np.ndarray, Any]:
+    """What both views of a state read: the cell points in the paper frame of the anchor face (see :func:`_anchor`),
+    whether that face is flipped, each cell's faces from top to bottom, the faces' flips and the cells. Computed
+    once per state, not once per view, picture size and scale."""
     compiled = sequence.compiled(state)
     pattern = compiled.pattern
     anchor = Point(_anchor(sequence))
@@ -60,22 +63,31 @@ def _view_geometry(sequence: FoldSequence, state: int, side: str
     matrix, shift = compiled.folded.faces_matrix[face], compiled.folded.faces_shift[face]
     anchor_flipped = bool(compiled.folded.faces_flipped[face])
     points = (compiled.cells.points_coords - shift) @ np.linalg.inv(matrix).T
+    orders = tuple(tuple(order) for order in compiled.cells_layer_order(0))
+    return points, anchor_flipped, orders, compiled.folded.faces_flipped, compiled.cells
+
+
+@lru_cache(maxsize=4096)
+def _view_geometry(sequence: FoldSequence, state: int, side: str
+                   ) -> tuple[tuple[tuple[np.ndarray, bool], ...], tuple[np.ndarray, ...]]:
+    """The visible cells (corner points, shows the paper's front side) and the lines where the visible face
+    changes, in the paper frame of the anchor face (see :func:`_anchor`), mirrored for the back view (read-only:
+    kept for every picture of the state)."""
+    points, anchor_flipped, orders, flipped, state_cells = _anchored_state(sequence, state)
     from_front = (side == "front") != anchor_flipped
     if side == "back":
         points = points * np.array([-1.0, 1.0])
-    orders = compiled.cells_layer_order(0)
     visible = [(order[0] if from_front else order[-1]) if order else -1 for order in orders]
-    flipped = compiled.folded.faces_flipped
     cells = []
     for cell, top in enumerate(visible):
         if top >= 0:
             shows_front = (not flipped[top]) if from_front else bool(flipped[top])
-            cells.append((points[list(compiled.cells.cells_points[cell])], shows_front))
+            cells.append((points[list(state_cells.cells_points[cell])], shows_front))
     lines = []
-    for segment, (left, right) in enumerate(compiled.cells.segments_cells.tolist()):
+    for segment, (left, right) in enumerate(state_cells.segments_cells.tolist()):
         if (visible[left] if left >= 0 else -1) != (visible[right] if right >= 0 else -1):
-            lines.append(points[list(compiled.cells.segments_points[segment])])
-    return cells, lines
+            lines.append(points[list(state_cells.segments_points[segment])])
+    return tuple(cells), tuple(lines)
 
 
 def _side_view(sequence: FoldSequence, state: int, side: str, size: int, fill: bool = False) -> Image.Image:
@@ -89,7 +101,7 @@ def _side_view(sequence: FoldSequence, state: int, side: str, size: int, fill: b
 
     def pixels(points: np.ndarray) -> list[tuple[float, float]]:
         mapped = (points - centre) * scale
-        return [(float(size / 2 + x), float(size / 2 - y)) for x, y in mapped]
+        return list(zip((size / 2 + mapped[:, 0]).tolist(), (size / 2 - mapped[:, 1]).tolist(), strict=True))
 
     image = Image.new("RGB", (size, size), "white")
     draw = ImageDraw.Draw(image)
@@ -126,6 +138,13 @@ def state_signature(sequence: FoldSequence, state: int, fill: bool = False) -> n
 def pictures_look_alike(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether two state signatures are too close to tell apart (see :data:`LOOK_ALIKE_LEVEL`)."""
     return float(np.abs(a - b).mean()) < LOOK_ALIKE_LEVEL
+
+
+@lru_cache(maxsize=1 << 16)
+def states_look_alike(first: FoldSequence, first_state: int, second: FoldSequence, second_state: int) -> bool:
+    """:func:`pictures_look_alike` of two states' signatures at the common scale, worked out once per pair of
+    states (a one-step draw asks it of the same pairs again and again)."""
+    return pictures_look_alike(state_signature(first, first_state), state_signature(second, second_state))
 
 
 @lru_cache(maxsize=4096)

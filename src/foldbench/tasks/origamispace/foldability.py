@@ -167,8 +167,8 @@ class FoldabilityTask(TaskBase):
             verdict = compiled_candidate.error
             if verdict is None or verdict["class"] in ("CSE", "PRECISION"):
                 continue  # only clear geometric failures (GIF, PSI) make a near-miss
-            if not (option_stability(original, None, compiled.pattern).stable
-                    and option_stability(candidate, verdict, compiled_candidate.pattern).stable):
+            if not (option_stability(original, None, compiled.pattern, every_reason=False).stable
+                    and option_stability(candidate, verdict, compiled_candidate.pattern, every_reason=False).stable):
                 continue  # a verdict resting on a hair is no key
             foldable_one, unfoldable_one = original, (candidate, verdict)
             if want_odd_foldable:

@@ -52,7 +52,7 @@ class FoldReference:
     @cached_property
     def stable(self) -> bool:
         """Whether the folded state rests on no hair (:func:`reference_stability`), judged once per reference."""
-        return reference_stability(self.compiled).stable
+        return reference_stability(self.compiled, every_reason=False).stable
 
     # ---- the crease pattern -------------------------------------------------------------------------------
     @cached_property

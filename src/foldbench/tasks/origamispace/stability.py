@@ -178,7 +178,8 @@ def _sweep(pattern: CreasePattern, folded: FoldedGeometry) -> list[tuple[float, 
     return levels
 
 
-def _judge(pattern: CreasePattern, verdict: str, folded: FoldedGeometry | None) -> Stability:
+def _judge(pattern: CreasePattern, verdict: str, folded: FoldedGeometry | None, every_reason: bool = True
+           ) -> Stability:
     reasons: list[str] = []
     if verdict not in ("folds", "GIF", "PSI"):
         reasons.append(f"the compiler's verdict is {verdict}, not a geometric one")
@@ -196,6 +197,8 @@ def _judge(pattern: CreasePattern, verdict: str, folded: FoldedGeometry | None) 
             closest = folded_closest if closest is None else min(closest, folded_closest)
         if folded_hair is not None:
             reasons.append(f"two folded features {folded_hair:.1e} apart (margin {FEATURE_MARGIN:g})")
+        if reasons and not every_reason:  # unstable already: the sweep (most of the cost) cannot change that
+            return Stability(verdict, False, tuple(reasons), closest)
         levels = _sweep(pattern, folded)
         disagreeing = sorted({found for _, found in levels if found != verdict})
         if disagreeing:
@@ -214,20 +217,24 @@ def _folded_or_none(pattern: CreasePattern) -> FoldedGeometry | None:
 
 
 def option_stability(document: dict[str, Any], error: dict[str, Any] | None,
-                     pattern: CreasePattern | None = None) -> Stability:
+                     pattern: CreasePattern | None = None, *, every_reason: bool = True) -> Stability:
     """Whether the compiler's verdict on a FOLD document (``error`` from
     :func:`~foldbench.crease.io.generated.compile_generated`, None when it folds) rests on nothing closer than the
     margins, and every sound tolerance level agrees with it. ``pattern`` is the document's crease pattern when the
-    caller has it (``compile_generated``'s), which saves building it again."""
+    caller has it (``compile_generated``'s), which saves building it again.
+
+    With ``every_reason=False`` a pattern already found unstable by the checks of points 1, 2 and 4 is not swept
+    over the tolerance levels: ``stable`` is the same, but the sweep's reason and ``levels`` are left out (for a
+    caller that only keeps or draws again)."""
     verdict = "folds" if error is None else str(error.get("class") or error.get("code"))
     if pattern is None:
         try:
             pattern = pattern_from_fold(document)
         except CreasePatternError as problem:
             return Stability(verdict, False, (f"the pattern does not build: {problem}",))
-    return _judge(pattern, verdict, _folded_or_none(pattern))
+    return _judge(pattern, verdict, _folded_or_none(pattern), every_reason)
 
 
-def reference_stability(compiled: CompiledFold) -> Stability:
+def reference_stability(compiled: CompiledFold, *, every_reason: bool = True) -> Stability:
     """:func:`option_stability` for a pattern the compiler folds (a spatial question's reference)."""
-    return _judge(compiled.pattern, "folds", compiled.folded)
+    return _judge(compiled.pattern, "folds", compiled.folded, every_reason)
