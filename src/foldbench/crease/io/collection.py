@@ -65,6 +65,7 @@ PATTERN_SUFFIXES: tuple[str, ...] = (".fold", ".cp", ".opx", ".svg")
 PAPER_MODEL_COUNT = 366
 """How many models OrigamiBench's Table 3 lists (and :func:`paper_models` ships)."""
 _PAPER_MODELS_ZIP = "data/origamibench_models.zip"
+_PAPER_MODEL_COUNTS = "data/origamibench_models_counts.json"
 
 
 def complexity_tier(vertices: int, edges: int) -> Tier:
@@ -231,5 +232,18 @@ def paper_models_folder() -> Path:
 
 @cache
 def paper_models() -> Collection:
-    """OrigamiBench's 366 models (Table 3's names, categories and tiers), from the package data."""
-    return load_collection(paper_models_folder())
+    """OrigamiBench's 366 models (Table 3's names, categories and tiers), from the package data.
+
+    The same collection as ``load_collection(paper_models_folder())``, without reading the 43 MB of FOLD files for
+    their counts: those ship beside the archive (``data/origamibench_models_counts.json``, file name ->
+    ``[vertices, edges]``; a test checks them against the files).
+    """
+    folder = paper_models_folder()
+    text = resources.files("foldbench.crease").joinpath(_PAPER_MODEL_COUNTS).read_text(encoding="utf-8")
+    known = table3()
+    entries = []
+    for name, (vertices, edges) in sorted(json.loads(text).items()):
+        row = known.get(name, {})
+        entries.append(CollectionEntry(folder / name, vertices, edges, complexity_tier(vertices, edges),
+                                       row.get("category"), row.get("name"), row.get("tier")))
+    return Collection(folder, tuple(entries))
