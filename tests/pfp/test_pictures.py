@@ -103,7 +103,7 @@ def test_fold_step_pictures_kept_by_a_task_are_the_pictures_a_fresh_task_draws()
     from foldbench.tasks.pfp import MissingStepStrictTask
 
     kept = MissingStepStrictTask()
-    items = list(kept.generate(4, 13))
+    items = list(kept.generate(2, 13))
     first = [dict(kept.assets(item)) for item in items]
     assert len(kept.step_pictures) > 0
     sheet, steps = items[0].inputs["puzzle"]["sheet"], Puzzle.from_dict(items[0].inputs["puzzle"]).steps
