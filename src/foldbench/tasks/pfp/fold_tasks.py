@@ -67,6 +67,7 @@ from foldbench.pfp.sequences import SYMMETRIC_CODES, Step, resolve_code, sample_
 from foldbench.pfp.shapes import SheetShape, sheet_polygon
 from foldbench.pfp.tolerance import DISTINCT_AREA, SAME_AREA, difference_area, distinct_regions, same_region
 from foldbench.pfp.variants import make_variant
+from foldbench.pfp.weighted import cumulative, weighted_index
 from foldbench.tasks.base import Item
 from foldbench.tasks.choice_fields import option_records, options_field
 from foldbench.tasks.knobs import Knobs
@@ -91,6 +92,7 @@ _STEP_PICTURES = 512
 """Fold-step pictures a task keeps (about 16 kB each)."""
 _PROCESS_KINDS = ("axis", "count", "size", "shape", "position")
 _PROCESS_WEIGHTS = np.array([0.3, 0.175, 0.175, 0.175, 0.175])
+_PROCESS_SUMS = cumulative(_PROCESS_WEIGHTS)
 _DISTRACTOR_TRIES = 40
 _INVERSE_CUT_TRIES = 8
 """Inverse: cuts tried through the answer's folds before all four sequences are drawn again."""
@@ -324,7 +326,7 @@ class SingleStepTask(FoldTaskBase):
         chosen: list[tuple[Puzzle, str]] = []
         seen: list[Any] = []
         for _ in range(_DISTRACTOR_TRIES):
-            kind = _PROCESS_KINDS[int(rng.choice(len(_PROCESS_KINDS), p=_PROCESS_WEIGHTS))]
+            kind = _PROCESS_KINDS[weighted_index(rng, _PROCESS_SUMS)]
             variant = make_variant(rng, centre, states, kind)
             if variant is None:
                 continue
