@@ -8,7 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foldbench.crease import build_crease_pattern, random_simple_folds, simple_fold_pattern
-from foldbench.crease.score.crease_match import chance_corrected, crease_agreement, paper_grid
+from foldbench.crease.graph.pattern import CreasePattern
+from foldbench.crease.score import similarity
+from foldbench.crease.score.crease_match import CreaseAgreement, chance_corrected, crease_agreement, paper_grid
 from foldbench.crease.score.similarity import prepare_reference, score_generated
 from foldbench.origami.instances import pleat_instance
 
@@ -135,10 +137,20 @@ def _one_crease_removed(document: dict) -> dict:
     return _document(segments[kept], "".join(letters[i] for i in kept))
 
 
-def test_a_random_pleated_pattern_on_the_grid_scores_far_below_a_one_crease_near_miss() -> None:
+def test_a_random_pleated_pattern_on_the_grid_scores_far_below_a_one_crease_near_miss(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Two random hard pleated models (24 pleats on the same 1/64 grid) share much of their crease length by
     coincidence; only what is beyond chance counts, so such a pattern sits far below the reference with one crease
     removed (without the correction it took about half the near miss's score)."""
+    agreements: list[CreaseAgreement] = []
+
+    def recorded(generated: CreasePattern, reference: CreasePattern) -> CreaseAgreement:
+        agreements.append(crease_agreement(generated, reference))
+        return agreements[-1]
+
+    # The score's own crease agreement (about a second each) is read for the 40 % check instead of a second one.
+    monkeypatch.setattr(similarity, "crease_agreement", recorded)
     randoms, near_misses = [], []
     for seed in range(3):
         reference = pleat_instance(np.random.default_rng(seed), 25, 200)
@@ -149,10 +161,13 @@ def test_a_random_pleated_pattern_on_the_grid_scores_far_below_a_one_crease_near
         other_seed = 1003
         while True:
             other = pleat_instance(np.random.default_rng(other_seed), 25, 200)
-            if crease_agreement(other.pattern, reference.pattern).raw_precision > 0.4:
+            agreements.clear()
+            score = score_generated(other.fold_document(), prepared)
+            (agreement,) = agreements  # the one agreement the score made, of the compiled model with the reference
+            if agreement.raw_precision > 0.4:
                 break
             other_seed += 1
-        randoms.append(score_generated(other.fold_document(), prepared))
+        randoms.append(score)
         near_misses.append(score_generated(_one_crease_removed(reference.fold_document()), prepared))
     assert max(score.creases for score in randoms) < 0.15
     # its folded shape, a strip as the reference's, is credited only as far as its creases agree (full credit: ~0.13)

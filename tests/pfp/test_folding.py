@@ -15,6 +15,7 @@ from foldbench.pfp.folding import (
     apply_step,
     flat_state,
     fold_region,
+    folded_pieces,
     half_plane,
     pieces_difference_area,
     reflection,
@@ -23,6 +24,8 @@ from foldbench.pfp.folding import (
 )
 from foldbench.pfp.puzzle import (
     Puzzle,
+    _mismatch_bounds,
+    _quick_lower_bound,
     holes_of,
     paper_left,
     paper_problem,
@@ -150,6 +153,24 @@ def test_the_cheap_refold_comparison_agrees_with_the_exact_mismatch(seed: int, s
     for bound in (exact + offset, 600.0, SAME_AREA):
         expected = exact >= bound
         assert refold_misses_by(puzzle.sheet, other.steps, holes, bound) == expected, (exact, bound)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from(["2-fold", "3-fold"]), st.floats(-3.0, 3.0))
+def test_the_quick_bound_of_many_layers_never_exceeds_the_full_one_nor_the_mismatch(
+    seed: int, subtask: str, offset: float
+) -> None:
+    """Holes of one puzzle against another random sequence of the same sheet (four or eight layers, as the options
+    of an inverse or strict multi-step item): the one-piece-per-layer bound is at most the bound over every piece,
+    to the last bit, which is at most the exact mismatch; and the comparison that tries it first is still exact."""
+    (puzzle, _, holes), (other, other_states, _) = _puzzles(seed, subtask, 2, one_sheet=True)
+    final = other_states[-1]
+    pieces = folded_pieces(final, holes)
+    quick, (lower, _) = _quick_lower_bound(final, pieces), _mismatch_bounds(final, pieces)
+    exact = refold_mismatch(puzzle.sheet, other.steps, holes)
+    assert quick <= lower <= exact + 1e-3, (quick, lower, exact)
+    for bound in (exact + offset, quick - 1.0, 600.0, SAME_AREA):
+        assert refold_misses_by(puzzle.sheet, other.steps, holes, bound) == (exact >= bound), (exact, bound)
 
 
 @settings(max_examples=25, deadline=None)

@@ -95,3 +95,20 @@ def test_every_pattern_shown_is_legible(task_type: type) -> None:
         for record in shown:
             puzzle = Puzzle.from_dict(record)
             assert legibility_problem(puzzle.sheet, holes_of(puzzle)) is None, item.id
+
+
+def test_fold_step_pictures_kept_by_a_task_are_the_pictures_a_fresh_task_draws() -> None:
+    """The step pictures a task keeps (the options of a strict multi-step item share their first steps) give the
+    same files as a task drawing everything afresh, and drawing on a picture handed out changes no later one."""
+    from foldbench.tasks.pfp import MissingStepStrictTask
+
+    kept = MissingStepStrictTask()
+    items = list(kept.generate(2, 13))
+    first = [dict(kept.assets(item)) for item in items]
+    assert len(kept.step_pictures) > 0
+    sheet, steps = items[0].inputs["puzzle"]["sheet"], Puzzle.from_dict(items[0].inputs["puzzle"]).steps
+    for picture in kept._sequence_pictures(sheet, steps, 112):
+        picture.paste(0, (0, 0, picture.width, picture.height))  # blacked out: the kept pictures must not change
+    for item, files in zip(items, first, strict=True):
+        assert dict(kept.assets(item)) == files
+        assert dict(MissingStepStrictTask().assets(item)) == files

@@ -22,6 +22,7 @@ from shapely.geometry.base import BaseGeometry
 
 from foldbench.pfp.shapes import CUTOUT_SHAPES, Cutout, SheetShape, cutout_polygon, sheet_polygon
 from foldbench.pfp.tolerance import CUTOUT_GAP
+from foldbench.pfp.weighted import cumulative, weighted_index
 
 MIN_INSIDE_FRACTION = 0.2
 """At least this fraction of every cutout must lie on the folded paper."""
@@ -40,6 +41,7 @@ __all__ = [
 
 COUNT_PROBABILITIES = {1: 0.25, 2: 0.30, 3: 0.40, 4: 0.05}
 PLACEMENT_PROBABILITIES = {"corner": 0.2, "edge": 0.3, "centre": 0.5}
+_PLACEMENT_SUMS = cumulative([PLACEMENT_PROBABILITIES[k] for k in ("corner", "edge", "centre")])
 MIN_CUTOUT_SIZE = 36.0
 MAX_CUTOUT_SIZE = 72.0
 _FOOTPRINT = (1.5 * MIN_CUTOUT_SIZE) ** 2
@@ -146,7 +148,7 @@ def sample_cutouts(
     polygons: list[Polygon] = []
     for shape in shapes:
         for _ in range(15):
-            where = rng.choice(3, p=[PLACEMENT_PROBABILITIES[k] for k in ("corner", "edge", "centre")])
+            where = weighted_index(rng, _PLACEMENT_SUMS)
             if where == 0 and corners:
                 center = corners[int(rng.integers(len(corners)))]
             elif where == 1 and edges:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from functools import cache
 
 from foldbench.errors import UnknownNameError
 from foldbench.pft.actions import FOLD_TYPES, ROTATION_DEGREES, Action, Fold, FoldType, Rotation
@@ -77,17 +78,28 @@ def configurations(group: int) -> Iterator[tuple[Action, ...]]:
     """
     if group not in GROUPS:
         raise UnknownNameError("configuration group", str(group), [str(g) for g in GROUPS])
+    for forward in _valid_skeletons(group):
+        fold_slots = [i for i, a in enumerate(forward) if isinstance(a, Fold)]
+        for sides in itertools.product((True, False), repeat=len(fold_slots)):
+            actions = list(forward)
+            for slot, front in zip(fold_slots, sides, strict=True):
+                actions[slot] = Fold(forward[slot].type, front)  # type: ignore[union-attr]
+            yield tuple(actions)
+
+
+@cache
+def _valid_skeletons(group: int) -> tuple[tuple[Action, ...], ...]:
+    """The valid sequences of a group with every fold made toward the viewer, in :func:`configurations`' order.
+
+    Checking the rules is most of the cost of enumerating a group (about a second for all nine), so it is done once
+    per process; the actions are immutable, so the sequences can be shared."""
+    found = []
     for pattern in GROUPS[group]:
         for skeleton in _skeletons(pattern):
             forward: tuple[Action, ...] = tuple(Fold(s) if isinstance(s, FoldType) else Rotation(s) for s in skeleton)
-            if not is_valid(forward):
-                continue
-            fold_slots = [i for i, a in enumerate(forward) if isinstance(a, Fold)]
-            for sides in itertools.product((True, False), repeat=len(fold_slots)):
-                actions = list(forward)
-                for slot, front in zip(fold_slots, sides, strict=True):
-                    actions[slot] = Fold(forward[slot].type, front)  # type: ignore[union-attr]
-                yield tuple(actions)
+            if is_valid(forward):
+                found.append(forward)
+    return tuple(found)
 
 
 def count_group(group: int) -> int:

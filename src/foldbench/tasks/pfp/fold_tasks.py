@@ -67,6 +67,7 @@ from foldbench.pfp.sequences import SYMMETRIC_CODES, Step, resolve_code, sample_
 from foldbench.pfp.shapes import SheetShape, sheet_polygon
 from foldbench.pfp.tolerance import DISTINCT_AREA, SAME_AREA, difference_area, distinct_regions, same_region
 from foldbench.pfp.variants import make_variant
+from foldbench.pfp.weighted import cumulative, weighted_index
 from foldbench.tasks.base import Item
 from foldbench.tasks.choice_fields import option_records, options_field
 from foldbench.tasks.knobs import Knobs
@@ -87,8 +88,11 @@ __all__ = ["OPTION_SIZE", "QUESTION_SIZE", "FinalFoldTask", "FoldTaskBase", "Inv
 QUESTION_SIZE = 128
 OPTION_SIZE = 168
 _STRIP_SIZE = 112
+_STEP_PICTURES = 512
+"""Fold-step pictures a task keeps (about 16 kB each)."""
 _PROCESS_KINDS = ("axis", "count", "size", "shape", "position")
 _PROCESS_WEIGHTS = np.array([0.3, 0.175, 0.175, 0.175, 0.175])
+_PROCESS_SUMS = cumulative(_PROCESS_WEIGHTS)
 _DISTRACTOR_TRIES = 40
 _INVERSE_CUT_TRIES = 8
 """Inverse: cuts tried through the answer's folds before all four sequences are drawn again."""
@@ -255,6 +259,8 @@ class FoldTaskBase(PfpTaskBase):
     def __init__(self, memo: FoldMemo | None = None) -> None:
         self.memo = memo if memo is not None else FoldMemo()
         """The fold states and holes this task has computed recently (its own; pass one in to share it)."""
+        self.step_pictures = FoldMemo(size=_STEP_PICTURES)
+        """The pictures of fold steps this task has drawn recently (see :meth:`_sequence_pictures`)."""
 
     def _check_knobs(self, config: dict[str, Any]) -> None:
         check_fold_knobs(self.id, config)
@@ -268,10 +274,23 @@ class FoldTaskBase(PfpTaskBase):
         return {**config, "shapes": (shapes[index % len(shapes)],)}
 
     def _sequence_pictures(self, sheet: SheetShape, steps: tuple[Step, ...], size: int) -> list[Any]:
+        """The picture of each fold step (the paper before it in grey, its creases in red, the paper after it), as
+        copies. A step's picture depends only on the sheet, the steps up to it and the size, and the options of an
+        item (and of the items after it) share their first steps, so each is drawn once and kept in
+        :attr:`step_pictures`."""
         from foldbench.pfp.render_folds import draw_state
 
-        states = sheet_states(sheet, steps, self.memo)
-        return [draw_state(states[k + 1], size, previous=states[k], creases=steps[k]) for k in range(len(steps))]
+        states: tuple[FoldState, ...] | None = None
+        pictures = []
+        for k in range(len(steps)):
+            key = (sheet, steps[: k + 1], size)
+            picture = self.step_pictures.get("step", key)
+            if picture is None:
+                states = states if states is not None else sheet_states(sheet, steps, self.memo)
+                picture = draw_state(states[k + 1], size, previous=states[k], creases=steps[k])
+                self.step_pictures.put("step", key, picture)
+            pictures.append(picture.copy())
+        return pictures
 
 
     def _flat_to_result_row(self, puzzle: Puzzle) -> list[Any]:
@@ -307,7 +326,7 @@ class SingleStepTask(FoldTaskBase):
         chosen: list[tuple[Puzzle, str]] = []
         seen: list[Any] = []
         for _ in range(_DISTRACTOR_TRIES):
-            kind = _PROCESS_KINDS[int(rng.choice(len(_PROCESS_KINDS), p=_PROCESS_WEIGHTS))]
+            kind = _PROCESS_KINDS[weighted_index(rng, _PROCESS_SUMS)]
             variant = make_variant(rng, centre, states, kind)
             if variant is None:
                 continue
