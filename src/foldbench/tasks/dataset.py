@@ -57,14 +57,19 @@ def _write_bytes(path: Path, data: bytes) -> None:
     os.replace(temporary, path)
 
 
-def _place(path: Path, data: bytes | Path) -> int:
-    """Write ``data`` at ``path``, or move there the file a worker wrote at ``data``; returns the size."""
-    if isinstance(data, Path):
+def _place(path: Path, data: bytes | Path, folders: set[Path]) -> int:
+    """Write ``data`` at ``path``, or move there the file a worker wrote at ``data``; returns the size.
+
+    ``folders`` are the folders already made. A file is written in place, not beside and renamed: until the
+    manifest says the dataset is complete, no reader takes any of its files (:func:`read_manifest`)."""
+    if path.parent not in folders:
         path.parent.mkdir(parents=True, exist_ok=True)
+        folders.add(path.parent)
+    if isinstance(data, Path):
         size = data.stat().st_size
         os.replace(data, path)
         return size
-    _write_bytes(path, data)
+    path.write_bytes(data)
     return len(data)
 
 
@@ -226,6 +231,7 @@ def _write(
     }
     _write_bytes(out / MANIFEST_FILE, _dump(manifest).encode())
     files: dict[str, int] = {}
+    folders = {out}
     engine_versions: set[str] = set()
     written = 0
     items_path = out / ITEMS_FILE
@@ -234,7 +240,7 @@ def _write(
         for item_json, engine_version, assets in generated:
             for relative, data in assets:
                 if relative not in files:
-                    files[relative] = _place(out / relative, data)
+                    files[relative] = _place(out / relative, data, folders)
             items_file.write(item_json + "\n")
             engine_versions.add(engine_version)
             written += 1
