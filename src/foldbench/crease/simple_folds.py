@@ -52,6 +52,57 @@ def _clip(polygon: np.ndarray, values: np.ndarray, keep_positive: bool) -> np.nd
     return np.array(kept).reshape(-1, 2)
 
 
+Face = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""A piece of the paper: its polygon on the square, and the isometry ``x -> matrix @ x + shift`` that places it."""
+_START: tuple[Face, ...] = ((_SQUARE.copy(), np.eye(2), np.zeros(2)),)
+for _array in _START[0]:
+    _array.flags.writeable = False  # shared by every folding; each fold makes new arrays
+
+
+def _fold_once(faces: tuple[Face, ...], raw_point: tuple[float, float], raw_direction: tuple[float, float],
+               tolerance: float) -> tuple[tuple[Face, ...], list[tuple[np.ndarray, str]], tuple[tuple[float, float],
+                                                                                             tuple[float, float]]]:
+    """One simple fold of the folded ``faces``: the faces after it, the creases it adds and the line as used."""
+    point = np.asarray(raw_point, dtype=float)
+    direction = np.asarray(raw_direction, dtype=float)
+    direction = direction / np.hypot(*direction)
+    reflect = 2 * np.outer(direction, direction) - np.eye(2)
+    reflect_shift = point - reflect @ point
+    new_faces: list[Face] = []
+    creases: list[tuple[np.ndarray, str]] = []
+    for polygon, matrix, shift in faces:
+        folded = polygon @ matrix.T + shift
+        values = _side(folded, point, direction)
+        values[np.abs(values) < tolerance] = 0.0
+        flipped = np.linalg.det(matrix) < 0
+        moving_matrix, moving_shift = reflect @ matrix, reflect @ shift + reflect_shift
+        if (values <= 0).all():
+            new_faces.append((polygon, matrix, shift))
+            continue
+        if (values >= 0).all():
+            new_faces.append((polygon, moving_matrix, moving_shift))
+            continue
+        moving = _clip(polygon, values, True)
+        staying = _clip(polygon, values, False)
+        new_faces.append((staying, matrix, shift))
+        new_faces.append((moving, moving_matrix, moving_shift))
+        on_line = [p for p, v in zip(moving, _side(moving @ matrix.T + shift, point, direction), strict=False)
+                   if abs(v) < 1e-7]
+        if len(on_line) >= 2:
+            ends = np.array(on_line)
+            along = ends @ (np.linalg.inv(matrix) @ direction)
+            creases.append((np.array([ends[along.argmin()], ends[along.argmax()]]), "M" if flipped else "V"))
+    return tuple(new_faces), creases, (tuple(point.tolist()), tuple(direction.tolist()))
+
+
+def _pattern(creases: list[tuple[np.ndarray, str]], used: list[tuple[tuple[float, float], tuple[float, float]]]
+             ) -> SimpleFoldPattern:
+    boundary = [np.array([_SQUARE[i], _SQUARE[(i + 1) % 4]]) for i in range(4)]
+    segments = np.array(boundary + [segment for segment, _ in creases]).reshape(-1, 2, 2)
+    assignments = tuple(["B"] * 4 + [letter for _, letter in creases])
+    return SimpleFoldPattern(segments, assignments, tuple(used))
+
+
 def simple_fold_pattern(
     fold_lines: list[tuple[tuple[float, float], tuple[float, float]]], tolerance: float = 1e-9
 ) -> SimpleFoldPattern:
@@ -63,44 +114,14 @@ def simple_fold_pattern(
     >>> len(simple_fold_pattern([]).segments)
     4
     """
-    faces: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = [(_SQUARE.copy(), np.eye(2), np.zeros(2))]
+    faces = _START
     creases: list[tuple[np.ndarray, str]] = []
     used: list[tuple[tuple[float, float], tuple[float, float]]] = []
     for raw_point, raw_direction in fold_lines:
-        point = np.asarray(raw_point, dtype=float)
-        direction = np.asarray(raw_direction, dtype=float)
-        direction = direction / np.hypot(*direction)
-        reflect = 2 * np.outer(direction, direction) - np.eye(2)
-        reflect_shift = point - reflect @ point
-        new_faces = []
-        for polygon, matrix, shift in faces:
-            folded = polygon @ matrix.T + shift
-            values = _side(folded, point, direction)
-            values[np.abs(values) < tolerance] = 0.0
-            flipped = np.linalg.det(matrix) < 0
-            moving_matrix, moving_shift = reflect @ matrix, reflect @ shift + reflect_shift
-            if (values <= 0).all():
-                new_faces.append((polygon, matrix, shift))
-                continue
-            if (values >= 0).all():
-                new_faces.append((polygon, moving_matrix, moving_shift))
-                continue
-            moving = _clip(polygon, values, True)
-            staying = _clip(polygon, values, False)
-            new_faces.append((staying, matrix, shift))
-            new_faces.append((moving, moving_matrix, moving_shift))
-            on_line = [p for p, v in zip(moving, _side(moving @ matrix.T + shift, point, direction), strict=False)
-                       if abs(v) < 1e-7]
-            if len(on_line) >= 2:
-                ends = np.array(on_line)
-                along = ends @ (np.linalg.inv(matrix) @ direction)
-                creases.append((np.array([ends[along.argmin()], ends[along.argmax()]]), "M" if flipped else "V"))
-        faces = new_faces
-        used.append((tuple(point.tolist()), tuple(direction.tolist())))
-    boundary = [np.array([_SQUARE[i], _SQUARE[(i + 1) % 4]]) for i in range(4)]
-    segments = np.array(boundary + [segment for segment, _ in creases]).reshape(-1, 2, 2)
-    assignments = tuple(["B"] * 4 + [letter for _, letter in creases])
-    return SimpleFoldPattern(segments, assignments, tuple(used))
+        faces, added, line = _fold_once(faces, raw_point, raw_direction, tolerance)
+        creases += added
+        used.append(line)
+    return _pattern(creases, used)
 
 
 def random_simple_folds(
@@ -115,12 +136,18 @@ def random_simple_folds(
             otherwise lines have a free angle and position.
         max_tries: attempts per fold to find a line that cuts the folded shape.
 
+    Each candidate line is folded on the state the kept lines reached (the same arithmetic, in the same order, as
+    folding the square along all of them again).
+
     >>> len(random_simple_folds(np.random.default_rng(0), 0).assignments)
     4
     """
     lines: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    faces = _START
+    creases: list[tuple[np.ndarray, str]] = []
+    used: list[tuple[tuple[float, float], tuple[float, float]]] = []
     for _ in range(fold_count):
-        current = simple_fold_pattern(lines)
+        folded_edges: list[tuple[np.ndarray, np.ndarray]] | None = None  # the folded state's, once per fold
         for _attempt in range(max_tries):
             if grid is None:
                 point = rng.uniform(0.2, 0.8, size=2)
@@ -130,30 +157,33 @@ def random_simple_folds(
                 point = rng.integers(1, grid, size=2) / grid
                 direction = np.array([[1, 0], [0, 1], [1, 1], [1, -1], [-1, 0], [0, -1]][rng.integers(6)], float)
             candidate = (tuple(point.tolist()), tuple(direction.tolist()))
-            trial = simple_fold_pattern(lines + [candidate])
-            if len(trial.segments) > len(current.segments) and not _coincides(trial, lines, candidate):
+            trial_faces, added, line = _fold_once(faces, *candidate, 1e-9)
+            if not added:  # the line cuts no crease into the paper
+                continue
+            if folded_edges is None:
+                folded_edges = _folded_segments(lines)
+            if not _runs_along(folded_edges, candidate):
                 lines.append(candidate)
+                faces, creases, used = trial_faces, creases + added, [*used, line]
                 break
-    return simple_fold_pattern(lines)
+    return _pattern(creases, used)
 
 
-def _coincides(trial: SimpleFoldPattern, lines: list, candidate: tuple) -> bool:
+def _runs_along(folded_edges: list[tuple[np.ndarray, np.ndarray]], candidate: tuple) -> bool:
     """True when the new fold line runs along an earlier crease in the folded state (not a simple fold)."""
-    before = simple_fold_pattern(lines)
     point, direction = np.asarray(candidate[0]), np.asarray(candidate[1])
     direction = direction / np.hypot(*direction)
-    faces_state = _folded_segments(lines)
-    for start, end in faces_state:
+    for start, end in folded_edges:
         if abs(float(_side(np.array([start, end]), point, direction)[0])) < 1e-7 and abs(
             float(_side(np.array([start, end]), point, direction)[1])
         ) < 1e-7 and np.hypot(*(end - start)) > 1e-7:
             return True
-    return len(before.segments) == len(trial.segments)
+    return False
 
 
 def _folded_segments(lines: list) -> list[tuple[np.ndarray, np.ndarray]]:
     """Creases and boundary of the folded state after ``lines`` (folded coordinates)."""
-    faces: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = [(_SQUARE.copy(), np.eye(2), np.zeros(2))]
+    faces: list[Face] = list(_START)
     for raw_point, raw_direction in lines:
         point = np.asarray(raw_point, dtype=float)
         direction = np.asarray(raw_direction, dtype=float) / np.hypot(*raw_direction)
