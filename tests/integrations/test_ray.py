@@ -4,6 +4,7 @@ extra fail before anything is written."""
 from __future__ import annotations
 
 import sys
+import uuid
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -269,18 +270,21 @@ def test_a_suite_on_ray_sends_its_generation_parameters_through_the_ray_workers(
     from foldbench.testing.fake_openai import always, reply
 
     server = fake_openai_server(always(reply("no idea")))
+    # an endpoint no other test has named, even if the port of an earlier test's server is given out again (the
+    # limiters of earlier tests outlive them in the module's Ray): the server answers under any path
+    base_url = f"{server.base_url.removesuffix('/v1')}/suite-{uuid.uuid4().hex}/v1"
     with pytest.raises(ValueError):  # no run has used this endpoint through Ray yet
-        ray.get_actor(limiter_name("openai:fake", server.base_url), namespace="foldbench")
+        ray.get_actor(limiter_name("openai:fake", base_url), namespace="foldbench")
     out = tmp_path / "suite"
     # one Ray worker: the parameters go with each request to whichever worker sends it
     args = ["suite", "--out", str(out), "-n", "3", "--tasks", "mentalblackboard/prediction", "--modality", "text",
-            "-m", "openai:fake", "--base-url", server.base_url, "--executor", "ray", "--workers", "1",
+            "-m", "openai:fake", "--base-url", base_url, "--executor", "ray", "--workers", "1",
             "--temperature", "0.5", "--max-tokens", "11"]  # fmt: skip
     assert run_cli(*args) == 0
     sent = [request.json for request in server.requests]
     assert len(sent) == 3 and all(body is not None for body in sent)
     assert all((body["temperature"], body["max_tokens"]) == (0.5, 11) for body in sent)
     # the requests went through Ray: the endpoint's limiter, an actor only the Ray executor creates, now exists
-    assert ray.get_actor(limiter_name("openai:fake", server.base_url), namespace="foldbench") is not None
+    assert ray.get_actor(limiter_name("openai:fake", base_url), namespace="foldbench") is not None
     with Store(out / "runs.db") as store:  # the baselines ran locally beside it
         assert {run.model for run in store.runs()} >= {"random", "oracle"}
