@@ -14,14 +14,22 @@ from foldbench.errors import FoldbenchError
 from foldbench.storage import OutputError
 from foldbench.tasks.dataset import read_items, write_dataset
 from tests.export.conftest import run_cli
-from tests.support.s3_server import S3Server, running_s3_server
+from tests.support.s3_server import BUCKET, S3Server, emptied_s3_server, moto_endpoint
 
 TASK = "pfp/single-step-v2"
 
 
+@pytest.fixture(scope="module")
+def _s3_endpoint() -> Iterator[str]:
+    """One moto server for the module (starting and stopping one costs about 0.6 s)."""
+    with moto_endpoint() as endpoint:
+        yield endpoint
+
+
 @pytest.fixture
-def s3_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[S3Server]:
-    yield from running_s3_server(monkeypatch)
+def s3_server(_s3_endpoint: str, monkeypatch: pytest.MonkeyPatch) -> S3Server:
+    """The module's moto server, emptied but for the test bucket."""
+    return emptied_s3_server(_s3_endpoint, monkeypatch)
 
 
 def _tree(directory: Path) -> dict[str, bytes]:
@@ -34,9 +42,11 @@ def test_generate_to_s3_uploads_the_same_bytes_as_a_local_run(s3_server: S3Serve
     downloaded = s3_server.download("data", tmp_path / "downloaded")
     assert _tree(downloaded) == _tree(tmp_path / "local")
     assert [i.id for i in read_items(downloaded)] == [i.id for i in read_items(tmp_path / "local")]
-    # the endpoint may also be given in the URI (pyarrow's query parameters) instead of the environment
-    write_dataset(TASK, s3_server.uri("explicit", explicit=True), n=4, seed=7, modalities=("image",))
-    assert _tree(s3_server.download("explicit", tmp_path / "explicit")) == _tree(tmp_path / "local")
+    # the endpoint may also be given in the URI (pyarrow's query parameters) instead of the environment: one item
+    # shows where the upload went (each object put costs moto about 30 ms here)
+    write_dataset(TASK, tmp_path / "one", n=1, seed=7, modalities=("image",))
+    write_dataset(TASK, s3_server.uri("explicit", explicit=True), n=1, seed=7, modalities=("image",))
+    assert _tree(s3_server.download("explicit", tmp_path / "explicit")) == _tree(tmp_path / "one")
 
 
 def test_an_existing_remote_dataset_is_kept_unless_overwrite(
@@ -105,10 +115,14 @@ def test_exports_to_s3_match_local_exports(s3_server: S3Server, tmp_path: Path) 
 
 
 def test_an_unreachable_object_store_is_one_line(
-    s3_server: S3Server, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("AWS_ENDPOINT_URL", "http://127.0.0.1:1")
-    assert run_cli("generate", "pfp", "-t", "single-step", "-n", "2", "-o", s3_server.uri("data")) == 1
+    # nothing listens on port 1; pyarrow's client tries three times, backing off, before it gives up (about 6 s)
+    for name, value in {"AWS_ENDPOINT_URL": "http://127.0.0.1:1", "AWS_ACCESS_KEY_ID": "testing",
+                        "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1",
+                        "AWS_EC2_METADATA_DISABLED": "true"}.items():  # fmt: skip
+        monkeypatch.setenv(name, value)
+    assert run_cli("generate", "pfp", "-t", "single-step", "-n", "2", "-o", f"s3://{BUCKET}/data") == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: cannot reach s3://foldbench-test/data")
 

@@ -14,9 +14,10 @@ from foldbench.models.base import ModelReply
 from tests.export.conftest import run_cli
 
 
-@pytest.fixture()
-def store_with_runs(every_task_dataset: dict[str, Path], tmp_path: Path) -> Path:
-    db = tmp_path / "runs.db"
+@pytest.fixture(scope="module")
+def store_with_runs(every_task_dataset: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Three runs and a failed request in one run store, shared by the module's tests (which only read it)."""
+    db = tmp_path_factory.mktemp("runs") / "runs.db"
     for model in ("random", "oracle"):
         run_dataset(
             EvalConfig(
@@ -79,16 +80,25 @@ def test_one_row_per_item_and_run_with_every_metric(store_with_runs: Path, tmp_p
     assert {"latency_s", "prompt_tokens", "completion_tokens", "parse_failure_kind"} <= set(table.columns)
 
 
+@pytest.fixture(scope="module")
+def reports_from_the_store(store_with_runs: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """``foldbench report`` of two runs read from the store, once for both table formats."""
+    out = tmp_path_factory.mktemp("reports")
+    reports = {}
+    for run in ("mb-random", "pfp-random"):
+        assert run_cli("report", run, "--db", str(store_with_runs), "--out", str(out / run)) == 0
+        reports[run] = (out / run / "report.md").read_text()
+    return reports
+
+
 @pytest.mark.parametrize("suffix", [".parquet", ".csv"])
 def test_report_from_the_table_matches_the_report_from_the_store(
-    store_with_runs: Path, tmp_path: Path, suffix: str
+    store_with_runs: Path, reports_from_the_store: dict[str, str], tmp_path: Path, suffix: str
 ) -> None:
     out = tmp_path / f"table{suffix}"
     assert run_cli("export-runs", "mb-random", "pfp-random", "--db", str(store_with_runs), "--out", str(out)) == 0
-    for run in ("mb-random", "pfp-random"):
-        assert run_cli("report", run, "--db", str(store_with_runs), "--out", str(tmp_path / "a" / run)) == 0
+    for run, expected in reports_from_the_store.items():
         assert run_cli("report", run, "--from", str(out), "--out", str(tmp_path / "b" / run)) == 0
-        expected = (tmp_path / "a" / run / "report.md").read_text()
         assert (tmp_path / "b" / run / "report.md").read_text() == expected
 
 

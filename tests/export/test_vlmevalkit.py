@@ -103,7 +103,8 @@ def test_options_that_are_words_or_values_are_written_out(every_task_dataset: di
 def test_no_multiple_choice_task_is_one_line(
     every_task_dataset: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    open_tasks = [d for t, d in every_task_dataset.items() if t not in _multiple_choice(every_task_dataset)]
+    chosen = _multiple_choice(every_task_dataset)
+    open_tasks = [d for t, d in every_task_dataset.items() if t not in chosen]
     with pytest.raises(ExportError, match="multiple-choice"):
         export_vlmevalkit(open_tasks, tmp_path / "none")
     assert run_cli("export", str(open_tasks[0]), "--format", "vlmevalkit", "--out", str(tmp_path / "none")) == 1

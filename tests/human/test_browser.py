@@ -10,12 +10,16 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from foldbench.cli.human import build_session
 from foldbench.harness.store import Store
+from foldbench.human.server import make_server
 from foldbench.tasks import make
 from foldbench.tasks.dataset import read_items, write_dataset
 from foldbench.testing.cdp import Browser, chromium_path
@@ -36,7 +40,8 @@ def _free_port() -> int:
 
 
 class Server:
-    """``foldbench serve-human`` in its own process, restartable."""
+    """``foldbench serve-human`` in its own process, restartable (the first study runs through the command, and is
+    resumed by a new process)."""
 
     def __init__(self, args: list[str]) -> None:
         self.args = args
@@ -62,6 +67,36 @@ class Server:
             self.process.terminate()
             self.process.wait(timeout=10)
             self.process = None
+
+
+class InProcessServer:
+    """The same server in a thread of this process, for the parts whose subject is the page and not the command
+    (each ``serve-human`` process costs about a second of CPU to start): the session is built as the command
+    builds it."""
+
+    def __init__(self, args: list[str]) -> None:
+        options = dict(zip(args[::2], args[1::2], strict=True))
+        self.session = build_session(options["--task"], Path(options["--data"]), options["--run"],
+                                     Path(options["--db"]), options.get("--modality"), None)  # fmt: skip
+        self.server: Any = None
+        self.thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def start(self) -> None:
+        self.server = make_server(self.session, port=0)
+        # a short poll: shutdown() waits for the loop to look again (half a second at the default)
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        if self.thread is not None:
+            self.server.shutdown()
+            self.server.server_close()
+            self.thread.join()
+            self.thread = None
 
 
 @pytest.fixture(scope="module")
@@ -223,7 +258,7 @@ def test_people_answer_every_kind_through_chromium(browser: Browser, datasets: d
 
     # planning (fold-sequence builder, text modality)
     plan_items = read_items(datasets["planning"])
-    server = Server(
+    server = InProcessServer(
         [
             "--task",
             "mentalblackboard/planning",
@@ -260,7 +295,8 @@ def test_letters_by_keyboard_and_the_refusals_in_chromium(browser: Browser, data
     to a page's own requests (the answer key, another item's answer, a post without the form token)."""
     db = tmp_path / "runs.db"
     pfp_items = read_items(datasets["pfp"])
-    server = Server(["--task", "pfp/single-step", "--data", str(datasets["pfp"]), "--run", "pfp", "--db", str(db)])
+    server = InProcessServer(["--task", "pfp/single-step", "--data", str(datasets["pfp"]), "--run", "pfp",
+                              "--db", str(db)])  # fmt: skip
     server.start()
     try:
         _start(browser, server, "bo")
@@ -309,7 +345,7 @@ def test_letters_by_keyboard_and_the_refusals_in_chromium(browser: Browser, data
 def test_word_choices_fit_their_buttons_in_chromium(browser: Browser, datasets: dict[str, Path], tmp_path: Path):
     """Perception probes: the offered answers as buttons wide enough for their words, chosen by number key."""
     probe_items = read_items(datasets["perception"])
-    server = Server(
+    server = InProcessServer(
         [
             "--task",
             "mentalblackboard/perception",

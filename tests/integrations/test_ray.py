@@ -4,6 +4,7 @@ extra fail before anything is written."""
 from __future__ import annotations
 
 import sys
+import uuid
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,10 @@ def _tree(directory: Path) -> dict[str, bytes]:
 def test_ray_generation_gives_the_same_bytes(
     local_ray: None, tmp_path: Path, task_id: str, modalities: tuple[str, ...], n: int
 ) -> None:
-    write_dataset(task_id, tmp_path / "local", n=n, seed=3, modalities=modalities, workers=2)
+    # the local dataset is written in this process: local generation gives the same bytes for any number of
+    # workers (tests/tasks/test_dataset.py::test_parallel_generation_writes_the_same_bytes), and a pool of two
+    # would be two more processes to start
+    write_dataset(task_id, tmp_path / "local", n=n, seed=3, modalities=modalities)
     write_dataset(task_id, tmp_path / "ray", n=n, seed=3, modalities=modalities, workers=2, source=sharded_items)
     assert _tree(tmp_path / "ray") == _tree(tmp_path / "local")
 
@@ -117,8 +121,10 @@ def test_ray_eval_scores_like_local_and_resumes(local_ray: None, tmp_path: Path,
     server = fake_openai_server(answering(lambda prompt: oracle[prompt]))
     local = EvalConfig(task=task.id, data=data, model="openai:fake", db=tmp_path / "local.db", run_name="local",
                        options=RunOptions(base_url=server.base_url, concurrency=2))  # fmt: skip
+    # one Ray worker: each more is a Ray process to start for each of the two runs, and spreading requests over
+    # several workers is the pictures test's (test_ray_eval_of_pictures_from_a_relative_dataset_path)
     on_ray = replace(local, db=tmp_path / "ray.db", run_name="ray",
-                     options=replace(local.options, executor="ray", workers=2))  # fmt: skip
+                     options=replace(local.options, executor="ray", workers=1))  # fmt: skip
     run_dataset(local)
     with executor_for(on_ray.options) as executor:
         _, first = run_dataset(replace(on_ray, limit=3), executor=executor)
@@ -161,8 +167,9 @@ def test_a_later_run_against_the_same_endpoint_uses_its_own_concurrency(
             in_flight[0] -= 1
         return reply("no idea")
 
+    # 4 items: one more than the largest limit, so that a limit not honoured shows in every run's peak
     data = tmp_path / "data"
-    write_dataset("mentalblackboard/prediction-v1", data, n=6, seed=2, modalities=("text",))
+    write_dataset("mentalblackboard/prediction-v1", data, n=4, seed=2, modalities=("text",))
     server = fake_openai_server(slow_answer)
     for run_name, concurrency in (("one", 1), ("three", 3), ("two", 2)):
         peaks.append(0)  # a store per run: no reply is reused from another run
@@ -241,7 +248,7 @@ def test_ray_eval_of_pictures_from_a_relative_dataset_path(
     monkeypatch.chdir(tmp_path)  # the Ray workers read the pictures from another working directory
     write_dataset("pfp/single-step-v2", tmp_path / "data", n=3, seed=0, modalities=("image",))
     server = fake_openai_server(always(reply("B")))
-    options = RunOptions(base_url=server.base_url, executor="ray", workers=2)
+    options = RunOptions(base_url=server.base_url, executor="ray", workers=2)  # the 3 requests spread over both
     config = EvalConfig(task="pfp/single-step-v2", data=Path("data"), model="openai:fake", run_name="pictures",
                         db=tmp_path / "runs.db", options=options)  # fmt: skip
     with executor_for(options) as executor:
@@ -263,17 +270,21 @@ def test_a_suite_on_ray_sends_its_generation_parameters_through_the_ray_workers(
     from foldbench.testing.fake_openai import always, reply
 
     server = fake_openai_server(always(reply("no idea")))
+    # an endpoint no other test has named, even if the port of an earlier test's server is given out again (the
+    # limiters of earlier tests outlive them in the module's Ray): the server answers under any path
+    base_url = f"{server.base_url.removesuffix('/v1')}/suite-{uuid.uuid4().hex}/v1"
     with pytest.raises(ValueError):  # no run has used this endpoint through Ray yet
-        ray.get_actor(limiter_name("openai:fake", server.base_url), namespace="foldbench")
+        ray.get_actor(limiter_name("openai:fake", base_url), namespace="foldbench")
     out = tmp_path / "suite"
+    # one Ray worker: the parameters go with each request to whichever worker sends it
     args = ["suite", "--out", str(out), "-n", "3", "--tasks", "mentalblackboard/prediction", "--modality", "text",
-            "-m", "openai:fake", "--base-url", server.base_url, "--executor", "ray", "--workers", "2",
+            "-m", "openai:fake", "--base-url", base_url, "--executor", "ray", "--workers", "1",
             "--temperature", "0.5", "--max-tokens", "11"]  # fmt: skip
     assert run_cli(*args) == 0
     sent = [request.json for request in server.requests]
     assert len(sent) == 3 and all(body is not None for body in sent)
     assert all((body["temperature"], body["max_tokens"]) == (0.5, 11) for body in sent)
     # the requests went through Ray: the endpoint's limiter, an actor only the Ray executor creates, now exists
-    assert ray.get_actor(limiter_name("openai:fake", server.base_url), namespace="foldbench") is not None
+    assert ray.get_actor(limiter_name("openai:fake", base_url), namespace="foldbench") is not None
     with Store(out / "runs.db") as store:  # the baselines ran locally beside it
         assert {run.model for run in store.runs()} >= {"random", "oracle"}

@@ -1,17 +1,17 @@
 """``foldbench eval --executor ray`` killed with SIGKILL half-way, then run again: nothing answered is lost and no
 answered item is requested twice (requests counted per item by the scripted server).
 
-The killed run is a process of its own that starts its own local Ray, as a user's would; the same command run
-again resumes in this process, in the Ray instance the package's Ray tests share (the resumption is the driver's
-work on the run store, whichever Ray it uses)."""
+The killed run is a process of its own that joins the Ray instance the package's Ray tests share at its address, as
+a user's run joins a cluster (``--ray-address``); Ray ends the workers of a driver that died. The same command run
+again resumes in this process, in the same Ray instance: the resumption is the driver's work on the run store."""
 
 from __future__ import annotations
 
-import os
 import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -22,14 +22,21 @@ import pytest
 from foldbench.harness import Store
 from foldbench.harness.config import EvalConfig, RunOptions
 from foldbench.harness.evaluation import run_dataset
+from foldbench.integrations.ray_eval import limiter_name
 from foldbench.tasks import make
 from foldbench.tasks.dataset import read_items, write_dataset
-from foldbench.testing.fake_openai import prompt_text, reply
+from foldbench.testing.fake_openai import disconnect, prompt_text, reply
 from tests.export.conftest import run_cli
 
 TASK = "mentalblackboard/prediction-v1"
-ITEMS = 16
+ANSWERED = 3
+"""Requests the server answers before it holds every further one until the run is killed."""
 CONCURRENCY = 2
+ITEMS = 8
+"""Enough for the kill to find items of every kind: answered and stored (3), on the wire (2, one per slot of the
+endpoint), never asked (3). The server decides where the run stands when it is killed, so more items would only
+repeat these three cases."""
+WAIT_S = 120.0
 
 # one local Ray instance at a time: under xdist these modules run on the same worker, one after the other
 pytestmark = [pytest.mark.ray, pytest.mark.xdist_group("ray")]
@@ -48,9 +55,21 @@ def _committed(db: Path) -> tuple[set[str], set[str]]:
     return keys, items
 
 
+def _wait_until_the_slots_are_free(limiter: Any, deadline: float) -> None:
+    """Return once the endpoint's limiter has every slot free again: Ray ends the actors of a driver that died,
+    and a resize frees the slots held by workers that no longer answer (as a resumed run's first resize does)."""
+    import ray
+
+    while ray.get(limiter.resize.remote(CONCURRENCY)) < CONCURRENCY:
+        assert time.monotonic() < deadline, "the killed run's worker was never ended"
+        time.sleep(0.05)
+
+
 def test_a_ray_eval_killed_with_sigkill_resumes_without_loss_or_repeats(
     local_ray: None, tmp_path: Path, fake_openai_server: Any
 ) -> None:
+    import ray
+
     task = make(TASK)
     data, db = tmp_path / "data", tmp_path / "runs.db"
     write_dataset(TASK, data, n=ITEMS, seed=4, modalities=("text",))
@@ -60,28 +79,54 @@ def test_a_ray_eval_killed_with_sigkill_resumes_without_loss_or_repeats(
         item_of_prompt[text] = item.id
         answer_of_prompt[text] = task.oracle(item).model_dump_json() if index % 2 == 0 else "no idea"
 
-    def answer(request: dict[str, Any], _attempt: int) -> Any:
-        time.sleep(0.4)  # slow enough to kill the run with some items answered and others not
-        return reply(answer_of_prompt[prompt_text(request)])
+    lock = threading.Lock()
+    answered: list[str] = []
+    held: list[str] = []
+    slots_held, killed = threading.Event(), threading.Event()
+
+    def answer(request: dict[str, Any], _attempt: int) -> Any:  # runs in the server's request threads
+        prompt = prompt_text(request)
+        if killed.is_set():  # the resumed run and the local one
+            return reply(answer_of_prompt[prompt])
+        with lock:
+            if len(answered) < ANSWERED:
+                answered.append(prompt)
+                return reply(answer_of_prompt[prompt])
+            held.append(prompt)
+            if len(held) == CONCURRENCY:
+                slots_held.set()
+        # kept on the wire until the run is dead: the endpoint's slots are all taken, so nothing else is sent
+        killed.wait(WAIT_S)
+        return disconnect()
 
     server = fake_openai_server(answer)
     args = ["eval", "--task", TASK, "--data", str(data), "--model", "openai:fake", "--base-url", server.base_url,
-            "--run", "killed", "--db", str(db), "--executor", "ray", "--workers", "2", "--concurrency",
+            "--run", "killed", "--db", str(db), "--executor", "ray", "--workers", "1", "--concurrency",
             str(CONCURRENCY)]  # fmt: skip
-    first = subprocess.Popen([sys.executable, "-m", "foldbench", *args], stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
-    try:  # waits on the store itself; the per-test timeout bounds a run that never commits
-        while len(_committed(db)[1]) < 4:
+    # one Ray worker serves both slots of the endpoint: what is lost or kept is the driver's run store
+    address = ray.get_runtime_context().gcs_address
+    first = subprocess.Popen([sys.executable, "-m", "foldbench", *args, "--ray-address", address],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    deadline = time.monotonic() + WAIT_S
+    try:  # killed once the server holds both slots and the driver has stored the answered items' scores
+        while not (slots_held.is_set() and len(_committed(db)[1]) == ANSWERED):
             assert first.poll() is None, "the run ended before it was killed"
-            time.sleep(0.05)
-    finally:  # the driver and every Ray process it started (they share its session)
-        os.killpg(first.pid, signal.SIGKILL)
+            assert time.monotonic() < deadline, "the run never reached the point where it is killed"
+            slots_held.wait(0.05)
+    finally:
+        first.kill()  # SIGKILL
         first.wait()
+    try:
+        limiter = ray.get_actor(limiter_name("openai:fake", server.base_url), namespace="foldbench")
+        _wait_until_the_slots_are_free(limiter, deadline)
+    finally:  # the held requests are let go only now, when no worker of the killed run is left to send them again
+        killed.set()
     assert first.returncode == -signal.SIGKILL
-    time.sleep(0.5)  # a request already on the wire reaches the server's log
     answered_keys, scored_items = _committed(db)
+    # with both slots held no other request can be on its way: the server has seen all the killed run sent
     requested_before = len(server.requests)
-    assert 4 <= len(scored_items) < ITEMS  # killed half-way
+    assert requested_before == ANSWERED + CONCURRENCY
+    assert scored_items == {item_of_prompt[prompt] for prompt in answered}  # killed half-way
 
     assert run_cli(*args) == 0  # joins the running Ray instead of starting one
 
@@ -92,13 +137,11 @@ def test_a_ray_eval_killed_with_sigkill_resumes_without_loss_or_repeats(
     assert len(final) == ITEMS  # every item scored once the run is resumed
     requests_per_item = Counter(item_of_prompt[prompt_text(r.json)] for r in server.requests if r.json is not None)
     answered_items = {item for item, key in key_of_item.items() if key in answered_keys}
-    assert scored_items <= answered_items
-    # nothing answered before the kill was requested again; each other item was requested again at most once
-    # (a reply on its way when the run was killed is lost with it)
-    assert {item: requests_per_item[item] for item in answered_items} == dict.fromkeys(answered_items, 1)
-    assert set(requests_per_item) == set(final) and max(requests_per_item.values()) <= 2
-    assert len(server.requests) - requested_before == ITEMS - len(answered_items)
-    assert sum(count - 1 for count in requests_per_item.values()) <= CONCURRENCY
+    assert answered_items == scored_items
+    # nothing answered before the kill was requested again; the two replies lost with the run were asked again
+    # once, every other item once
+    assert requests_per_item == {item: 1 + (prompt in held) for prompt, item in item_of_prompt.items()}
+    assert len(server.requests) - requested_before == ITEMS - ANSWERED
     # and the resumed run scored exactly like an uninterrupted local one
     options = RunOptions(base_url=server.base_url, concurrency=4)
     run_dataset(EvalConfig(task=TASK, data=data, model="openai:fake", run_name="local", db=tmp_path / "local.db",

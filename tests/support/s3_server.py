@@ -1,7 +1,8 @@
 """A real S3 API on 127.0.0.1 for tests: moto's server in a background thread, no network needed.
 
 ``running_s3_server`` starts it, creates the bucket ``foldbench-test`` and points pyarrow's S3 client at it through the
-environment (``AWS_ENDPOINT_URL``, test credentials), so ``s3://foldbench-test/...`` URIs reach it.
+environment (``AWS_ENDPOINT_URL``, test credentials), so ``s3://foldbench-test/...`` URIs reach it. A module's tests
+may instead share one server (``moto_endpoint``), each emptying it first (``emptied_s3_server``).
 """
 
 from __future__ import annotations
@@ -9,13 +10,14 @@ from __future__ import annotations
 import logging
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow.fs as pafs
 import pytest
 
-__all__ = ["BUCKET", "S3Server", "running_s3_server"]
+__all__ = ["BUCKET", "S3Server", "emptied_s3_server", "moto_endpoint", "running_s3_server"]
 
 BUCKET = "foldbench-test"
 
@@ -49,12 +51,29 @@ class S3Server:
 def running_s3_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[S3Server]:
     """A moto S3 server on 127.0.0.1 with an empty bucket, reachable through ``s3://`` URIs until the iteration
     ends (the body of a fixture)."""
+    with moto_endpoint() as endpoint:
+        yield emptied_s3_server(endpoint, monkeypatch)
+
+
+@contextmanager
+def moto_endpoint() -> Iterator[str]:
+    """A moto S3 server on 127.0.0.1 for the block: its ``host:port``. Stopping it takes about half a second
+    (its serving loop looks for the stop every 0.5 s), so a module's tests may share one, each test emptying it
+    with :func:`emptied_s3_server`."""
     server_module = pytest.importorskip("moto.server", reason="the test extra moto[server] is not installed")
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     server = server_module.ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
     host, port = server.get_host_and_port()
-    endpoint = f"{host}:{port}"
+    try:
+        yield f"{host}:{port}"
+    finally:
+        server.stop()
+
+
+def emptied_s3_server(endpoint: str, monkeypatch: pytest.MonkeyPatch) -> S3Server:
+    """The moto server at ``endpoint`` emptied but for the bucket ``foldbench-test``, and pyarrow's S3 client pointed
+    at it through the environment (set with ``monkeypatch``, so undone after the test)."""
     # moto keeps its buckets in the process: start from none
     urllib.request.urlopen(urllib.request.Request(f"http://{endpoint}/moto-api/reset", method="POST")).close()
     for name, value in {
@@ -68,7 +87,4 @@ def running_s3_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[S3Server]:
     filesystem = pafs.S3FileSystem(access_key="testing", secret_key="testing", endpoint_override=endpoint,
                                    scheme="http", region="us-east-1", allow_bucket_creation=True)  # fmt: skip
     filesystem.create_dir(BUCKET)
-    try:
-        yield S3Server(endpoint, filesystem)
-    finally:
-        server.stop()
+    return S3Server(endpoint, filesystem)
