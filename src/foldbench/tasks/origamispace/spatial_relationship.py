@@ -35,7 +35,7 @@ from PIL import Image
 from pydantic import BaseModel, Field
 
 from foldbench.crease import compile_crease_pattern, pattern_from_fold
-from foldbench.crease.sequences import FoldSequence, builtin_sequences
+from foldbench.crease.sequences import FoldSequence, builtin_sequences, sequence_by_name
 from foldbench.errors import FoldbenchError, InvalidKnobError
 from foldbench.origami.instances import difficulty_of, png_bytes, simple_fold_instance
 from foldbench.tasks.answer_forms import HumanForm
@@ -184,8 +184,7 @@ class SpatialRelationshipTask(TaskBase):
         """The compiled reference an item asks about."""
         source = item.inputs["reference"]
         if source["source"] == "builtin":
-            sequence = next(s for s in builtin_sequences() if s.name == source["sequence"])
-            return self._builtin(sequence, int(source["state"]))
+            return self._builtin(sequence_by_name(source["sequence"]), int(source["state"]))
         return self._from_fields(source["pattern"], source.get("folds"))
 
     def _states(self, config: SpatialRelationshipKnobs) -> list[tuple[FoldSequence, int]]:
