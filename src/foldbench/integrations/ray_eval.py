@@ -33,6 +33,8 @@ __all__ = ["RayExecutor", "RayModel", "limiter_name"]
 
 _NAMESPACE = "foldbench"
 _PING_TIMEOUT_S = 10.0
+_RECHECK_S = 5.0
+"""How long a request waits for a slot before the holders are looked at again for dead ones."""
 
 
 class _EndpointLimit:
@@ -40,31 +42,44 @@ class _EndpointLimit:
     ``slots`` requests hold a slot, ``release`` frees one, ``resize`` changes ``slots`` (waiters re-check).
 
     Slots are counted per holder (a worker actor). A run killed outright never releases its slots, so ``resize``,
-    called as each run starts, first frees the slots of holders that are no longer alive.
+    called as each run starts, first frees the slots of holders that are no longer alive; and since Ray ends a
+    killed run's workers some time after the run, possibly after the next run started, a request that waits for a
+    slot longer than ``recheck_s`` looks again for holders that died (one look at a time, at most one per
+    ``recheck_s``).
     """
 
-    def __init__(self, slots: int) -> None:
+    def __init__(self, slots: int, recheck_s: float = _RECHECK_S) -> None:
         self._slots = slots
         self._held: Counter[str] = Counter()
         self._holders: dict[str, Any] = {}
         self._changed = asyncio.Condition()
+        self._recheck_s = recheck_s
+        self._last_look = float("-inf")
+        self._looking = False
 
     async def resize(self, slots: int) -> int:
         """Set the number of slots (requests already holding one keep it); returns the slots now free."""
-        dead = [key for key, holder in list(self._holders.items()) if not await _alive(holder)]
+        await self._forget_dead()
         async with self._changed:
-            for key in dead:
-                self._held.pop(key, None)
-                self._holders.pop(key, None)
             self._slots = slots
             self._changed.notify_all()
             return self._slots - self._held.total()
 
     async def acquire(self, key: str, holder: Any) -> None:
-        async with self._changed:
-            await self._changed.wait_for(lambda: self._held.total() < self._slots)
-            self._held[key] += 1
-            self._holders[key] = holder
+        while True:
+            async with self._changed:
+                try:
+                    await asyncio.wait_for(self._changed.wait_for(lambda: self._held.total() < self._slots),
+                                           self._recheck_s)
+                except TimeoutError:
+                    pass
+                else:
+                    self._held[key] += 1
+                    self._holders[key] = holder
+                    return
+            loop = asyncio.get_running_loop()
+            if not self._looking and loop.time() - self._last_look >= self._recheck_s:
+                await self._forget_dead()
 
     async def release(self, key: str) -> None:
         async with self._changed:
@@ -73,6 +88,20 @@ class _EndpointLimit:
                 self._held.pop(key, None)
                 self._holders.pop(key, None)
             self._changed.notify_all()
+
+    async def _forget_dead(self) -> None:
+        """Free the slots of holders that no longer answer."""
+        self._looking = True
+        try:
+            dead = [key for key, holder in list(self._holders.items()) if not await _alive(holder)]
+            async with self._changed:
+                for key in dead:
+                    self._held.pop(key, None)
+                    self._holders.pop(key, None)
+                self._changed.notify_all()
+        finally:
+            self._looking = False
+            self._last_look = asyncio.get_running_loop().time()
 
 
 async def _alive(actor: Any) -> bool:
