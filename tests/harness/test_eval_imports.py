@@ -17,11 +17,10 @@ from tests.support.cli import fresh_run_modules
 
 HEAVY_LIBRARIES = {
     "PIL", "jinja2", "matplotlib", "numba", "llvmlite", "gymnasium", "pyarrow", "shapely", "numpy",
-    "imageio", "av", "scipy", "transformers", "torch", "ray", "rich", "multiprocessing", "aiohttp", "yarl", "h11",
+    "imageio", "av", "scipy", "transformers", "torch", "ray", "rich", "multiprocessing", "aiohttp", "yarl",
 }  # fmt: skip
-"""aiohttp and h11 are among them: the requests go through the adapter's own HTTP/1.1 framing
-(:mod:`foldbench.models._http1`); aiohttp, with its TLS contexts built at import, serves only the browser driver of
-the human-page tests, and h11 is the reference the framing is tested against."""
+"""aiohttp is among them: the requests go through h11 (:mod:`foldbench.models._http`), and aiohttp, with its TLS
+contexts built at import, serves only the browser driver of the human-page tests."""
 
 FOREIGN_PACKAGES = (
     "foldbench.pfp",  # the Paper Folding Puzzles engine
@@ -64,4 +63,4 @@ def test_a_text_eval_over_http_imports_only_the_text_path(
     assert {name.split(".")[0] for name in modules} & HEAVY_LIBRARIES == set()
     assert sorted(name for name in modules if name.startswith(FOREIGN_PACKAGES)) == []
     assert "foldbench.tasks.mentalblackboard.wording" in modules  # the prompts were worded in this process
-    assert "foldbench.models._http1" in modules  # the requests went through the adapter's own transport
+    assert "h11" in modules  # the requests went through the adapter's own transport

@@ -1,19 +1,19 @@
 """The adapter's transport: ``POST`` a body to one server and read the reply, with the failures typed as the
 adapter needs them.
 
-The HTTP/1.1 framing is :mod:`foldbench.models._http1`'s (the request head, and a reply read as ``Content-Length``,
-chunks or the end of the connection delimit it, interim replies skipped, keep-alive as the reply allows); this
-module keeps the connections: kept-alive connections to one server (no limit of their own: the harness bounds the
-requests in flight), the server's addresses looked up once for five minutes, TLS through the standard library with
-the system's certificates (its context made at the first ``https://`` connection). It adds what the adapter asks
-of it: a cap on the size of a reply's body (read as it arrives, so a huge body is never held, and decompressed
-here, ``gzip`` or ``deflate``, within the same cap), and failures typed by what the caller does about them:
-:class:`ConnectError` (nothing listens, unknown host, TLS refused: no wait fixes it), :class:`DroppedError` (the
-connection broke or the reply is not well-formed HTTP: worth another attempt) and :class:`PayloadError` (the
-reply's body cannot be decoded).
+The HTTP/1.1 protocol is h11's (request framing, reply parsing: ``Content-Length``, chunks or the end of the
+connection, interim replies, keep-alive rules); this module keeps the connections: kept-alive connections to one
+server (no limit of their own: the harness bounds the requests in flight), the server's addresses looked up once
+for five minutes, TLS through the standard library with the system's certificates (its context made at the first
+``https://`` connection). It adds what the adapter asks of it: a cap on the size of a reply's body (read as it
+arrives, so a huge body is never held, and decompressed here, ``gzip`` or ``deflate``, within the same cap), and
+failures typed by what the caller does about them: :class:`ConnectError` (nothing listens, unknown host, TLS
+refused: no wait fixes it), :class:`DroppedError` (the connection broke or the reply is not well-formed HTTP: worth
+another attempt) and :class:`PayloadError` (the reply's body cannot be decoded).
 
-The request's head is built once per pool, and a reply is read with the stream's own buffered reads: against a
-fast local server the transport is most of a text eval's time per item (``bench/bench_eval_process.py``).
+h11 is a small pure-Python library: importing it and sending a request through it cost a fraction of what a
+full client library does (``bench/bench_eval_process.py``), which is most of a text eval's transport time against
+a fast local server.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from foldbench.models._http1 import MalformedReply, RawReply, read_reply, request_head
+import h11
 
 if TYPE_CHECKING:
     import ssl
@@ -70,13 +70,14 @@ class Reply:
 
 
 class _Connection:
-    """One open connection."""
+    """One open connection and its h11 state."""
 
-    __slots__ = ("reader", "writer")
+    __slots__ = ("reader", "writer", "protocol")
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader = reader
         self.writer = writer
+        self.protocol = h11.Connection(h11.CLIENT)
 
     def usable(self) -> bool:
         """Whether a kept-alive connection can take another request (the server has not closed it meanwhile)."""
@@ -118,9 +119,8 @@ class ConnectionPool:
         names.extend(headers.items())
         if "accept-encoding" not in given:
             names.append(("Accept-Encoding", "gzip, deflate"))
+        self._headers = [(name.encode("ascii"), value.encode("latin-1")) for name, value in names]
         self._length_given = "content-length" in given
-        self._heads: dict[str, bytes | ValueError] = {}  # per target: the request head, or why it cannot be sent
-        self._names = names
         self._idle: list[_Connection] = []
         self._addresses: list[tuple[Any, ...]] = []
         self._looked_up_at = 0.0
@@ -134,47 +134,64 @@ class ConnectionPool:
         """
         if self.closed:
             raise DroppedError("the connection pool is closed")
-        head = self._head(path)
         connection = self._kept_alive() or await self._open()
         try:
-            reply = await self._exchange(connection, head, body, max_body)
+            status, headers, chunks, size = await self._exchange(connection, path, body, max_body)
         except BaseException:  # a failure, a timeout or a cancellation: the connection is in an unknown state
             connection.close()
             raise
-        if reply.reusable and reply.size <= max_body and not self.closed:
+        if size > max_body:
+            connection.close()
+            return Reply(status, headers, b"", oversized=size)
+        protocol = connection.protocol
+        if protocol.our_state is h11.DONE and protocol.their_state is h11.DONE and not self.closed:
+            protocol.start_next_cycle()
             self._idle.append(connection)
         else:
             connection.close()
-        if reply.size > max_body:
-            return Reply(reply.status, reply.headers, b"", oversized=reply.size)
-        body_read = reply.pieces[0] if len(reply.pieces) == 1 else b"".join(reply.pieces)
-        decoded = _decoded(body_read, reply.headers.get("content-encoding", ""), max_body)
+        decoded = _decoded(b"".join(chunks), headers.get("content-encoding", ""), max_body)
         if len(decoded) > max_body:
-            return Reply(reply.status, reply.headers, b"", oversized=len(decoded))
-        return Reply(reply.status, reply.headers, decoded)
+            return Reply(status, headers, b"", oversized=len(decoded))
+        return Reply(status, headers, decoded)
 
-    def _head(self, path: str) -> bytes:
-        """The request's head for ``path``, made once (an illegal target or field is a :class:`DroppedError`, as
-        a broken exchange is)."""
-        head = self._heads.get(path)
-        if head is None:
-            try:
-                head = request_head(path, self._names)
-            except ValueError as error:
-                head = error
-            self._heads[path] = head
-        if isinstance(head, ValueError):
-            raise DroppedError(f"the request cannot be sent: {head}")
-        return head
-
-    async def _exchange(self, connection: _Connection, head: bytes, body: bytes, max_body: int) -> RawReply:
-        """Send the request and read the reply (its body up to ``max_body`` bytes)."""
-        length = b"" if self._length_given else b"Content-Length: %d\r\n" % len(body)
+    async def _exchange(
+        self, connection: _Connection, path: str, body: bytes, max_body: int
+    ) -> tuple[int, dict[str, str], list[bytes], int]:
+        """Send the request and read the reply: status, headers, body chunks and their total size (over
+        ``max_body`` means the rest was not read)."""
+        protocol = connection.protocol
+        headers = self._headers if self._length_given else [*self._headers, (b"Content-Length", b"%d" % len(body))]
         try:
-            connection.writer.write(b"".join((head, length, b"\r\n", body)))
+            request = protocol.send(h11.Request(method="POST", target=path, headers=headers))
+            data = protocol.send(h11.Data(data=body)) if body else b""
+            end = protocol.send(h11.EndOfMessage())
+            connection.writer.write(b"".join((request or b"", data or b"", end or b"")))
             await connection.writer.drain()
-            return await read_reply(connection.reader, max_body)
-        except MalformedReply as error:
+            status = 0
+            reply_headers: dict[str, str] = {}
+            chunks: list[bytes] = []
+            size = 0
+            reader = connection.reader
+            while True:
+                event = protocol.next_event()
+                if event is h11.NEED_DATA:
+                    protocol.receive_data(await reader.read(_READ_SIZE))
+                elif type(event) is h11.Data:
+                    size += len(event.data)
+                    if size > max_body:
+                        return status, reply_headers, [], size
+                    chunks.append(event.data)
+                elif type(event) is h11.Response:
+                    status = event.status_code
+                    reply_headers = {name.decode("latin-1"): value.decode("latin-1") for name, value in event.headers}
+                elif type(event) is h11.EndOfMessage:
+                    return status, reply_headers, chunks, size
+                elif type(event) is h11.ConnectionClosed:
+                    raise DroppedError("the server closed the connection before its reply was complete")
+                elif event is h11.PAUSED:  # a protocol switch nobody asked for
+                    raise DroppedError("the server switched protocols")
+                # an interim reply (100 Continue, 103 Early Hints) is skipped; the final one follows
+        except h11.ProtocolError as error:
             raise DroppedError(f"not a well-formed HTTP reply: {_reason(error)}") from None
         except OSError as error:  # reset, broken pipe
             raise DroppedError(f"{type(error).__name__}: {_reason(error)}") from None
