@@ -39,6 +39,8 @@ ADDRESS_TTL_S = 300.0
 """How long the server's looked-up addresses are used before they are looked up again."""
 
 _READ_SIZE = 1 << 16
+_REQUESTS_KEPT = 4096
+_END = h11.EndOfMessage()
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -121,6 +123,7 @@ class ConnectionPool:
             names.append(("Accept-Encoding", "gzip, deflate"))
         self._headers = [(name.encode("ascii"), value.encode("latin-1")) for name, value in names]
         self._length_given = "content-length" in given
+        self._requests: dict[tuple[str, int], h11.Request] = {}  # made (and checked by h11) once per target and length
         self._idle: list[_Connection] = []
         self._addresses: list[tuple[Any, ...]] = []
         self._looked_up_at = 0.0
@@ -160,11 +163,10 @@ class ConnectionPool:
         """Send the request and read the reply: status, headers, body chunks and their total size (over
         ``max_body`` means the rest was not read)."""
         protocol = connection.protocol
-        headers = self._headers if self._length_given else [*self._headers, (b"Content-Length", b"%d" % len(body))]
         try:
-            request = protocol.send(h11.Request(method="POST", target=path, headers=headers))
+            request = protocol.send(self._request(path, len(body)))
             data = protocol.send(h11.Data(data=body)) if body else b""
-            end = protocol.send(h11.EndOfMessage())
+            end = protocol.send(_END)
             connection.writer.write(b"".join((request or b"", data or b"", end or b"")))
             await connection.writer.drain()
             status = 0
@@ -195,6 +197,19 @@ class ConnectionPool:
             raise DroppedError(f"not a well-formed HTTP reply: {_reason(error)}") from None
         except OSError as error:  # reset, broken pipe
             raise DroppedError(f"{type(error).__name__}: {_reason(error)}") from None
+
+    def _request(self, path: str, length: int) -> h11.Request:
+        """The request event of ``POST path`` with a body of ``length`` bytes: events are immutable, so one made for
+        a target and length serves every request like it (h11 checks its fields once instead of per request;
+        prompts of one task take a few hundred lengths, and at most :data:`_REQUESTS_KEPT` are kept)."""
+        request = self._requests.get((path, length))
+        if request is None:
+            if len(self._requests) >= _REQUESTS_KEPT:
+                self._requests.clear()
+            length_header = [] if self._length_given else [(b"Content-Length", b"%d" % length)]
+            request = h11.Request(method="POST", target=path, headers=[*self._headers, *length_header])
+            self._requests[path, length] = request
+        return request
 
     def _kept_alive(self) -> _Connection | None:
         """An idle connection the server has not closed, if there is one (the others are closed)."""
