@@ -256,5 +256,11 @@ def test_requests_of_one_length_share_a_checked_event_and_each_carries_its_own_b
     assert [r.body for r in replies] == [b"ok"] * 4
     assert [(headers["content-length"], body) for _, headers, body in seen] == [(str(len(b)), b) for b in bodies]
     requests = ConnectionPool("http://127.0.0.1:1/", {})
-    assert requests._request("/a", 8) is requests._request("/a", 8)  # made and checked once
-    assert requests._request("/a", 9) is not requests._request("/a", 8)
+    assert requests._request_head("/a", 8) is requests._request_head("/a", 8)  # made and checked once
+    assert requests._request_head("/a", 9) != requests._request_head("/a", 8)
+
+
+@pytest.mark.parametrize("name", ["Content-Length", "transfer-encoding"])
+def test_a_pool_sets_the_body_length_itself(name: str) -> None:
+    with pytest.raises(ValueError, match="body's length"):
+        ConnectionPool("http://127.0.0.1:1/", {name: "5"})
