@@ -229,3 +229,38 @@ def test_a_host_name_is_looked_up_and_its_addresses_tried_in_turn() -> None:
 
     reply = asyncio.run(go())
     assert isinstance(reply, Reply) and reply.body == b"ok", reply
+
+
+def test_requests_of_one_length_share_a_checked_event_and_each_carries_its_own_body() -> None:
+    seen: list[tuple[str, dict[str, str], bytes]] = []
+    bodies = [b'{"q": 1}', b'{"q": 2}', b'{"q": 10}', b'{"q": 3}']
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        for _ in bodies:
+            seen.append(await _read_request(reader))
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+            await writer.drain()
+        writer.close()
+
+    async def go() -> list[Reply]:
+        server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        pool = ConnectionPool(f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/", {})
+        try:
+            return [await pool.post("/v1/chat/completions", body, 100) for body in bodies]
+        finally:
+            await pool.close()
+            server.close()
+            await server.wait_closed()
+
+    replies = asyncio.run(go())
+    assert [r.body for r in replies] == [b"ok"] * 4
+    assert [(headers["content-length"], body) for _, headers, body in seen] == [(str(len(b)), b) for b in bodies]
+    requests = ConnectionPool("http://127.0.0.1:1/", {})
+    assert requests._request_head("/a", 8) is requests._request_head("/a", 8)  # made and checked once
+    assert requests._request_head("/a", 9) != requests._request_head("/a", 8)
+
+
+@pytest.mark.parametrize("name", ["Content-Length", "transfer-encoding"])
+def test_a_pool_sets_the_body_length_itself(name: str) -> None:
+    with pytest.raises(ValueError, match="body's length"):
+        ConnectionPool("http://127.0.0.1:1/", {name: "5"})

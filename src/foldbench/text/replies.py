@@ -74,6 +74,10 @@ def _bounded_int(literal: str) -> int:
 
 
 _DECODER = json.JSONDecoder(parse_int=_bounded_int)
+_PLAIN_DECODER = json.JSONDecoder()
+_LONG_DIGIT_RUN = re.compile(rf"\d{{{MAX_NUMBER_DIGITS + 1}}}")
+"""A text without such a run holds no integer :func:`_bounded_int` refuses, so the C decoder alone reads it the same
+(without a Python call per integer)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +236,7 @@ def _whole_object(text: str) -> dict[str, Any] | None:
     if opens > MAX_ATTEMPTS or opens * len(text) >= WORK_BUDGET or opens + body.count("[") > MAX_DEPTH:
         return None  # the depth is at most the number of brackets, so within these bounds nothing is too deep
     try:
-        value = _DECODER.decode(body)
+        value = (_DECODER if _LONG_DIGIT_RUN.search(body) else _PLAIN_DECODER).decode(body)
     except (ValueError, RecursionError):  # not JSON, more after the object, or a number too long
         return None
     return value if isinstance(value, dict) else None
