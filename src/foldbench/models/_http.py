@@ -24,6 +24,7 @@ import asyncio
 import socket
 import time
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -360,18 +361,14 @@ class ConnectionPool:
                 pass
 
 
-_TLS_CONTEXT: list[ssl.SSLContext] = []
-
-
+@cache
 def _tls_context() -> ssl.SSLContext:
     """The verifying TLS context of every ``https://`` pool, made once (loading the system's certificates)."""
-    if not _TLS_CONTEXT:
-        import ssl
+    import ssl
 
-        context = ssl.create_default_context()
-        context.set_alpn_protocols(["http/1.1"])
-        _TLS_CONTEXT.append(context)
-    return _TLS_CONTEXT[0]
+    context = ssl.create_default_context()
+    context.set_alpn_protocols(["http/1.1"])
+    return context
 
 
 def _reason(error: Any) -> str:

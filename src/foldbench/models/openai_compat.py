@@ -9,8 +9,9 @@ reached at all (connection refused, unknown host), which no wait would fix. Ever
 (one over :data:`MAX_BODY_BYTES`, not UTF-8, nested too deep, with a number of thousands of digits), and lone
 surrogates in a reply are replaced (see :mod:`foldbench.models._response`).
 
-The transport is :mod:`foldbench.models._http`: the HTTP/1.1 protocol through h11 over kept-alive connections, one
-pool per event loop, a cap on the reply's size and the failures typed for the retry rules above.
+The transport is :mod:`foldbench.models._http`: kept-alive connections, one pool per event loop, request heads
+written by h11 and replies parsed by llhttp (``httptools``), a cap on the reply's size and the failures typed for
+the retry rules above.
 """
 
 from __future__ import annotations
