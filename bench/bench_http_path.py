@@ -1,6 +1,6 @@
 """The CPU of the OpenAI-compatible adapter's transport alone: ``--requests`` POSTs of chat-sized bodies through
 one ``ConnectionPool`` at ``--concurrency``, against a local server in its own process that answers each at once
-with a fixed chat-completion reply (its CPU is not counted).
+with a fixed chat-completion reply (``bench_harness.endpoint``; its CPU is not counted).
 
 Usage: python bench/bench_http_path.py [--requests 1000] [--concurrency 32] [--rounds 5] [--src DIR ...]
 
@@ -22,48 +22,14 @@ import sys
 import time
 from pathlib import Path
 
-REPLY_BODY = json.dumps(
-    {
-        "id": "x",
-        "object": "chat.completion",
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": '{"holes": [{"x": 1, "y": 2}]}'},
-                "finish_reason": "stop",
-            }
-        ],
-    }  # fmt: skip
-).encode()
-REPLY = (
-    b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(REPLY_BODY) + REPLY_BODY
-)
+ANSWER = '{"holes": [{"x": 1, "y": 2}]}'
+"""What the server answers to every request (a chat completion whose message is this text)."""
 
 
-async def _serve() -> None:
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while True:
-                head = await reader.readuntil(b"\r\n\r\n")
-                length = next(
-                    int(line.split(b":", 1)[1])
-                    for line in head.split(b"\r\n")
-                    if line.lower().startswith(b"content-length:")
-                )
-                await reader.readexactly(length)
-                writer.write(REPLY)
-        except (asyncio.IncompleteReadError, ConnectionError):
-            writer.close()
-
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
-    print(server.sockets[0].getsockname()[1], flush=True)
-    await server.serve_forever()
-
-
-async def _client(port: int, requests: int, concurrency: int) -> float:
+async def _client(base_url: str, requests: int, concurrency: int) -> float:
     from foldbench.models._http import ConnectionPool
 
-    pool = ConnectionPool(f"http://127.0.0.1:{port}/v1/chat/completions", {"Content-Type": "application/json"})
+    pool = ConnectionPool(base_url, {"Content-Type": "application/json"})
     bodies = [b'{"model": "bench", "messages": [{"role": "user", "content": "%s"}]}' % (b"x" * (900 + i % 113))
               for i in range(requests)]  # fmt: skip
     gate = asyncio.Semaphore(concurrency)
@@ -71,7 +37,7 @@ async def _client(port: int, requests: int, concurrency: int) -> float:
     async def one(body: bytes) -> None:
         async with gate:
             reply = await pool.post("/v1/chat/completions", body, 1 << 20)
-            assert reply.status == 200 and reply.body == REPLY_BODY
+            assert reply.status == 200 and json.loads(reply.body)["choices"][0]["message"]["content"] == ANSWER
 
     await one(bodies[0])  # the first connection and the imports it pulls in are not counted
     start = time.process_time()
@@ -87,31 +53,24 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--src", nargs="+", default=[str(Path(__file__).resolve().parents[1] / "src")])
-    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--client", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--client", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.serve:
-        asyncio.run(_serve())
-        return
     if args.client is not None:
         print(asyncio.run(_client(args.client, args.requests, args.concurrency)))
         return
-    server = subprocess.Popen([sys.executable, __file__, "--serve"], stdout=subprocess.PIPE, text=True)
-    try:
-        assert server.stdout is not None
-        port = int(server.stdout.readline())
-        spent: dict[str, list[float]] = {src: [] for src in args.src}
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from bench.bench_harness import endpoint  # the project's scripted OpenAI-compatible server, in its own process
+
+    spent: dict[str, list[float]] = {src: [] for src in args.src}
+    with endpoint(ANSWER) as base_url:
         for _ in range(args.rounds):
             for src in args.src:
                 out = subprocess.run(
-                    [sys.executable, __file__, "--client", str(port), "--requests", str(args.requests),
-                     "--concurrency", str(args.concurrency)],
+                    [sys.executable, __file__, "--client", f"{base_url}/chat/completions", "--requests",
+                     str(args.requests), "--concurrency", str(args.concurrency)],
                     env={**os.environ, "PYTHONPATH": src}, capture_output=True, text=True, check=True,
                 )  # fmt: skip
                 spent[src].append(float(out.stdout))
-    finally:
-        server.terminate()
-        server.wait()
     load = os.getloadavg()[0]
     print(f"{args.requests} requests at concurrency {args.concurrency}, {args.rounds} rounds, load average {load:.1f}:")
     for src, values in spent.items():
